@@ -1,0 +1,173 @@
+/// The sender's machine: turns a composer's events into the few frames that keep others' indicators true.
+///
+/// The machine is a pure value: every input carries the current instant, and the machine answers with the
+/// frame to send, if any. The shell that owns the real clock calls ``tick(now:)`` when ``nextDeadline``
+/// passes. Nothing here sleeps, so every rule is tested by handing it instants.
+///
+/// Rules:
+/// - The first non-empty text change sends ``Frame/start`` at once. Whitespace-only text counts as empty.
+/// - While typing goes on, a ``Frame/refresh`` keeps the server's entry alive, at most one per
+///   ``Configuration/refreshInterval``. A keystroke inside the interval is not lost: the refresh goes out
+///   when the interval ends (a throttle with a trailing edge), so the gap between frames never exceeds
+///   the interval while typing goes on.
+/// - No keystroke for ``Configuration/idleTimeout`` sends ``Frame/stop``.
+/// - Sending the message, clearing the input, leaving the conversation and going to the background send
+///   ``Frame/stop`` at once, and only if a start was sent.
+/// - After a stop, the next keystroke starts again at once.
+/// - While the connection is lost nothing is sent; when it comes back and the user is still typing, a
+///   start goes out at once (the server forgot the state when the socket closed).
+///
+/// Work per keystroke is O(1) for text that starts with a visible character; it allocates nothing.
+public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
+    /// The intervals the emitter works with.
+    public struct Configuration: Sendable, Hashable {
+        /// The least time between two frames that say "still typing" (the throttle). Default 3 s.
+        public var refreshInterval: Duration
+        /// How long without a keystroke until the emitter sends a stop. Default 3 s.
+        public var idleTimeout: Duration
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - refreshInterval: The least time between two frames while typing goes on.
+        ///   - idleTimeout: The time without a keystroke after which a stop is sent.
+        public init(refreshInterval: Duration = .seconds(3), idleTimeout: Duration = .seconds(3)) {
+            self.refreshInterval = refreshInterval
+            self.idleTimeout = idleTimeout
+        }
+    }
+
+    /// What the composer reports.
+    public enum Input: Sendable, Hashable {
+        /// The text in the input field changed to this text.
+        case textChanged(String)
+        /// The user sent the message.
+        case messageSent
+        /// The input field was cleared.
+        case inputCleared
+        /// The user left the conversation's screen.
+        case leftConversation
+        /// The app went to the background (or the browser tab was hidden).
+        case wentToBackground
+        /// The connection to the server was lost.
+        case connectionLost
+        /// The connection to the server is back.
+        case connectionRestored
+    }
+
+    /// The frames the emitter asks its shell to send.
+    public enum Frame: Sendable, Hashable {
+        /// The user began typing.
+        case start
+        /// The user is still typing.
+        case refresh
+        /// The user stopped typing.
+        case stop
+
+        /// The activity this frame puts on the wire.
+        public var activity: Activity { self == .stop ? .none : .typing }
+    }
+
+    /// The emitter's configuration.
+    public let configuration: Configuration
+
+    /// Whether a start was sent and no stop since: what the server believes.
+    public private(set) var isAnnounced = false
+    private var hasText = false
+    private var isConnected = true
+    private var lastKeystroke: Instant?
+    private var lastSent: Instant?
+    /// A keystroke came after the last frame sent: the next refresh is due at `lastSent + refreshInterval`.
+    private var refreshPending = false
+
+    /// Creates an idle emitter.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Handles one event of the composer.
+    /// - Parameters:
+    ///   - input: What happened.
+    ///   - now: When it happened.
+    /// - Returns: The frame to send, if any.
+    public mutating func handle(_ input: Input, now: Instant) -> Frame? {
+        switch input {
+        case .textChanged(let text):
+            guard Self.hasVisibleCharacter(text) else {
+                hasText = false
+                return announceStop()
+            }
+            hasText = true
+            lastKeystroke = now
+            return keystroke(now: now)
+        case .messageSent, .inputCleared:
+            hasText = false
+            return announceStop()
+        case .leftConversation, .wentToBackground:
+            return announceStop()
+        case .connectionLost:
+            isConnected = false
+            isAnnounced = false
+            refreshPending = false
+            return nil
+        case .connectionRestored:
+            isConnected = true
+            guard hasText, let lastKeystroke, now < lastKeystroke + configuration.idleTimeout else { return nil }
+            return announceStart(now: now)
+        }
+    }
+
+    /// When the emitter next needs ``tick(now:)``: a due refresh or the idle stop, whichever comes first.
+    public var nextDeadline: Instant? {
+        guard isAnnounced, let lastKeystroke else { return nil }
+        let idle = lastKeystroke + configuration.idleTimeout
+        guard refreshPending, let lastSent else { return idle }
+        return min(idle, lastSent + configuration.refreshInterval)
+    }
+
+    /// Lets time pass: sends the idle stop or a due refresh.
+    /// - Parameter now: The current instant; calling early or late is harmless.
+    /// - Returns: The frame to send, if any.
+    public mutating func tick(now: Instant) -> Frame? {
+        guard isAnnounced, let lastKeystroke else { return nil }
+        if now >= lastKeystroke + configuration.idleTimeout {
+            return announceStop()
+        }
+        if refreshPending, let lastSent, now >= lastSent + configuration.refreshInterval {
+            return markSent(.refresh, now: now)
+        }
+        return nil
+    }
+
+    private mutating func keystroke(now: Instant) -> Frame? {
+        guard isConnected else { return nil }
+        guard isAnnounced, let lastSent else { return announceStart(now: now) }
+        if now >= lastSent + configuration.refreshInterval {
+            return markSent(.refresh, now: now)
+        }
+        refreshPending = true
+        return nil
+    }
+
+    private mutating func announceStart(now: Instant) -> Frame {
+        isAnnounced = true
+        return markSent(.start, now: now)
+    }
+
+    private mutating func markSent(_ frame: Frame, now: Instant) -> Frame {
+        lastSent = now
+        refreshPending = false
+        return frame
+    }
+
+    private mutating func announceStop() -> Frame? {
+        refreshPending = false
+        guard isAnnounced else { return nil }
+        isAnnounced = false
+        return .stop
+    }
+
+    /// Whether the text holds anything but whitespace; stops at the first visible scalar.
+    static func hasVisibleCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { !$0.properties.isWhitespace }
+    }
+}

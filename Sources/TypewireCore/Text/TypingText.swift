@@ -1,0 +1,124 @@
+/// The words of a typing indicator: "Alice is typing…", "Alice, Bob, and 2 others are typing…".
+///
+/// Rules, in every ``TypingLocale``:
+/// - No active members: no text (`nil`).
+/// - 1: "Alice is typing…"; 2: "Alice and Bob are typing…"; 3: "Alice, Bob, and Charlie are typing…";
+///   4 or more: "Alice, Bob, and 2 others are typing…". The ``Style/compact`` style names one member
+///   beside two or more others: "Alice and 2 others are typing…".
+/// - A name longer than ``Configuration/maxNameLength`` characters is cut to that length, its last
+///   character an ellipsis: "Maximilianus Ar…".
+/// - A missing or blank name shows as "Someone"; when no name is known at all and two or more are
+///   active, the count is shown instead: "3 people are typing…".
+/// - Other activities use their own verb: "Clawd is thinking…", "Alice is recording audio…".
+/// - Mixed activities: members are grouped by activity, in the order their first member appears, and
+///   each group gets its own sentence, joined by " · ": "Alice is typing… · Clawd is thinking…".
+///   Members the server counted but did not list (`total` beyond the list) join the first group.
+/// - ``accessibilityText(for:total:)`` says the same without the ellipsis and with names uncut, for
+///   `aria-live` regions and VoiceOver.
+public struct TypingText: Sendable {
+    /// How many names a sentence shows.
+    public enum Style: String, Sendable, Hashable, CaseIterable {
+        /// Up to three names, then two names and a count: "Alice, Bob, and 2 others".
+        case full
+        /// Up to two names, then one name and a count: "Alice and 2 others".
+        case compact
+    }
+
+    /// The options of the text.
+    public struct Configuration: Sendable, Hashable {
+        /// How many names a sentence shows. Default ``Style/full``.
+        public var style: Style
+        /// The longest name shown, in characters, the ellipsis included. Default 15.
+        public var maxNameLength: Int
+        /// The language. Default English.
+        public var locale: TypingLocale
+
+        /// Creates a configuration.
+        public init(style: Style = .full, maxNameLength: Int = 15, locale: TypingLocale = .english) {
+            self.style = style
+            self.maxNameLength = max(2, maxNameLength)
+            self.locale = locale
+        }
+    }
+
+    /// The options in use.
+    public let configuration: Configuration
+    private var rules: any LanguageRules.Type { configuration.locale.rules }
+
+    /// Creates a formatter.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// The visible text for these members, or nil when no one is active.
+    /// - Parameters:
+    ///   - typers: The active members in display order (as ``TypingRoster`` gives them).
+    ///   - total: How many are active in all, if the server listed fewer than it counted.
+    public func text(for typers: [Typer], total: Int? = nil) -> String? {
+        compose(typers, total: total, accessible: false)
+    }
+
+    /// The text for assistive technology: no ellipsis, names not cut.
+    public func accessibilityText(for typers: [Typer], total: Int? = nil) -> String? {
+        compose(typers, total: total, accessible: true)
+    }
+
+    private func compose(_ typers: [Typer], total: Int?, accessible: Bool) -> String? {
+        let active = typers.allSatisfy(\.activity.isActive) ? typers : typers.filter(\.activity.isActive)
+        let unlisted = max(0, (total ?? active.count) - active.count)
+        guard let first = active.first else {
+            return unlisted > 0 ? finish(sentence(for: [], unlisted: unlisted, activity: .typing, accessible: accessible), accessible) : nil
+        }
+        if active.allSatisfy({ $0.activity == first.activity }) {
+            return finish(sentence(for: active, unlisted: unlisted, activity: first.activity, accessible: accessible), accessible)
+        }
+        var groups: [(activity: Activity, members: [Typer])] = []
+        for typer in active {
+            if let index = groups.firstIndex(where: { $0.activity == typer.activity }) {
+                groups[index].members.append(typer)
+            } else {
+                groups.append((typer.activity, [typer]))
+            }
+        }
+        let sentences = groups.enumerated().map { index, group in
+            finish(sentence(for: group.members, unlisted: index == 0 ? unlisted : 0, activity: group.activity, accessible: accessible), accessible)
+        }
+        return sentences.joined(separator: accessible ? rules.sentenceSeparator : " · ")
+    }
+
+    private func finish(_ sentence: String, _ accessible: Bool) -> String {
+        accessible ? sentence : sentence + "…"
+    }
+
+    private func sentence(for members: [Typer], unlisted: Int, activity: Activity, accessible: Bool) -> String {
+        let count = members.count + unlisted
+        let names = members.map { displayName($0.name, accessible: accessible) }
+        if count >= 2, names.allSatisfy({ $0 == nil }) {
+            return rules.sentence(subject: rules.people(count), plural: true, activity: activity)
+        }
+        let shown = names.map { $0 ?? rules.someone }
+        let subject: String
+        switch (count, configuration.style) {
+        case (1, _): subject = shown[0]
+        case (2, _) where shown.count == 2: subject = rules.pair(shown[0], shown[1])
+        case (3, .full) where shown.count == 3: subject = rules.triple(shown[0], shown[1], shown[2])
+        case (_, .full) where shown.count >= 2: subject = rules.twoAndOthers(shown[0], shown[1], others: count - 2)
+        default: subject = rules.oneAndOthers(shown[0], others: count - 1)
+        }
+        return rules.sentence(subject: subject, plural: count > 1, activity: activity)
+    }
+
+    /// The name as shown: trimmed, nil if blank, cut to the limit unless for assistive technology.
+    private func displayName(_ name: String?, accessible: Bool) -> String? {
+        guard let name, let start = name.firstIndex(where: { !$0.isWhitespace }) else { return nil }
+        let end = name.lastIndex(where: { !$0.isWhitespace })!
+        let trimmed = name[start...end]
+        let limit = configuration.maxNameLength
+        guard !accessible,
+              let afterLimit = trimmed.index(trimmed.startIndex, offsetBy: limit, limitedBy: trimmed.endIndex),
+              afterLimit < trimmed.endIndex
+        else { return String(trimmed) }
+        let kept = trimmed.prefix(limit - 1)
+        return kept[...kept.lastIndex(where: { !$0.isWhitespace })!] + "…"
+    }
+}

@@ -1,0 +1,68 @@
+/// One member's activity in a conversation, as the server fans it out.
+public struct ActivityEntry: Hashable, Sendable {
+    /// The member's user id.
+    public var user: String
+    /// The member's display name, if known.
+    public var name: String?
+    /// What the member is doing.
+    public var activity: Activity
+    /// When the activity began (server milliseconds).
+    public var since: Int64
+    /// When the activity lapses unless refreshed (server milliseconds).
+    public var expiresAt: Int64
+
+    /// Creates an entry.
+    public init(user: String, name: String?, activity: Activity, since: Int64, expiresAt: Int64) {
+        self.user = user
+        self.name = name
+        self.activity = activity
+        self.since = since
+        self.expiresAt = expiresAt
+    }
+}
+
+extension ActivityEntry: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case user, name, since, expiresAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        user = try container.decode(String.self, forKey: .user)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        since = try container.decode(Int64.self, forKey: .since)
+        expiresAt = try container.decode(Int64.self, forKey: .expiresAt)
+        activity = try Activity(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(user, forKey: .user)
+        try container.encodeIfPresent(name, forKey: .name)
+        try activity.encode(to: encoder)
+        try container.encode(since, forKey: .since)
+        try container.encode(expiresAt, forKey: .expiresAt)
+    }
+}
+
+/// The whole activity state of one conversation: the server's `activity` frame.
+///
+/// Every recipient gets the same bytes; each client drops its own user (see ``TypingRoster``).
+public struct ActivityUpdate: Codable, Hashable, Sendable {
+    /// The conversation.
+    public var conversation: String
+    /// The active members, at most as many as the server lists.
+    public var entries: [ActivityEntry]
+    /// How many members are active in all, which may exceed `entries.count` in a large group.
+    public var total: Int
+    /// The server's clock when it built the update (milliseconds); receivers measure expiry against it.
+    public var serverTime: Int64
+
+    /// Creates an update.
+    public init(conversation: String, entries: [ActivityEntry], total: Int? = nil, serverTime: Int64) {
+        self.conversation = conversation
+        self.entries = entries
+        self.total = total ?? entries.count
+        self.serverTime = serverTime
+    }
+}

@@ -1,0 +1,51 @@
+/// A stored message, as the server delivers it.
+public struct ChatMessage: Codable, Hashable, Sendable {
+    /// The conversation.
+    public var conversation: String
+    /// The server's id of the message.
+    public var id: String
+    /// The sender's user id.
+    public var sender: String
+    /// The sender's display name, if known.
+    public var senderName: String?
+    /// The text.
+    public var text: String
+    /// When the server stored it (milliseconds).
+    public var sentAt: Int64
+    /// The sender's idempotency key, echoed so the sender can match it to its pending send.
+    public var clientMessageId: String?
+    /// When it was last edited (milliseconds), if ever.
+    public var editedAt: Int64?
+
+    /// Creates a message.
+    public init(
+        conversation: String, id: String, sender: String, senderName: String?, text: String, sentAt: Int64,
+        clientMessageId: String? = nil, editedAt: Int64? = nil
+    ) {
+        self.conversation = conversation
+        self.id = id
+        self.sender = sender
+        self.senderName = senderName
+        self.text = text
+        self.sentAt = sentAt
+        self.clientMessageId = clientMessageId
+        self.editedAt = editedAt
+    }
+}
+
+/// A member of a conversation, as listed when subscribing.
+public struct Participant: Codable, Hashable, Sendable {
+    /// The user id.
+    public var id: String
+    /// The display name, if known.
+    public var name: String?
+    /// Whether the user has a live connection.
+    public var online: Bool
+
+    /// Creates a participant.
+    public init(id: String, name: String?, online: Bool) {
+        self.id = id
+        self.name = name
+        self.online = online
+    }
+}

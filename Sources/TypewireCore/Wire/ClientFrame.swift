@@ -1,0 +1,185 @@
+/// A frame a client sends to the server.
+public enum ClientFrame: Hashable, Sendable {
+    /// The first frame on a socket: who the client is.
+    case hello(Hello)
+    /// Start receiving a conversation's activity, presence and messages.
+    case subscribe(Subscribe)
+    /// Stop receiving a conversation.
+    case unsubscribe(Unsubscribe)
+    /// Set the sender's own activity in a conversation.
+    case activity(SetActivity)
+    /// Send a message.
+    case send(Send)
+    /// Edit one's own message.
+    case edit(Edit)
+    /// A bot streams part of a reply.
+    case stream(Stream)
+
+    /// `hello {token}`.
+    public struct Hello: Codable, Hashable, Sendable {
+        /// A JWT (HS256) naming the user.
+        public var token: String
+        /// Creates the frame.
+        public init(token: String) { self.token = token }
+    }
+
+    /// `subscribe {conversation}`.
+    public struct Subscribe: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// Creates the frame.
+        public init(conversation: String) { self.conversation = conversation }
+    }
+
+    /// `unsubscribe {conversation}`.
+    public struct Unsubscribe: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// Creates the frame.
+        public init(conversation: String) { self.conversation = conversation }
+    }
+
+    /// `activity {conversation, activity, detail?}`.
+    public struct SetActivity: Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The sender's activity; ``Activity/none`` clears it.
+        public var activity: Activity
+        /// Creates the frame.
+        public init(conversation: String, activity: Activity) {
+            self.conversation = conversation
+            self.activity = activity
+        }
+    }
+
+    /// `send {conversation, clientMessageId, text}`.
+    public struct Send: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// A key the client chooses, unique per message: a retry with the same key stores nothing new.
+        public var clientMessageId: String
+        /// The text.
+        public var text: String
+        /// Creates the frame.
+        public init(conversation: String, clientMessageId: String, text: String) {
+            self.conversation = conversation
+            self.clientMessageId = clientMessageId
+            self.text = text
+        }
+    }
+
+    /// `edit {conversation, messageId, text}`.
+    public struct Edit: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The server's id of the message.
+        public var messageId: String
+        /// The new text.
+        public var text: String
+        /// Creates the frame.
+        public init(conversation: String, messageId: String, text: String) {
+            self.conversation = conversation
+            self.messageId = messageId
+            self.text = text
+        }
+    }
+
+    /// `stream {conversation, messageId, delta, final?}`: part of a bot's reply.
+    public struct Stream: Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The bot's id for the reply being streamed.
+        public var messageId: String
+        /// The text to append.
+        public var delta: String
+        /// Whether this is the last part; the whole reply is then stored as a message.
+        public var isFinal: Bool
+        /// Creates the frame.
+        public init(conversation: String, messageId: String, delta: String, isFinal: Bool = false) {
+            self.conversation = conversation
+            self.messageId = messageId
+            self.delta = delta
+            self.isFinal = isFinal
+        }
+    }
+}
+
+extension ClientFrame.SetActivity: Codable {
+    private enum CodingKeys: String, CodingKey { case conversation }
+
+    public init(from decoder: any Decoder) throws {
+        conversation = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .conversation)
+        activity = try Activity(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(conversation, forKey: .conversation)
+        try activity.encode(to: encoder)
+    }
+}
+
+extension ClientFrame.Stream: Codable {
+    private enum CodingKeys: String, CodingKey { case conversation, messageId, delta, isFinal = "final" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        conversation = try container.decode(String.self, forKey: .conversation)
+        messageId = try container.decode(String.self, forKey: .messageId)
+        delta = try container.decode(String.self, forKey: .delta)
+        isFinal = try container.decodeIfPresent(Bool.self, forKey: .isFinal) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(conversation, forKey: .conversation)
+        try container.encode(messageId, forKey: .messageId)
+        try container.encode(delta, forKey: .delta)
+        if isFinal { try container.encode(true, forKey: .isFinal) }
+    }
+}
+
+extension ClientFrame: Codable {
+    /// The frame types a client may send, by wire name.
+    public static let typeNames = ["hello", "subscribe", "unsubscribe", "activity", "send", "edit", "stream"]
+
+    /// The frame's wire name.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .activity: "activity"
+        case .send: "send"
+        case .edit: "edit"
+        case .stream: "stream"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let type = try FrameType.decode(from: decoder)
+        switch type {
+        case "hello": self = .hello(try .init(from: decoder))
+        case "subscribe": self = .subscribe(try .init(from: decoder))
+        case "unsubscribe": self = .unsubscribe(try .init(from: decoder))
+        case "activity": self = .activity(try .init(from: decoder))
+        case "send": self = .send(try .init(from: decoder))
+        case "edit": self = .edit(try .init(from: decoder))
+        case "stream": self = .stream(try .init(from: decoder))
+        default: throw FrameDecodingError.unknownType(type)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try FrameType.encode(type, to: encoder)
+        switch self {
+        case .hello(let frame): try frame.encode(to: encoder)
+        case .subscribe(let frame): try frame.encode(to: encoder)
+        case .unsubscribe(let frame): try frame.encode(to: encoder)
+        case .activity(let frame): try frame.encode(to: encoder)
+        case .send(let frame): try frame.encode(to: encoder)
+        case .edit(let frame): try frame.encode(to: encoder)
+        case .stream(let frame): try frame.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// The code of an `error` frame: a stable, machine-readable reason.
+///
+/// A struct rather than an enum, so that a client decodes codes that a newer server adds.
+public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+    /// The code's wire name.
+    public var rawValue: String
+
+    /// Creates a code from its wire name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    /// The frame is not a JSON object, or not valid UTF-8.
+    public static let malformedFrame = ErrorCode(rawValue: "malformed_frame")
+    /// The frame's `type` is not one this server knows.
+    public static let unknownType = ErrorCode(rawValue: "unknown_type")
+    /// A field is missing or has the wrong type or value.
+    public static let invalidField = ErrorCode(rawValue: "invalid_field")
+    /// The frame or a field in it is larger than the server accepts.
+    public static let tooLarge = ErrorCode(rawValue: "too_large")
+    /// The conversation does not exist, or the user is not in it (the two are not told apart).
+    public static let unknownConversation = ErrorCode(rawValue: "unknown_conversation")
+    /// The user may not do this in this conversation.
+    public static let forbidden = ErrorCode(rawValue: "forbidden")
+    /// The token is missing, invalid or expired.
+    public static let unauthorized = ErrorCode(rawValue: "unauthorized")
+    /// Too many frames: the frame was dropped.
+    public static let rateLimited = ErrorCode(rawValue: "rate_limited")
+    /// The server could not do it; trying again later may work.
+    public static let unavailable = ErrorCode(rawValue: "unavailable")
+}

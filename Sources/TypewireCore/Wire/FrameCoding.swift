@@ -1,0 +1,69 @@
+import Foundation
+
+/// The `type` field shared by every frame.
+enum FrameType {
+    private enum CodingKeys: String, CodingKey { case type }
+
+    static func decode(from decoder: any Decoder) throws -> String {
+        guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+            throw FrameDecodingError.notAnObject
+        }
+        guard let type = try? container.decode(String.self, forKey: .type) else {
+            throw FrameDecodingError.missingType
+        }
+        return type
+    }
+
+    static func encode(_ type: String, to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+    }
+}
+
+/// Turns frames into bytes and back; shared by the server, the client and the tests.
+///
+/// Decoding never traps: any failure is a ``FrameDecodingError`` whose message says what to fix.
+public enum FrameCodec {
+    /// Encodes a frame as the UTF-8 JSON of one text frame.
+    public static func encode<Frame: Encodable>(_ frame: Frame) -> Data {
+        // Frames hold only strings, integers and booleans: encoding them cannot fail.
+        // swiftlint:disable:next force_try
+        try! JSONEncoder().encode(frame)
+    }
+
+    /// Decodes a client frame.
+    public static func decodeClientFrame(_ bytes: some DataProtocol) throws(FrameDecodingError) -> ClientFrame {
+        try decode(ClientFrame.self, from: bytes)
+    }
+
+    /// Decodes a server frame.
+    public static func decodeServerFrame(_ bytes: some DataProtocol) throws(FrameDecodingError) -> ServerFrame {
+        try decode(ServerFrame.self, from: bytes)
+    }
+
+    private static func decode<Frame: Decodable>(_: Frame.Type, from bytes: some DataProtocol) throws(FrameDecodingError) -> Frame {
+        let data = bytes as? Data ?? Data(bytes)
+        do {
+            return try JSONDecoder().decode(Frame.self, from: data)
+        } catch let error as FrameDecodingError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .missingField(fieldPath(context.codingPath + [key]), in: frameType(in: data))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw .invalidField(fieldPath(context.codingPath), in: frameType(in: data))
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw .invalidField(fieldPath(context.codingPath), in: frameType(in: data))
+        } catch {
+            throw .notJSON
+        }
+    }
+
+    private static func fieldPath(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func frameType(in data: Data) -> String? {
+        struct TypeOnly: Decodable { var type: String }
+        return try? JSONDecoder().decode(TypeOnly.self, from: data).type
+    }
+}

@@ -1,0 +1,185 @@
+/// A frame the server sends to a client.
+public enum ServerFrame: Hashable, Sendable {
+    /// The answer to a valid `hello`.
+    case welcome(Welcome)
+    /// The answer to `subscribe`: the conversation's current state.
+    case subscribed(Subscribed)
+    /// The whole activity state of a conversation, sent whenever it changes.
+    case activity(ActivityUpdate)
+    /// A member came online or went offline.
+    case presence(Presence)
+    /// A new or edited message.
+    case message(ChatMessage)
+    /// The sender's message was stored.
+    case ack(Ack)
+    /// Part of a bot's reply, as it streams.
+    case stream(StreamDelta)
+    /// A frame could not be handled; the socket stays usable.
+    case error(Failure)
+
+    /// `welcome {user, serverTime, config}`.
+    public struct Welcome: Codable, Hashable, Sendable {
+        /// The user the token named.
+        public var user: Participant
+        /// The server's clock (milliseconds).
+        public var serverTime: Int64
+        /// The intervals clients should use.
+        public var config: ClientConfiguration
+        /// Creates the frame.
+        public init(user: Participant, serverTime: Int64, config: ClientConfiguration) {
+            self.user = user
+            self.serverTime = serverTime
+            self.config = config
+        }
+    }
+
+    /// The intervals a server asks its clients to use, in milliseconds.
+    public struct ClientConfiguration: Codable, Hashable, Sendable {
+        /// How long an activity lives on the server after its last refresh.
+        public var activityTTL: Int64
+        /// The sender's least time between two "still typing" frames.
+        public var refreshInterval: Int64
+        /// The sender's time without a keystroke before it stops.
+        public var idleTimeout: Int64
+        /// Creates the configuration.
+        public init(activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64) {
+            self.activityTTL = activityTTL
+            self.refreshInterval = refreshInterval
+            self.idleTimeout = idleTimeout
+        }
+    }
+
+    /// `subscribed {conversation, participants, activity, recentMessages}`.
+    public struct Subscribed: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// Its members.
+        public var participants: [Participant]
+        /// Its current activity.
+        public var activity: ActivityUpdate
+        /// Its latest messages, oldest first.
+        public var recentMessages: [ChatMessage]
+        /// Creates the frame.
+        public init(conversation: String, participants: [Participant], activity: ActivityUpdate, recentMessages: [ChatMessage]) {
+            self.conversation = conversation
+            self.participants = participants
+            self.activity = activity
+            self.recentMessages = recentMessages
+        }
+    }
+
+    /// `presence {conversation, user, online}`.
+    public struct Presence: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The user whose presence changed.
+        public var user: String
+        /// Whether the user now has a live connection.
+        public var online: Bool
+        /// Creates the frame.
+        public init(conversation: String, user: String, online: Bool) {
+            self.conversation = conversation
+            self.user = user
+            self.online = online
+        }
+    }
+
+    /// `ack {clientMessageId, messageId}`.
+    public struct Ack: Codable, Hashable, Sendable {
+        /// The key the client sent.
+        public var clientMessageId: String
+        /// The server's id of the stored message.
+        public var messageId: String
+        /// Creates the frame.
+        public init(clientMessageId: String, messageId: String) {
+            self.clientMessageId = clientMessageId
+            self.messageId = messageId
+        }
+    }
+
+    /// `stream {conversation, messageId, user, delta, final}`: part of a bot's reply.
+    public struct StreamDelta: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The reply's id.
+        public var messageId: String
+        /// The bot's user id.
+        public var user: String
+        /// The text to append.
+        public var delta: String
+        /// Whether the reply is complete.
+        public var final: Bool
+        /// Creates the frame.
+        public init(conversation: String, messageId: String, user: String, delta: String, final: Bool) {
+            self.conversation = conversation
+            self.messageId = messageId
+            self.user = user
+            self.delta = delta
+            self.final = final
+        }
+    }
+
+    /// `error {code, message, ref}`.
+    public struct Failure: Codable, Hashable, Sendable {
+        /// The machine-readable reason.
+        public var code: ErrorCode
+        /// What went wrong and what to do, for a person.
+        public var message: String
+        /// The frame type (or client message id) the error answers, when known.
+        public var ref: String?
+        /// Creates the frame.
+        public init(code: ErrorCode, message: String, ref: String? = nil) {
+            self.code = code
+            self.message = message
+            self.ref = ref
+        }
+    }
+}
+
+extension ServerFrame: Codable {
+    /// The frame types a server sends, by wire name.
+    public static let typeNames = ["welcome", "subscribed", "activity", "presence", "message", "ack", "stream", "error"]
+
+    /// The frame's wire name.
+    public var type: String {
+        switch self {
+        case .welcome: "welcome"
+        case .subscribed: "subscribed"
+        case .activity: "activity"
+        case .presence: "presence"
+        case .message: "message"
+        case .ack: "ack"
+        case .stream: "stream"
+        case .error: "error"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let type = try FrameType.decode(from: decoder)
+        switch type {
+        case "welcome": self = .welcome(try .init(from: decoder))
+        case "subscribed": self = .subscribed(try .init(from: decoder))
+        case "activity": self = .activity(try .init(from: decoder))
+        case "presence": self = .presence(try .init(from: decoder))
+        case "message": self = .message(try .init(from: decoder))
+        case "ack": self = .ack(try .init(from: decoder))
+        case "stream": self = .stream(try .init(from: decoder))
+        case "error": self = .error(try .init(from: decoder))
+        default: throw FrameDecodingError.unknownType(type)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try FrameType.encode(type, to: encoder)
+        switch self {
+        case .welcome(let frame): try frame.encode(to: encoder)
+        case .subscribed(let frame): try frame.encode(to: encoder)
+        case .activity(let frame): try frame.encode(to: encoder)
+        case .presence(let frame): try frame.encode(to: encoder)
+        case .message(let frame): try frame.encode(to: encoder)
+        case .ack(let frame): try frame.encode(to: encoder)
+        case .stream(let frame): try frame.encode(to: encoder)
+        case .error(let frame): try frame.encode(to: encoder)
+        }
+    }
+}

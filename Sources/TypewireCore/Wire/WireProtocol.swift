@@ -1,0 +1,10 @@
+/// Constants of Typewire's WebSocket protocol (docs/PROTOCOL.md).
+///
+/// Frames are JSON text frames, each an object whose `type` field names it. Times are integers:
+/// milliseconds since 1970-01-01 UTC on the server's clock.
+public enum WireProtocol {
+    /// The protocol version; it is part of the socket's path.
+    public static let version = 1
+    /// The path of the WebSocket endpoint.
+    public static let socketPath = "/v1/socket"
+}
