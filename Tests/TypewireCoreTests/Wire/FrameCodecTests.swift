@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TypewireCore
+
+@Suite("Wire frames")
+struct FrameCodecTests {
+    static let clientFrames: [ClientFrame] = [
+        .hello(.init(token: "eyJ.a.b")),
+        .subscribe(.init(conversation: "c1")),
+        .unsubscribe(.init(conversation: "c1")),
+        .activity(.init(conversation: "c1", activity: .typing)),
+        .activity(.init(conversation: "c1", activity: .toolUse("search"))),
+        .activity(.init(conversation: "c1", activity: .none)),
+        .send(.init(conversation: "c1", clientMessageId: "m-1", text: "Hi ✋ \"there\"")),
+        .edit(.init(conversation: "c1", messageId: "42", text: "Hello")),
+        .stream(.init(conversation: "c1", messageId: "r1", delta: "Hel")),
+        .stream(.init(conversation: "c1", messageId: "r1", delta: "lo", isFinal: true)),
+    ]
+
+    static let serverFrames: [ServerFrame] = [
+        .welcome(.init(user: .init(id: "alice", name: "Alice", online: true), serverTime: 1_700_000_000_000,
+                       config: .init(activityTTL: 6_000, refreshInterval: 3_000, idleTimeout: 3_000))),
+        .subscribed(.init(
+            conversation: "c1",
+            participants: [.init(id: "alice", name: "Alice", online: true), .init(id: "bob", name: nil, online: false)],
+            activity: .init(conversation: "c1", entries: [], serverTime: 5),
+            recentMessages: [.init(conversation: "c1", id: "1", sender: "bob", senderName: "Bob", text: "yo", sentAt: 3)]
+        )),
+        .activity(.init(
+            conversation: "c1",
+            entries: [.init(user: "bob", name: "Bob", activity: .toolUse("calc"), since: 1, expiresAt: 6_001)],
+            total: 7, serverTime: 2
+        )),
+        .presence(.init(conversation: "c1", user: "bob", online: false)),
+        .message(.init(conversation: "c1", id: "9", sender: "bob", senderName: nil, text: "x", sentAt: 1,
+                       clientMessageId: "m-1", editedAt: 4)),
+        .ack(.init(clientMessageId: "m-1", messageId: "9")),
+        .stream(.init(conversation: "c1", messageId: "r1", user: "clawd", delta: "Hi", final: false)),
+        .error(.init(code: .forbidden, message: "no", ref: "subscribe")),
+    ]
+
+    @Test(arguments: clientFrames)
+    func clientFramesRoundTrip(_ frame: ClientFrame) throws {
+        let bytes = FrameCodec.encode(frame)
+        #expect(try FrameCodec.decodeClientFrame(bytes) == frame)
+        let object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        #expect(object["type"] as? String == frame.type)
+    }
+
+    @Test(arguments: serverFrames)
+    func serverFramesRoundTrip(_ frame: ServerFrame) throws {
+        let bytes = FrameCodec.encode(frame)
+        #expect(try FrameCodec.decodeServerFrame(bytes) == frame)
+    }
+
+    @Test func everyFrameTypeIsCovered() {
+        #expect(Set(Self.clientFrames.map(\.type)) == Set(ClientFrame.typeNames))
+        #expect(Set(Self.serverFrames.map(\.type)) == Set(ServerFrame.typeNames))
+    }
+
+    @Test func activityFrameHasTheDocumentedShape() throws {
+        let json = #"{"type":"activity","conversation":"c1","activity":"tool","detail":"search"}"#
+        #expect(try FrameCodec.decodeClientFrame(Data(json.utf8)) == .activity(.init(conversation: "c1", activity: .toolUse("search"))))
+        let stream = #"{"type":"stream","conversation":"c1","messageId":"r","delta":"x"}"#
+        #expect(try FrameCodec.decodeClientFrame(Data(stream.utf8)) == .stream(.init(conversation: "c1", messageId: "r", delta: "x")))
+    }
+
+    @Test(arguments: [
+        ("", ErrorCode.malformedFrame, "not valid UTF-8 JSON"),
+        ("{", .malformedFrame, "not valid UTF-8 JSON"),
+        ("[1,2]", .malformedFrame, "not an object"),
+        ("42", .malformedFrame, "not an object"),
+        (#"{"conversation":"c1"}"#, .malformedFrame, #"no string field "type""#),
+        (#"{"type":7}"#, .malformedFrame, #"no string field "type""#),
+        (#"{"type":"dance"}"#, .unknownType, "Unknown frame type 'dance'"),
+        (#"{"type":"subscribe"}"#, .invalidField, #"'subscribe' frame lacks the required field "conversation""#),
+        (#"{"type":"subscribe","conversation":5}"#, .invalidField, #"'subscribe' frame has an invalid value in field "conversation""#),
+        (#"{"type":"activity","conversation":"c","activity":"dancing"}"#, .invalidField, #"field "activity""#),
+        (#"{"type":"send","conversation":"c","clientMessageId":"m","text":null}"#, .invalidField, #"field "text""#),
+        (#"{"type":"stream","conversation":"c","messageId":"m","delta":"x","final":"yes"}"#, .invalidField, #"field "final""#),
+    ])
+    func badInputIsATypedReadableError(json: String, code: ErrorCode, message: String) {
+        let error = #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeClientFrame(Data(json.utf8)) }
+        #expect(error?.code == code)
+        #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
+    }
+
+    @Test func invalidUTF8IsMalformed() {
+        let bytes: [UInt8] = [0x7B, 0x22, 0x74, 0xFF, 0xFE, 0x22, 0x7D]
+        let error = #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeClientFrame(bytes) }
+        #expect(error?.code == .malformedFrame)
+    }
+
+    @Test func deeplyNestedJSONDoesNotCrash() {
+        let depth = 100_000
+        let json = #"{"type":"subscribe","conversation":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeClientFrame(Data(json.utf8)) }
+    }
+
+    @Test func outOfRangeNumbersAreInvalidFields() {
+        let json = #"{"type":"activity","conversation":"c1","entries":[],"total":1e400,"serverTime":1}"#
+        let error = #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeServerFrame(Data(json.utf8)) }
+        #expect(error?.code == .invalidField || error?.code == .malformedFrame)
+    }
+
+    @Test func unknownErrorCodesDecode() throws {
+        let json = #"{"type":"error","code":"brand_new","message":"m"}"#
+        #expect(try FrameCodec.decodeServerFrame(Data(json.utf8)) == .error(.init(code: ErrorCode(rawValue: "brand_new"), message: "m")))
+    }
+}
