@@ -6,10 +6,11 @@
 ///
 /// Rules:
 /// - The first non-empty text change sends ``Frame/start`` at once. Whitespace-only text counts as empty.
-/// - While typing goes on, a ``Frame/refresh`` keeps the server's entry alive, at most one per
-///   ``Configuration/refreshInterval``. A keystroke inside the interval is not lost: the refresh goes out
-///   when the interval ends (a throttle with a trailing edge), so the gap between frames never exceeds
-///   the interval while typing goes on.
+/// - While the user counts as typing (a keystroke within ``Configuration/idleTimeout``), a
+///   ``Frame/refresh`` every ``Configuration/refreshInterval`` keeps the server's entry alive: never more
+///   often, and never less often, whether keys come fast or pause. A gap between two frames therefore
+///   never exceeds the interval, so a server ttl a little over twice the interval survives one lost
+///   refresh without the indicator flickering (docs/FIDELITY.md measures this).
 /// - No keystroke for ``Configuration/idleTimeout`` sends ``Frame/stop``.
 /// - Sending the message, clearing the input, leaving the conversation and going to the background send
 ///   ``Frame/stop`` at once, and only if a start was sent.
@@ -18,10 +19,13 @@
 ///   start goes out at once (the server forgot the state when the socket closed).
 ///
 /// Work per keystroke is O(1) for text that starts with a visible character; it allocates nothing.
+///
+/// On ``Input/messageSent`` the stop need not travel as a frame of its own: a Typewire server clears the
+/// sender's activity when it stores the message, before it fans the message out.
 public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
     /// The intervals the emitter works with.
     public struct Configuration: Sendable, Hashable {
-        /// The least time between two frames that say "still typing" (the throttle). Default 3 s.
+        /// The time between two frames that say "still typing" (the throttle). Default 2 s.
         public var refreshInterval: Duration
         /// How long without a keystroke until the emitter sends a stop. Default 3 s.
         public var idleTimeout: Duration
@@ -30,7 +34,7 @@ public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
         /// - Parameters:
         ///   - refreshInterval: The least time between two frames while typing goes on.
         ///   - idleTimeout: The time without a keystroke after which a stop is sent.
-        public init(refreshInterval: Duration = .seconds(3), idleTimeout: Duration = .seconds(3)) {
+        public init(refreshInterval: Duration = .seconds(2), idleTimeout: Duration = .seconds(3)) {
             self.refreshInterval = refreshInterval
             self.idleTimeout = idleTimeout
         }
@@ -76,8 +80,6 @@ public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
     private var isConnected = true
     private var lastKeystroke: Instant?
     private var lastSent: Instant?
-    /// A keystroke came after the last frame sent: the next refresh is due at `lastSent + refreshInterval`.
-    private var refreshPending = false
 
     /// Creates an idle emitter.
     public init(configuration: Configuration = .init()) {
@@ -107,7 +109,6 @@ public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
         case .connectionLost:
             isConnected = false
             isAnnounced = false
-            refreshPending = false
             return nil
         case .connectionRestored:
             isConnected = true
@@ -116,12 +117,10 @@ public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
         }
     }
 
-    /// When the emitter next needs ``tick(now:)``: a due refresh or the idle stop, whichever comes first.
+    /// When the emitter next needs ``tick(now:)``: the next refresh or the idle stop, whichever comes first.
     public var nextDeadline: Instant? {
-        guard isAnnounced, let lastKeystroke else { return nil }
-        let idle = lastKeystroke + configuration.idleTimeout
-        guard refreshPending, let lastSent else { return idle }
-        return min(idle, lastSent + configuration.refreshInterval)
+        guard isAnnounced, let lastKeystroke, let lastSent else { return nil }
+        return min(lastKeystroke + configuration.idleTimeout, lastSent + configuration.refreshInterval)
     }
 
     /// Lets time pass: sends the idle stop or a due refresh.
@@ -132,35 +131,25 @@ public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
         if now >= lastKeystroke + configuration.idleTimeout {
             return announceStop()
         }
-        if refreshPending, let lastSent, now >= lastSent + configuration.refreshInterval {
-            return markSent(.refresh, now: now)
+        if let lastSent, now >= lastSent + configuration.refreshInterval {
+            self.lastSent = now
+            return .refresh
         }
         return nil
     }
 
     private mutating func keystroke(now: Instant) -> Frame? {
-        guard isConnected else { return nil }
-        guard isAnnounced, let lastSent else { return announceStart(now: now) }
-        if now >= lastSent + configuration.refreshInterval {
-            return markSent(.refresh, now: now)
-        }
-        refreshPending = true
-        return nil
+        guard isConnected, !isAnnounced else { return nil }
+        return announceStart(now: now)
     }
 
     private mutating func announceStart(now: Instant) -> Frame {
         isAnnounced = true
-        return markSent(.start, now: now)
-    }
-
-    private mutating func markSent(_ frame: Frame, now: Instant) -> Frame {
         lastSent = now
-        refreshPending = false
-        return frame
+        return .start
     }
 
     private mutating func announceStop() -> Frame? {
-        refreshPending = false
         guard isAnnounced else { return nil }
         isAnnounced = false
         return .stop

@@ -57,12 +57,28 @@ final class TypingEmitterTests {
         #expect(!frames.contains(.stop))
     }
 
+    @Test func refreshesKeepGoingWhileKeysPauseWithinTheIdleTimeout() async {
+        let test = self
+        test.emitter = Emitter(configuration: .init(refreshInterval: .seconds(1), idleTimeout: .seconds(3)))
+        #expect(test.send(.textChanged("a")) == .start)
+        #expect(await test.wait(.milliseconds(2_999)) == [.refresh, .refresh])
+        #expect(await test.wait(.milliseconds(1)) == [.stop], "the idle stop wins over the refresh due at 3 s")
+    }
+
+    @Test func keystrokesDoNotAddFrames() async {
+        let test = self
+        #expect(test.send(.textChanged("a")) == .start)
+        for length in 2...50 {
+            #expect(test.send(.textChanged(String(repeating: "a", count: length))) == nil)
+        }
+    }
+
     @Test func keystrokeInsideTheIntervalIsRefreshedWhenTheIntervalEnds() async {
         let test = self
         #expect(test.send(.textChanged("a")) == .start)
         _ = await test.wait(.seconds(2))
         #expect(test.send(.textChanged("ab")) == nil, "throttled")
-        // The trailing refresh goes out at 3 s, not at the next keystroke.
+        // The refresh goes out at 3 s, not at the next keystroke.
         #expect(test.emitter.nextDeadline == test.clock.now.advanced(by: .seconds(1)))
         let frames = await test.wait(.seconds(1))
         #expect(frames == [.refresh])
@@ -151,8 +167,8 @@ final class TypingEmitterTests {
             frames += await test.wait(.milliseconds(100))
         }
         frames += await test.wait(.seconds(2))
-        // Start at 0, refreshes at 0.5 and 1.0 (trailing: keys until 0.9), stop at 1.9.
-        #expect(frames == [.start, .refresh, .refresh, .stop])
+        // Start at 0, refreshes at 0.5, 1.0 and 1.5 (the last key at 0.9 still counts), stop at 1.9.
+        #expect(frames == [.start, .refresh, .refresh, .refresh, .stop])
     }
 
     @Test func frameActivities() {

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `typewire` command: the server, its tools and the simulator.
+@main
+struct Typewire: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "typewire",
+        abstract: "Real-time typing indicators and presence for chat apps.",
+        subcommands: [Simulate.self]
+    )
+}
