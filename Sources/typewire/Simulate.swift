@@ -25,14 +25,20 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Extra random delay, up to this many milliseconds.")
     var jitter: Int64 = 60
 
-    @Option(help: "Chance that a frame is lost (0...1).")
-    var loss = 0.01
+    @Option(help: "Chance that a frame's packet is lost and retransmitted by TCP (0...1).")
+    var loss = 0.02
+
+    @Option(help: "TCP's first retransmission timeout, in milliseconds (doubles on each try).")
+    var rto: Int64 = 200
+
+    @Option(help: "Chance that a frame is lost outright, as when a connection dies (0...1).")
+    var drop = 0.002
 
     @Option(help: "Typewire's refresh interval (throttle), in milliseconds.")
     var refresh: Int64 = 2_000
 
     @Option(help: "Typewire's activity ttl on the server, in milliseconds.")
-    var ttl: Int64 = 4_500
+    var ttl: Int64 = 4_800
 
     @Option(help: "How long a disconnect hook takes to notice a silently dead client, in milliseconds.")
     var disconnectDetection: Int64 = 30_000
@@ -42,7 +48,10 @@ struct Simulate: AsyncParsableCommand {
 
     func validate() throws {
         guard hours > 0 else { throw ValidationError("--hours must be at least 1.") }
-        guard (0...1).contains(loss) else { throw ValidationError("--loss is a probability between 0 and 1.") }
+        guard (0...1).contains(loss), (0...1).contains(drop) else {
+            throw ValidationError("--loss and --drop are probabilities between 0 and 1.")
+        }
+        guard rto > 0 else { throw ValidationError("--rto must be positive.") }
         guard delay >= 0, jitter >= 0 else { throw ValidationError("--delay and --jitter cannot be negative.") }
         guard refresh > 0, ttl > 0 else { throw ValidationError("--refresh and --ttl must be positive.") }
     }
@@ -51,7 +60,7 @@ struct Simulate: AsyncParsableCommand {
         let policies: [SenderPolicy]
         if sweep {
             policies = [1_000, 1_500, 2_000, 2_500, 3_000].flatMap { refresh in
-                [3_000, 4_000, 4_500, 5_000, 6_000].compactMap { ttl in
+                [3_000, 4_000, 4_500, 4_800, 5_000, 6_000].compactMap { ttl in
                     ttl > refresh ? SenderPolicy.typewire(refresh: refresh, ttl: ttl) : nil
                 }
             }
@@ -61,7 +70,8 @@ struct Simulate: AsyncParsableCommand {
             policies = standard
         }
         let configuration = FidelitySimulation.Configuration(
-            hours: hours, seed: seed, network: NetworkModel(delay: delay, jitter: jitter, loss: loss), policies: policies
+            hours: hours, seed: seed, network: NetworkModel(delay: delay, jitter: jitter, loss: loss, retransmissionTimeout: rto, drop: drop),
+            policies: policies
         )
         let clock = ContinuousClock()
         let start = clock.now
@@ -69,6 +79,6 @@ struct Simulate: AsyncParsableCommand {
         let elapsed = start.duration(to: clock.now)
         print(FidelitySimulation.Result.table(results))
         print("")
-        print("\(hours) typist-hours, seed \(seed), network \(delay)+\(jitter) ms, loss \(loss); \(policies.count) policies in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))")
+        print("\(hours) typist-hours, seed \(seed), network \(delay)+\(jitter) ms, loss \(loss) (rto \(rto) ms), drop \(drop); \(policies.count) policies in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))")
     }
 }

@@ -18,8 +18,7 @@ public struct FidelitySimulation: Sendable {
         public var policies: [SenderPolicy]
         /// The idle timeout that defines the truth: someone is typing if a keystroke came within it.
         public var idleTimeout: Int64
-        /// A gap in the indicator at most this long while typing goes on is a flicker (ms). A gap that
-        /// begins within one network delay of a real stop is the stop's late news, not a flicker.
+        /// A gap in the indicator at most this long while typing goes on is a flicker (ms).
         public var flickerWindow: Int64
 
         /// Creates a configuration; by default the seeds' policies, another system's, and Typewire's.
@@ -111,14 +110,14 @@ public struct FidelitySimulation: Sendable {
             let script = configuration.typist.script(duration: Self.sessionLength, random: &random)
             let truth = truthIntervals(of: script, idleTimeout: configuration.idleTimeout, duration: Self.sessionLength)
             for (index, policy) in configuration.policies.enumerated() {
-                var network = SplitMix64.stream(seed: configuration.seed, hour, index + 1)
+                // Every policy meets the same network luck (common random numbers), wherever it is listed.
+                var network = SplitMix64.stream(seed: configuration.seed, hour, 1)
                 let timeline = IndicatorTimeline(
                     policy: policy, script: script, network: configuration.network, duration: Self.sessionLength, random: &network
                 )
                 tallies[index].record(
                     truth: truth, shown: timeline.shown, framesSent: timeline.framesSent, duration: Self.sessionLength,
-                    flickerWindow: configuration.flickerWindow,
-                    echoWindow: configuration.network.delay + configuration.network.jitter
+                    flickerWindow: configuration.flickerWindow
                 )
             }
         }

@@ -61,12 +61,10 @@ struct FidelityTally: Sendable {
     /// - Parameters:
     ///   - truth: When someone was really typing, sorted and disjoint.
     ///   - shown: When the receiver showed the indicator, sorted and disjoint.
-    ///   - flickerWindow: A gap in the indicator at most this long, inside a spell of typing, is a flicker.
-    ///   - echoWindow: The longest network delay. A hide that echoes a real stop (the spell began again
-    ///     less than this before the hide) is late news, not a flicker.
-    mutating func record(
-        truth: [Interval], shown: [Interval], framesSent: Int, duration: Int64, flickerWindow: Int64, echoWindow: Int64
-    ) {
+    ///   - flickerWindow: A gap in the indicator at most this long is a flicker when one spell of typing
+    ///     covers the gap and the showing before it. A hide that ends a showing begun before the spell is the
+    ///     late news of the previous spell's real stop, not a flicker.
+    mutating func record(truth: [Interval], shown: [Interval], framesSent: Int, duration: Int64, flickerWindow: Int64) {
         sessionTime += duration
         self.framesSent += framesSent
         let typed = truth.reduce(0) { $0 + $1.length }
@@ -112,7 +110,7 @@ struct FidelityTally: Sendable {
         spell = 0
         for (earlier, later) in zip(shown, shown.dropFirst()) where later.start - earlier.end <= flickerWindow {
             while spell < truth.count && truth[spell].end < later.start { spell += 1 }
-            if spell < truth.count && truth[spell].start <= earlier.end - echoWindow && truth[spell].end >= later.start {
+            if spell < truth.count && truth[spell].start <= earlier.start && truth[spell].end >= later.start {
                 flickers += 1
             }
         }

@@ -26,15 +26,20 @@ struct IndicatorTimeline {
 
         func transmit(_ frame: SimulatedFrame, at time: Int64, reliable: Bool, counted: Bool) {
             if counted { framesSent += 1 }
-            if !reliable && random.chance(network.loss) { return }
-            let arrival = time + network.delay + (network.jitter > 0 ? random.int(0...network.jitter) : 0)
+            var arrival = network.arrival(sentAt: time, random: &random)
+            if arrival == nil && reliable {
+                // A message is retried until acknowledged; model the retry as one more round trip.
+                arrival = time + 2 * network.usualWorstDelay
+            }
+            guard let arrival else { return }
             lastDelivery = max(lastDelivery, arrival)
             deliveries.append(Delivery(time: lastDelivery, frame: frame, session: session))
         }
 
         var sender = SimulatedSender(policy.sender)
+        /// Runs the sender's timers that fall before `time`; an action at the same instant goes first.
         func runDeadlines(until time: Int64) {
-            while let deadline = sender.nextDeadline, deadline <= time {
+            while let deadline = sender.nextDeadline, deadline < time {
                 if let frame = sender.tick(at: deadline) {
                     transmit(frame, at: deadline, reliable: false, counted: true)
                 }

@@ -88,7 +88,7 @@ public struct SenderPolicy: Sendable {
 
     /// Typewire: ``TypingEmitter`` with the given refresh and idle timeout; the server's ttl, carried as
     /// `expiresAt`, hides an entry on receivers; the stop on send rides with the message.
-    public static func typewire(refresh: Int64 = 2_000, idle: Int64 = 3_000, ttl: Int64 = 4_500) -> SenderPolicy {
+    public static func typewire(refresh: Int64 = 2_000, idle: Int64 = 3_000, ttl: Int64 = 4_800) -> SenderPolicy {
         SenderPolicy(
             name: "typewire: \(formatSeconds(refresh)) refresh, \(formatSeconds(ttl)) ttl",
             sender: .typewire(refresh: refresh, idle: idle),
