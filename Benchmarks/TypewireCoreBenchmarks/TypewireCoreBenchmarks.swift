@@ -141,6 +141,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // A large group: the sentence still shows two names and a count ("Alice, Bob, and 18 others").
+    let twentyTypers = typers(20)
+    Benchmark("TypingText: text, en, 20 typers") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(english.text(for: twentyTypers))
+        }
+    }
+
     let german = TypingText(configuration: .init(locale: .german))
     let fourTypers = typers(4)
     Benchmark("TypingText: text, de, 4 typers") { benchmark in
