@@ -155,8 +155,11 @@ public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
         return .stop
     }
 
-    /// Whether the text holds anything but whitespace; stops at the first visible scalar.
+    /// Whether the text holds anything but whitespace; stops at the first visible scalar, and looks up
+    /// Unicode properties only for scalars outside ASCII.
     static func hasVisibleCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { !$0.properties.isWhitespace }
+        text.unicodeScalars.contains { scalar in
+            scalar.isASCII ? !(scalar == " " || ("\t"..."\r").contains(scalar)) : !scalar.properties.isWhitespace
+        }
     }
 }

@@ -92,20 +92,30 @@ public struct TypingText: Sendable {
 
     private func sentence(for members: [Typer], unlisted: Int, activity: Activity, accessible: Bool) -> String {
         let count = members.count + unlisted
-        let names = members.map { displayName($0.name, accessible: accessible) }
-        if count >= 2, names.allSatisfy({ $0 == nil }) {
+        if count >= 2, members.allSatisfy({ Self.isBlank($0.name) }) {
             return rules.sentence(subject: rules.people(count), plural: true, activity: activity)
         }
-        let shown = names.map { $0 ?? rules.someone }
+        // Only the names that appear are trimmed and cut: at most three, whatever the group's size.
+        let named: Int
+        switch configuration.style {
+        case .full: named = count <= 3 ? count : 2
+        case .compact: named = count <= 2 ? count : 1
+        }
+        let shown = members.prefix(named).map { displayName($0.name, accessible: accessible) ?? rules.someone }
         let subject: String
-        switch (count, configuration.style) {
+        switch (count, shown.count) {
+        case (_, 0): subject = rules.someone
         case (1, _): subject = shown[0]
-        case (2, _) where shown.count == 2: subject = rules.pair(shown[0], shown[1])
-        case (3, .full) where shown.count == 3: subject = rules.triple(shown[0], shown[1], shown[2])
-        case (_, .full) where shown.count >= 2: subject = rules.twoAndOthers(shown[0], shown[1], others: count - 2)
-        default: subject = rules.oneAndOthers(shown[0], others: count - 1)
+        case (2, 2): subject = rules.pair(shown[0], shown[1])
+        case (3, 3): subject = rules.triple(shown[0], shown[1], shown[2])
+        case (_, 1): subject = rules.oneAndOthers(shown[0], others: count - 1)
+        default: subject = rules.twoAndOthers(shown[0], shown[1], others: count - 2)
         }
         return rules.sentence(subject: subject, plural: count > 1, activity: activity)
+    }
+
+    private static func isBlank(_ name: String?) -> Bool {
+        name?.allSatisfy(\.isWhitespace) ?? true
     }
 
     /// The name as shown: trimmed, nil if blank, cut to the limit unless for assistive technology.

@@ -2,7 +2,7 @@ import Clocks
 import Testing
 import TypewireCore
 
-@Suite("BotActivity: a streamed reply")
+@Suite("BotActivity: a streamed reply", .timeLimit(.minutes(1)))
 final class BotActivityTests {
     typealias Bot = BotActivity<TestClock<Duration>.Instant>
 

@@ -2,7 +2,7 @@ import Clocks
 import Testing
 import TypewireCore
 
-@Suite("TypingRoster: what the receiver shows")
+@Suite("TypingRoster: what the receiver shows", .timeLimit(.minutes(1)))
 final class TypingRosterTests {
     typealias Roster = TypingRoster<TestClock<Duration>.Instant>
 
