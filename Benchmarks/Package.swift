@@ -4,7 +4,12 @@
 // does not depend on ordo-one/benchmark (and its malloc interposer) at all.
 // Run from this folder: `swift package --disable-sandbox benchmark` (see README.md).
 
+import Foundation
 import PackageDescription
+
+/// SwiftPM names a path dependency after its folder, so the repository may be cloned under any name.
+let typewirePackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
 
 let package = Package(
     name: "TypewireBenchmarks",
@@ -17,7 +22,7 @@ let package = Package(
         .executableTarget(
             name: "TypewireCoreBenchmarks",
             dependencies: [
-                .product(name: "TypewireCore", package: "main"),
+                .product(name: "TypewireCore", package: typewirePackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "TypewireCoreBenchmarks",

@@ -42,6 +42,9 @@ struct IndicatorTimeline {
             while let deadline = sender.nextDeadline, deadline < time {
                 if let frame = sender.tick(at: deadline) {
                     transmit(frame, at: deadline, reliable: false, counted: true)
+                } else {
+                    // A machine must move its deadline when it is ticked at it; one that does not is broken.
+                    precondition(sender.nextDeadline != deadline, "the sender's deadline did not move after tick(at:)")
                 }
             }
         }

@@ -63,7 +63,11 @@ public enum FrameCodec {
     }
 
     private static func frameType(in data: Data) -> String? {
-        struct TypeOnly: Decodable { var type: String }
-        return try? JSONDecoder().decode(TypeOnly.self, from: data).type
+        try? JSONDecoder().decode(TypeOnly.self, from: data).type
     }
+}
+
+/// Just the `type` of a frame, read to name it in an error message.
+private struct TypeOnly: Decodable {
+    var type: String
 }

@@ -70,6 +70,22 @@ final class TypingEmitterTests {
         #expect(await test.wait(.milliseconds(1)) == [.stop], "the idle stop wins over the refresh due at 3 s")
     }
 
+    @Test func tickingEarlyOrOftenIsHarmless() async {
+        let test = self
+        var frames: [Emitter.Frame] = []
+        var text = ""
+        // A shell that ticks every 100 ms instead of at the deadline, while a key comes every 200 ms.
+        for step in 0..<100 {
+            if step.isMultiple(of: 2) {
+                text += "x"
+                if let frame = test.send(.textChanged(text)) { frames.append(frame) }
+            }
+            if let frame = test.emitter.tick(now: test.clock.now) { frames.append(frame) }
+            await test.clock.advance(by: .milliseconds(100))
+        }
+        #expect(frames == [.start, .refresh, .refresh, .refresh], "refreshes at 3, 6 and 9 s only")
+    }
+
     @Test func keystrokesDoNotAddFrames() async {
         let test = self
         #expect(test.send(.textChanged("a")) == .start)

@@ -105,14 +105,19 @@ final class TypingRosterTests {
 
     @Test func countsOneUserOnTwoDevicesOnce() async {
         let test = self
+        // The laptop has typed since 9 000 and lives until 14 000; the phone began recording at 9 800 and
+        // lapses at 11 000.
         var update = test.update([("alice", 9_000), ("alice", 9_800)])
-        update.entries[0].expiresAt = 11_000  // the phone's entry lapses first
+        update.entries[0].expiresAt = 14_000
+        update.entries[1].expiresAt = 11_000
         update.entries[1].activity = .recordingAudio
         test.roster.apply(update, now: test.clock.now)
         #expect(test.shown(test.roster) == ["alice"])
         #expect(test.roster.typers(at: test.clock.now).first?.activity == .recordingAudio, "the latest activity shows")
         await test.clock.advance(by: .seconds(2))
         #expect(test.shown(test.roster) == ["alice"], "the later expiry keeps her shown")
+        await test.clock.advance(by: .seconds(2))
+        #expect(test.shown(test.roster) == [])
     }
 
     @Test func ignoresEntriesWhoseActivityIsNone() {
