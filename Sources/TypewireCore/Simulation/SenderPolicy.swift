@@ -15,7 +15,7 @@ public struct SenderPolicy: Sendable {
     }
 
     /// How an entry leaves the receiver's screen besides an explicit stop.
-    public struct Cleanup: Sendable, Hashable {
+    public struct Cleanup: Sendable {
         /// The receiver hides an entry this long after the "typing" frame that set it (ms).
         public var expiry: Int64?
         /// A periodic job (period, age in ms) removes entries whose last write is older than the age.
@@ -23,15 +23,11 @@ public struct SenderPolicy: Sendable {
         /// The server removes a crashed sender's entry this long after the crash (a disconnect hook).
         public var onDisconnect: Int64?
 
-        public static func == (lhs: Cleanup, rhs: Cleanup) -> Bool {
-            lhs.expiry == rhs.expiry && lhs.onDisconnect == rhs.onDisconnect
-                && lhs.sweep?.period == rhs.sweep?.period && lhs.sweep?.staleAfter == rhs.sweep?.staleAfter
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(expiry)
-            hasher.combine(onDisconnect)
-            hasher.combine(sweep?.period)
+        /// Creates the cleanups; each is off unless given.
+        public init(expiry: Int64? = nil, sweep: (period: Int64, staleAfter: Int64)? = nil, onDisconnect: Int64? = nil) {
+            self.expiry = expiry
+            self.sweep = sweep
+            self.onDisconnect = onDisconnect
         }
     }
 
