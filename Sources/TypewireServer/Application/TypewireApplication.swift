@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import TypewireCore
+
+/// Builds the Hummingbird application of `typewire serve`: the WebSocket at `/v1/socket`, `/healthz`,
+/// and with `--demo` the demo-token endpoint.
+public enum TypewireApplication {
+    /// Builds the application; it starts serving when run.
+    /// - Throws: ``TokenAuthorityError`` if the configured secret is too short.
+    /// - Parameters:
+    ///   - configuration: Address, limits and intervals.
+    ///   - store: The opened store.
+    ///   - onServerRunning: Called with the bound port once the server listens (port 0 picks one).
+    public static func make(
+        configuration: ServerConfiguration, store: any ChatStore, logger: Logger = Logger(label: "typewire"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let authority = try await TokenAuthority(secret: configuration.jwtSecret)
+        let hub = Hub(store: store, configuration: configuration, logger: logger)
+        let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger)
+
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.get("/healthz") { _, _ in "ok" }
+        if configuration.demo {
+            router.get("/v1/demo/token") { request, _ -> Response in
+                guard let user = request.uri.queryParameters.get("user"),
+                      let identity = DemoSeed.users.first(where: { $0.userID == user })
+                else {
+                    let known = DemoSeed.users.map(\.userID).joined(separator: ", ")
+                    return Response(status: .notFound, body: .init(byteBuffer: .init(string: "Unknown demo user; try one of: \(known).")))
+                }
+                let token = try await authority.sign(identity)
+                let body = try JSONEncoder().encode(["token": token, "user": identity.userID, "name": identity.name ?? ""])
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(data: body)))
+            }
+        }
+        router.ws(RouterPath(WireProtocol.socketPath)) { _, _ in
+            .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
+            try await session.run(inbound: inbound, outbound: outbound)
+        }
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                configuration: .init(ws: .init(
+                    maxFrameSize: configuration.maxFrameSize,
+                    autoPing: .enabled(timePeriod: .milliseconds(configuration.pingInterval))
+                ))
+            ),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire"),
+            services: [ExpiryService(hub: hub)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+    }
+}

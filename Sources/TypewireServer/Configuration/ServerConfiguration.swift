@@ -1,0 +1,51 @@
+/// Everything `typewire serve` can be told, with the defaults a fresh machine needs.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on. Default `127.0.0.1`.
+    public var host: String
+    /// The port; 0 picks a free one. Default 8080.
+    public var port: Int
+    /// The SQLite file. Default `./typewire.sqlite`.
+    public var sqlitePath: String
+    /// The HS256 secret that signs and verifies tokens.
+    public var jwtSecret: String
+    /// How long an activity lives after its last frame, in milliseconds. Default 4 800 (docs/FIDELITY.md).
+    public var activityTTL: Int64
+    /// The sender's refresh interval told to clients, in milliseconds. Default 2 000.
+    public var refreshInterval: Int64
+    /// The sender's idle timeout told to clients, in milliseconds. Default 3 000.
+    public var idleTimeout: Int64
+    /// How long a socket may take to send a valid `hello`, in milliseconds. Default 5 000.
+    public var helloTimeout: Int64
+    /// How often the server pings each socket; a peer that does not answer before the next ping is
+    /// closed as dead. In milliseconds. Default 30 000.
+    public var pingInterval: Int64
+    /// The largest frame accepted, in bytes. Default 16 KiB.
+    public var maxFrameSize: Int
+    /// The longest message text, in characters. Default 10 000.
+    public var maxMessageLength: Int
+    /// How many recent messages `subscribed` carries. Default 50.
+    public var recentMessages: Int
+    /// Seed demo users and conversations and hand out demo tokens.
+    public var demo: Bool
+
+    /// Creates a configuration.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, sqlitePath: String = "./typewire.sqlite", jwtSecret: String,
+        activityTTL: Int64 = 4_800, refreshInterval: Int64 = 2_000, idleTimeout: Int64 = 3_000, helloTimeout: Int64 = 5_000, pingInterval: Int64 = 30_000,
+        maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, demo: Bool = false
+    ) {
+        self.host = host
+        self.port = port
+        self.sqlitePath = sqlitePath
+        self.jwtSecret = jwtSecret
+        self.activityTTL = activityTTL
+        self.refreshInterval = refreshInterval
+        self.idleTimeout = idleTimeout
+        self.helloTimeout = helloTimeout
+        self.pingInterval = pingInterval
+        self.maxFrameSize = maxFrameSize
+        self.maxMessageLength = maxMessageLength
+        self.recentMessages = recentMessages
+        self.demo = demo
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Logging
+import TypewireCore
+
+/// The real-time heart of one node: connections, subscriptions, activity, presence and fan-out.
+///
+/// An actor: every frame from every socket passes through it in order. Each update of a conversation's
+/// activity is encoded once and the same bytes go to every subscriber. The hub never writes to a socket
+/// itself: each connection drains its own outbox, so a slow reader cannot stall the hub.
+public actor Hub {
+    /// One socket's state.
+    private struct Connection {
+        var identity: Identity
+        var outbox: AsyncStream<String>.Continuation
+        var subscriptions: Set<String> = []
+    }
+
+    private let store: any ChatStore
+    private let configuration: ServerConfiguration
+    private let now: @Sendable () -> Int64
+    private let logger: Logger
+    private var connections: [ConnectionID: Connection] = [:]
+    private var nextConnectionID: ConnectionID = 1
+    private var subscribers: [String: Set<ConnectionID>] = [:]
+    private var members: [String: Set<String>] = [:]
+    private var connectionsOfUser: [String: Set<ConnectionID>] = [:]
+    private var board: ActivityBoard
+
+    /// Creates a hub.
+    /// - Parameters:
+    ///   - store: Where conversations and messages live.
+    ///   - configuration: Limits and intervals.
+    ///   - now: The server's clock in milliseconds since 1970; injected for tests.
+    public init(
+        store: any ChatStore, configuration: ServerConfiguration, logger: Logger = Logger(label: "typewire.hub"),
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) }
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        self.now = now
+        self.board = ActivityBoard(ttl: configuration.activityTTL)
+    }
+
+    // MARK: Connections
+
+    /// Registers an authenticated socket and answers with `welcome`.
+    /// - Returns: The connection's id, for every later call.
+    public func connect(_ identity: Identity, outbox: AsyncStream<String>.Continuation) -> ConnectionID {
+        let id = nextConnectionID
+        nextConnectionID += 1
+        connections[id] = Connection(identity: identity, outbox: outbox)
+        let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
+        connectionsOfUser[identity.userID, default: []].insert(id)
+        let welcome = ServerFrame.welcome(.init(
+            user: Participant(id: identity.userID, name: identity.name, online: true), serverTime: now(),
+            config: .init(
+                activityTTL: configuration.activityTTL, refreshInterval: configuration.refreshInterval,
+                idleTimeout: configuration.idleTimeout
+            )
+        ))
+        outbox.yield(Self.encode(welcome))
+        if firstDevice { announcePresence(of: identity.userID, online: true) }
+        return id
+    }
+
+    /// Forgets a closed socket: its activity is cleared at once, and if it was the user's last
+    /// connection, the user goes offline.
+    public func disconnect(_ id: ConnectionID) {
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        connection.outbox.finish()
+        for conversation in connection.subscriptions { subscribers[conversation]?.remove(id) }
+        for conversation in board.clear(connection: id) { publishActivity(of: conversation) }
+        let user = connection.identity.userID
+        connectionsOfUser[user]?.remove(id)
+        if connectionsOfUser[user]?.isEmpty == true {
+            connectionsOfUser[user] = nil
+            announcePresence(of: user, online: false)
+        }
+    }
+
+    // MARK: Frames
+
+    /// Handles one frame from an authenticated socket.
+    public func handle(_ frame: ClientFrame, from id: ConnectionID) async {
+        switch frame {
+        case .hello:
+            reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello"))
+        case .subscribe(let subscribe):
+            await self.subscribe(id, to: subscribe.conversation)
+        case .unsubscribe(let unsubscribe):
+            connections[id]?.subscriptions.remove(unsubscribe.conversation)
+            subscribers[unsubscribe.conversation]?.remove(id)
+        case .activity(let request):
+            await setActivity(request.activity, in: request.conversation, from: id)
+        case .send(let send):
+            await self.send(send, from: id)
+        case .edit:
+            reply(to: id, .init(code: .unavailable, message: "Editing messages is not supported by this server yet.", ref: "edit"))
+        case .stream:
+            reply(to: id, .init(code: .unavailable, message: "Streaming replies is not supported by this server yet.", ref: "stream"))
+        }
+    }
+
+    /// Answers a frame that could not be decoded; the socket stays usable.
+    public func reject(_ error: FrameDecodingError, from id: ConnectionID) {
+        reply(to: id, .init(code: error.code, message: error.description, ref: error.frameType))
+    }
+
+    private func subscribe(_ id: ConnectionID, to conversation: String) async {
+        guard let user = connections[id]?.identity.userID else { return }
+        guard let members = await members(of: conversation), members.contains(user) else {
+            return reply(to: id, Self.unknownConversation(conversation, ref: "subscribe"))
+        }
+        let participants: [Participant]
+        let messages: [ChatMessage]
+        do {
+            participants = try await store.participants(of: conversation)
+            messages = try await store.recentMessages(of: conversation, limit: configuration.recentMessages)
+        } catch {
+            logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
+            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: "subscribe"))
+        }
+        guard connections[id] != nil else { return }  // closed while the store answered
+        connections[id]!.subscriptions.insert(conversation)
+        subscribers[conversation, default: []].insert(id)
+        let online = participants.map { Participant(id: $0.id, name: $0.name, online: connectionsOfUser[$0.id] != nil) }
+        let subscribed = ServerFrame.subscribed(.init(
+            conversation: conversation, participants: online, activity: activityUpdate(of: conversation), recentMessages: messages
+        ))
+        connections[id]?.outbox.yield(Self.encode(subscribed))
+    }
+
+    private func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        guard let members = await members(of: conversation), members.contains(identity.userID) else {
+            return reply(to: id, Self.unknownConversation(conversation, ref: "activity"))
+        }
+        guard connections[id] != nil else { return }
+        if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
+            publishActivity(of: conversation)
+        }
+    }
+
+    private func send(_ send: ClientFrame.Send, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        guard send.text.count <= configuration.maxMessageLength else {
+            return reply(to: id, .init(
+                code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: send.clientMessageId
+            ))
+        }
+        guard !send.clientMessageId.isEmpty else {
+            return reply(to: id, .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send"))
+        }
+        guard let members = await members(of: send.conversation), members.contains(identity.userID) else {
+            return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId))
+        }
+        // The stop goes out before the message, so no one sees "is typing" after it arrives.
+        if board.clear(user: identity.userID, in: send.conversation) { publishActivity(of: send.conversation) }
+        let stored: StoredMessage
+        do {
+            stored = try await store.storeMessage(
+                conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text, sentAt: now()
+            )
+        } catch {
+            logger.error("storing a message failed", metadata: ["error": "\(error)"])
+            return reply(to: id, .init(code: .unavailable, message: "The message could not be stored; send it again.", ref: send.clientMessageId))
+        }
+        if stored.isNew { broadcast(Self.encode(.message(stored.message)), to: send.conversation) }
+        connections[id]?.outbox.yield(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))))
+    }
+
+    // MARK: Expiry
+
+    /// Drops activity whose time ran out and tells the subscribers.
+    /// - Returns: When the next entry expires (server milliseconds), if any.
+    @discardableResult
+    public func expire() -> Int64? {
+        for conversation in board.expire(now: now()) { publishActivity(of: conversation) }
+        return board.nextExpiry
+    }
+
+    /// Runs the expiry sweep until cancelled: it sleeps until the earliest `expiresAt`, and never longer
+    /// than the ttl, so an entry set while it sleeps (which expires a ttl later) is never missed.
+    public func runExpiry() async {
+        while !Task.isCancelled {
+            let next = expire()
+            let wait = min(configuration.activityTTL, max(1, (next ?? .max) - now()))
+            try? await Task.sleep(for: .milliseconds(wait))
+        }
+    }
+
+    // MARK: Fan-out
+
+    private func publishActivity(of conversation: String) {
+        guard subscribers[conversation]?.isEmpty == false else { return }
+        broadcast(Self.encode(.activity(activityUpdate(of: conversation))), to: conversation)
+    }
+
+    private func activityUpdate(of conversation: String) -> ActivityUpdate {
+        ActivityUpdate(conversation: conversation, entries: board.entries(in: conversation), serverTime: now())
+    }
+
+    /// Sends the same bytes to every subscriber of a conversation.
+    private func broadcast(_ text: String, to conversation: String) {
+        for id in subscribers[conversation] ?? [] { connections[id]?.outbox.yield(text) }
+    }
+
+    private func announcePresence(of user: String, online: Bool) {
+        for (conversation, memberSet) in members where memberSet.contains(user) {
+            broadcast(Self.encode(.presence(.init(conversation: conversation, user: user, online: online))), to: conversation)
+        }
+    }
+
+    private func reply(to id: ConnectionID, _ failure: ServerFrame.Failure) {
+        connections[id]?.outbox.yield(Self.encode(.error(failure)))
+    }
+
+    /// The participants of a conversation, cached; nil if it does not exist.
+    private func members(of conversation: String) async -> Set<String>? {
+        if let cached = members[conversation] { return cached }
+        guard let participants = try? await store.participants(of: conversation), !participants.isEmpty else { return nil }
+        let set = Set(participants.map(\.id))
+        members[conversation] = set
+        return set
+    }
+
+    private static func unknownConversation(_ conversation: String, ref: String) -> ServerFrame.Failure {
+        .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref)
+    }
+
+    private static func encode(_ frame: ServerFrame) -> String {
+        String(decoding: FrameCodec.encode(frame), as: UTF8.self)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import TypewireCore
+
+/// One WebSocket, from `hello` to close.
+///
+/// The first frame must be a valid `hello` within the configured time, or the socket is closed with
+/// the policy-violation code (1008). After that, frames go to the hub; frames that cannot be decoded
+/// are answered with an `error` frame and the socket stays usable. The hub's replies and fan-out come
+/// through the connection's outbox, which a child task drains into the socket.
+struct SocketSession {
+    let hub: Hub
+    let authority: TokenAuthority
+    let configuration: ServerConfiguration
+    let logger: Logger
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let helloTimeout = configuration.helloTimeout
+        let watchdog = Task {
+            try await Task.sleep(for: .milliseconds(helloTimeout))
+            try await outbound.close(.policyViolation, reason: "no valid hello within \(helloTimeout) ms")
+        }
+        defer { watchdog.cancel() }
+        var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
+        guard let identity = try await hello(from: &messages, outbound: outbound) else { return }
+        watchdog.cancel()
+
+        let (outbox, continuation) = AsyncStream.makeStream(of: String.self)
+        let id = await hub.connect(identity, outbox: continuation)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in outbox {
+                    do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
+                }
+            }
+            do {
+                while let message = try await messages.next() {
+                    guard case .text(let text) = message else {
+                        await hub.reject(.notJSON, from: id)
+                        continue
+                    }
+                    do throws(FrameDecodingError) {
+                        let frame = try FrameCodec.decodeClientFrame(Data(text.utf8))
+                        await hub.handle(frame, from: id)
+                    } catch {
+                        await hub.reject(error, from: id)
+                    }
+                }
+            } catch {
+                logger.debug("socket ended", metadata: ["error": "\(error)"])
+            }
+            await hub.disconnect(id)
+            group.cancelAll()
+        }
+    }
+
+    /// Reads frames until a valid `hello`; anything else before it is answered with an error.
+    private func hello(
+        from messages: inout WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter
+    ) async throws -> Identity? {
+        while let message = try await messages.next() {
+            guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else {
+                try await outbound.write(.text(Self.failure(.unauthorized, "Send {\"type\":\"hello\",\"token\":\"…\"} first.")))
+                continue
+            }
+            guard let identity = await authority.verify(hello.token) else {
+                try await outbound.write(.text(Self.failure(.unauthorized, "The token is invalid or expired.")))
+                try await outbound.close(.policyViolation, reason: "invalid token")
+                return nil
+            }
+            return identity
+        }
+        return nil
+    }
+
+    private static func failure(_ code: ErrorCode, _ message: String) -> String {
+        String(decoding: FrameCodec.encode(ServerFrame.error(.init(code: code, message: message, ref: "hello"))), as: UTF8.self)
+    }
+}

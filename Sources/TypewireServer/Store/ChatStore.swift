@@ -1,0 +1,49 @@
+import TypewireCore
+
+/// A conversation as the store keeps it.
+public struct Conversation: Sendable, Hashable, Codable {
+    /// Direct (two people) or a group.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case direct
+        case group
+    }
+
+    /// The conversation's id.
+    public var id: String
+    /// Direct or group.
+    public var kind: Kind
+    /// The title, for groups.
+    public var title: String?
+    /// The user who created it; its admin.
+    public var creator: String
+}
+
+/// A stored message and whether this call stored it (false: the client message id was seen before).
+public struct StoredMessage: Sendable, Hashable {
+    /// The message.
+    public var message: ChatMessage
+    /// Whether the message is new; a retry of a stored message is not.
+    public var isNew: Bool
+}
+
+/// The durable state behind the hub: users, conversations, participants, messages.
+///
+/// Every method may be called from any task; implementations serialise what they must.
+public protocol ChatStore: Sendable {
+    /// Records the user a token named, with the latest display name.
+    func upsertUser(_ identity: Identity) async throws
+    /// Creates a conversation with its creator and members as participants.
+    func createConversation(id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]) async throws -> Conversation
+    /// The conversation, if it exists.
+    func conversation(_ id: String) async throws -> Conversation?
+    /// The conversations a user is in.
+    func conversations(of user: String) async throws -> [Conversation]
+    /// The participants of a conversation, with their display names (offline as far as the store knows).
+    func participants(of conversation: String) async throws -> [Participant]
+    /// Stores a message once per (sender, client message id); a retry returns the stored one.
+    func storeMessage(
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
+    ) async throws -> StoredMessage
+    /// The latest messages of a conversation, oldest first.
+    func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage]
+}

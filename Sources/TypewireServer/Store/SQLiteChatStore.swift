@@ -1,0 +1,190 @@
+import Logging
+import NIOCore
+import SQLiteNIO
+import TypewireCore
+
+/// ``ChatStore`` on one SQLite file (sqlite-nio bundles SQLite, so nothing needs installing).
+///
+/// One connection, used from SQLite's own thread pool; statements run one at a time. The schema is
+/// migrated on open.
+public final class SQLiteChatStore: ChatStore {
+    private let connection: SQLiteConnection
+
+    private init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Opens (or creates) the file and migrates its schema.
+    /// - Parameter path: The file's path; `:memory:` keeps everything in memory.
+    public static func open(path: String, logger: Logger = Logger(label: "typewire.store")) async throws -> SQLiteChatStore {
+        let storage: SQLiteConnection.Storage = path == ":memory:" ? .memory : .file(path: path)
+        let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
+        let store = SQLiteChatStore(connection: connection)
+        try await store.migrate()
+        return store
+    }
+
+    /// Closes the file.
+    public func close() async throws {
+        try await connection.close()
+    }
+
+    private static let migrations: [[String]] = [
+        [
+            "CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, is_bot INTEGER NOT NULL DEFAULT 0, shares_typing INTEGER NOT NULL DEFAULT 1)",
+            "CREATE TABLE conversations (id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT, creator TEXT NOT NULL)",
+            "CREATE TABLE participants (conversation TEXT NOT NULL REFERENCES conversations(id), user TEXT NOT NULL, PRIMARY KEY (conversation, user))",
+            "CREATE INDEX participants_by_user ON participants (user)",
+            """
+            CREATE TABLE messages (seq INTEGER PRIMARY KEY AUTOINCREMENT, conversation TEXT NOT NULL, sender TEXT NOT NULL,
+            sender_name TEXT, client_message_id TEXT NOT NULL, text TEXT NOT NULL, sent_at INTEGER NOT NULL, edited_at INTEGER,
+            UNIQUE (sender, client_message_id))
+            """,
+            "CREATE INDEX messages_by_conversation ON messages (conversation, seq)",
+        ]
+    ]
+
+    private func migrate() async throws {
+        _ = try await connection.query("PRAGMA journal_mode = WAL")
+        _ = try await connection.query("PRAGMA foreign_keys = ON")
+        _ = try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        let version = try await connection.query("SELECT MAX(version) AS version FROM schema_version").first?
+            .column("version")?.integer ?? 0
+        for (index, statements) in Self.migrations.enumerated() where index + 1 > version {
+            _ = try await connection.query("BEGIN")
+            do {
+                for statement in statements { _ = try await connection.query(statement) }
+                _ = try await connection.query("INSERT INTO schema_version (version) VALUES (?)", [.integer(index + 1)])
+                _ = try await connection.query("COMMIT")
+            } catch {
+                _ = try? await connection.query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func upsertUser(_ identity: Identity) async throws {
+        _ = try await connection.query(
+            """
+            INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = excluded.is_bot
+            """,
+            [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
+        )
+    }
+
+    public func createConversation(
+        id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]
+    ) async throws -> Conversation {
+        _ = try await connection.query("BEGIN")
+        do {
+            _ = try await connection.query(
+                "INSERT INTO conversations (id, kind, title, creator) VALUES (?, ?, ?, ?)",
+                [.text(id), .text(kind.rawValue), title.map(SQLiteData.text) ?? .null, .text(creator)]
+            )
+            for member in Set(members + [creator]) {
+                _ = try await connection.query(
+                    "INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(id), .text(member)]
+                )
+            }
+            _ = try await connection.query("COMMIT")
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw error
+        }
+        return Conversation(id: id, kind: kind, title: title, creator: creator)
+    }
+
+    public func conversation(_ id: String) async throws -> Conversation? {
+        try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)])
+            .first.flatMap(Self.conversation(from:))
+    }
+
+    public func conversations(of user: String) async throws -> [Conversation] {
+        try await connection.query(
+            """
+            SELECT c.id, c.kind, c.title, c.creator FROM conversations c
+            JOIN participants p ON p.conversation = c.id WHERE p.user = ? ORDER BY c.id
+            """,
+            [.text(user)]
+        ).compactMap(Self.conversation(from:))
+    }
+
+    public func participants(of conversation: String) async throws -> [Participant] {
+        try await connection.query(
+            "SELECT p.user, u.name FROM participants p LEFT JOIN users u ON u.id = p.user WHERE p.conversation = ? ORDER BY p.user",
+            [.text(conversation)]
+        ).compactMap { row in
+            guard let id = row.column("user")?.string else { return nil }
+            return Participant(id: id, name: row.column("name")?.string, online: false)
+        }
+    }
+
+    public func storeMessage(
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
+    ) async throws -> StoredMessage {
+        let inserted = try await connection.query(
+            """
+            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (sender, client_message_id) DO NOTHING
+            RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
+            """,
+            [
+                .text(conversation), .text(sender.userID), sender.name.map(SQLiteData.text) ?? .null, .text(clientMessageId),
+                .text(text), .integer(Int(sentAt)),
+            ]
+        )
+        if let row = inserted.first, let message = Self.message(from: row) {
+            return StoredMessage(message: message, isNew: true)
+        }
+        let existing = try await connection.query(
+            """
+            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            WHERE sender = ? AND client_message_id = ?
+            """,
+            [.text(sender.userID), .text(clientMessageId)]
+        )
+        guard let row = existing.first, let message = Self.message(from: row) else {
+            throw StoreError.inconsistent("a message that conflicted on insert could not be read back")
+        }
+        return StoredMessage(message: message, isNew: false)
+    }
+
+    public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
+        try await connection.query(
+            """
+            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            WHERE conversation = ? ORDER BY seq DESC LIMIT ?
+            """,
+            [.text(conversation), .integer(limit)]
+        ).compactMap(Self.message(from:)).reversed()
+    }
+
+    private static func conversation(from row: SQLiteRow) -> Conversation? {
+        guard let id = row.column("id")?.string, let kind = row.column("kind")?.string.flatMap(Conversation.Kind.init(rawValue:)),
+              let creator = row.column("creator")?.string
+        else { return nil }
+        return Conversation(id: id, kind: kind, title: row.column("title")?.string, creator: creator)
+    }
+
+    private static func message(from row: SQLiteRow) -> ChatMessage? {
+        guard let seq = row.column("seq")?.integer, let conversation = row.column("conversation")?.string,
+              let sender = row.column("sender")?.string, let text = row.column("text")?.string,
+              let sentAt = row.column("sent_at")?.integer
+        else { return nil }
+        return ChatMessage(
+            conversation: conversation, id: String(seq), sender: sender, senderName: row.column("sender_name")?.string,
+            text: text, sentAt: Int64(sentAt), clientMessageId: row.column("client_message_id")?.string,
+            editedAt: row.column("edited_at")?.integer.map(Int64.init)
+        )
+    }
+}
+
+/// A store failure that is not the caller's fault.
+public struct StoreError: Error, CustomStringConvertible {
+    private let message: String
+
+    static func inconsistent(_ message: String) -> StoreError { StoreError(message: "The store is inconsistent: \(message).") }
+
+    public var description: String { message }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import TypewireServer
+
+/// `typewire serve`: the real-time server.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the Typewire server: WebSocket at /v1/socket, one node, an embedded SQLite file.",
+        discussion: "Options fall back to TYPEWIRE_* environment variables (TYPEWIRE_JWT_SECRET, TYPEWIRE_PORT, …)."
+    )
+
+    @Option(help: "Address to listen on (TYPEWIRE_HOST).")
+    var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one (TYPEWIRE_PORT).")
+    var port: Int?
+
+    @Option(help: "The SQLite file (TYPEWIRE_SQLITE).")
+    var sqlite: String?
+
+    @Option(help: "The HS256 secret for tokens (TYPEWIRE_JWT_SECRET). Required unless --demo.")
+    var jwtSecret: String?
+
+    @Option(help: "How long an activity lives after its last frame, in milliseconds (TYPEWIRE_ACTIVITY_TTL).")
+    var activityTTL: Int64?
+
+    @Flag(help: "Seed demo users and conversations and serve demo tokens at /v1/demo/token?user=alice.")
+    var demo = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let logger = Logger(label: "typewire")
+        let secret: String
+        if let given = jwtSecret ?? environment["TYPEWIRE_JWT_SECRET"], !given.isEmpty {
+            secret = given
+        } else if demo {
+            secret = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 36) }.joined()
+            logger.warning("No JWT secret given: --demo signs its tokens with a random secret for this run.")
+        } else {
+            throw ValidationError(
+                "No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET (or run with --demo to try Typewire out)."
+            )
+        }
+        let configuration = ServerConfiguration(
+            host: host ?? environment["TYPEWIRE_HOST"] ?? "127.0.0.1",
+            port: try port ?? environment["TYPEWIRE_PORT"].map(Self.integer) ?? 8080,
+            sqlitePath: sqlite ?? environment["TYPEWIRE_SQLITE"] ?? "./typewire.sqlite",
+            jwtSecret: secret,
+            activityTTL: try activityTTL ?? environment["TYPEWIRE_ACTIVITY_TTL"].map { Int64(try Self.integer($0)) } ?? 4_800,
+            demo: demo
+        )
+        _ = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
+        let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
+        if demo { try await DemoSeed.seed(into: store) }
+        let app = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
+            logger.info("Typewire is listening on \(configuration.host):\(port)\(configuration.demo ? " (demo)" : "")")
+        }
+        try await app.runService()
+        try await store.close()
+    }
+
+    private static func integer(_ text: String) throws -> Int {
+        guard let value = Int(text) else { throw ValidationError("'\(text)' is not a whole number.") }
+        return value
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import Testing
+import TypewireCore
+
+/// A real WebSocket client for tests: sends frames, collects what the server sends, and waits (with a
+/// deadline) for the frame a test expects.
+final class TestSocket: Sendable {
+    private let outgoing: AsyncStream<String>.Continuation
+    private let inbox: Inbox
+    private let task: Task<Void, any Error>
+
+    private init(outgoing: AsyncStream<String>.Continuation, task: Task<Void, any Error>, inbox: Inbox) {
+        self.outgoing = outgoing
+        self.task = task
+        self.inbox = inbox
+    }
+
+    /// Connects and, if a token is given, says hello and waits for `welcome`.
+    static func connect(port: Int, token: String?) async throws -> TestSocket {
+        let (outgoingTexts, outgoing) = AsyncStream.makeStream(of: String.self)
+        let inbox = Inbox()
+        let task = Task {
+            var logger = Logger(label: "typewire.test.client")
+            logger.logLevel = .critical
+            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/v1/socket", logger: logger) { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await text in outgoingTexts { try await outbound.write(.text(text)) }
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message { await inbox.append(text) }
+                    }
+                    group.cancelAll()
+                }
+            }
+            await inbox.markClosed()
+        }
+        let socket = TestSocket(outgoing: outgoing, task: task, inbox: inbox)
+        if let token {
+            socket.send(.hello(.init(token: token)))
+            _ = try await socket.next { if case .welcome = $0 { true } else { false } }
+        }
+        return socket
+    }
+
+    /// Sends a frame.
+    func send(_ frame: ClientFrame) {
+        outgoing.yield(String(decoding: FrameCodec.encode(frame), as: UTF8.self))
+    }
+
+    /// Sends raw text, for bad-input tests.
+    func sendRaw(_ text: String) {
+        outgoing.yield(text)
+    }
+
+    /// Closes the socket cleanly.
+    func close() {
+        outgoing.finish()
+    }
+
+    /// Drops the connection without a close handshake.
+    func kill() {
+        task.cancel()
+    }
+
+    /// The first not-yet-taken frame that matches, waiting up to `timeout`.
+    @discardableResult
+    func next(
+        within timeout: Duration = .seconds(2), sourceLocation: SourceLocation = #_sourceLocation,
+        where matches: @escaping @Sendable (ServerFrame) -> Bool
+    ) async throws -> ServerFrame {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let frame = await inbox.take(where: matches) { return frame }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let seen = await inbox.texts
+        Issue.record("no matching frame within \(timeout); received: \(seen.suffix(10))", sourceLocation: sourceLocation)
+        throw TestSocketError.timedOut
+    }
+
+    /// The next `activity` frame of a conversation whose entries satisfy the predicate.
+    @discardableResult
+    func activity(
+        in conversation: String, within timeout: Duration = .seconds(2), sourceLocation: SourceLocation = #_sourceLocation,
+        where matches: @escaping @Sendable ([ActivityEntry]) -> Bool
+    ) async throws -> ActivityUpdate {
+        let frame = try await next(within: timeout, sourceLocation: sourceLocation) { frame in
+            if case .activity(let update) = frame { update.conversation == conversation && matches(update.entries) } else { false }
+        }
+        guard case .activity(let update) = frame else { throw TestSocketError.timedOut }
+        return update
+    }
+
+    /// The next `error` frame.
+    func error(within timeout: Duration = .seconds(2), sourceLocation: SourceLocation = #_sourceLocation) async throws -> ServerFrame.Failure {
+        let frame = try await next(within: timeout, sourceLocation: sourceLocation) { if case .error = $0 { true } else { false } }
+        guard case .error(let failure) = frame else { throw TestSocketError.timedOut }
+        return failure
+    }
+
+    /// Every text frame received so far, in order, taken or not.
+    var received: [String] {
+        get async { await inbox.texts }
+    }
+
+    /// Whether the server closed the socket.
+    var isClosed: Bool {
+        get async { await inbox.closed }
+    }
+}
+
+enum TestSocketError: Error {
+    case timedOut
+}
+
+/// What a test socket received.
+private actor Inbox {
+    private(set) var texts: [String] = []
+    private var pending: [ServerFrame] = []
+    private(set) var closed = false
+
+    func append(_ text: String) {
+        texts.append(text)
+        if let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8)) { pending.append(frame) }
+    }
+
+    func markClosed() {
+        closed = true
+    }
+
+    func take(where matches: (ServerFrame) -> Bool) -> ServerFrame? {
+        guard let index = pending.firstIndex(where: matches) else { return nil }
+        return pending.remove(at: index)
+    }
+}
