@@ -39,7 +39,7 @@ struct Serve: AsyncParsableCommand {
             secret = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 36) }.joined()
             logger.warning("No JWT secret given: --demo signs its tokens with a random secret for this run.")
         } else {
-            throw ValidationError(
+            throw CommandError(
                 "No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET (or run with --demo to try Typewire out)."
             )
         }
@@ -62,7 +62,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     private static func integer(_ text: String) throws -> Int {
-        guard let value = Int(text) else { throw ValidationError("'\(text)' is not a whole number.") }
+        guard let value = Int(text) else { throw CommandError("'\(text)' is not a whole number.") }
         return value
     }
 }

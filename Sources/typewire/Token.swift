@@ -23,7 +23,7 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         guard let secret = jwtSecret ?? ProcessInfo.processInfo.environment["TYPEWIRE_JWT_SECRET"], !secret.isEmpty else {
-            throw ValidationError("No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET.")
+            throw CommandError("No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET.")
         }
         guard !user.isEmpty else { throw ValidationError("--user cannot be empty.") }
         let authority = try await TokenAuthority(secret: secret)
