@@ -19,6 +19,12 @@ public struct ServerConfiguration: Sendable {
     /// How often the server pings each socket; a peer that does not answer before the next ping is
     /// closed as dead. In milliseconds. Default 30 000.
     public var pingInterval: Int64
+    /// Activity frames allowed per second and socket, sustained; the excess is dropped. Default 10.
+    public var activityRate: Double
+    /// Activity frames allowed at once per socket. Default 20.
+    public var activityBurst: Double
+    /// Activity frames refused in a row after which the socket is closed with 1008. Default 500.
+    public var abuseThreshold: Int
     /// The largest frame accepted, in bytes. Default 16 KiB.
     public var maxFrameSize: Int
     /// The longest message text, in characters. Default 10 000.
@@ -32,6 +38,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, sqlitePath: String = "./typewire.sqlite", jwtSecret: String,
         activityTTL: Int64 = 4_800, refreshInterval: Int64 = 2_000, idleTimeout: Int64 = 3_000, helloTimeout: Int64 = 5_000, pingInterval: Int64 = 30_000,
+        activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, demo: Bool = false
     ) {
         self.host = host
@@ -43,6 +50,9 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.helloTimeout = helloTimeout
         self.pingInterval = pingInterval
+        self.activityRate = activityRate
+        self.activityBurst = activityBurst
+        self.abuseThreshold = abuseThreshold
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength
         self.recentMessages = recentMessages

@@ -13,6 +13,16 @@ public actor Hub {
         var identity: Identity
         var outbox: AsyncStream<String>.Continuation
         var subscriptions: Set<String> = []
+        var activityLimiter: RateLimiter
+        var lastRateLimitNotice: Int64?
+    }
+
+    /// What the socket should do after a frame.
+    public enum Verdict: Sendable, Equatable {
+        /// Carry on.
+        case keepOpen
+        /// Close the socket with the policy-violation code, for this reason.
+        case close(reason: String)
     }
 
     private let store: any ChatStore
@@ -25,6 +35,8 @@ public actor Hub {
     private var members: [String: Set<String>] = [:]
     private var connectionsOfUser: [String: Set<ConnectionID>] = [:]
     private var board: ActivityBoard
+    /// Activity frames dropped by rate limits since the hub started.
+    public private(set) var activityFramesDropped = 0
 
     /// Creates a hub.
     /// - Parameters:
@@ -49,7 +61,10 @@ public actor Hub {
     public func connect(_ identity: Identity, outbox: AsyncStream<String>.Continuation) -> ConnectionID {
         let id = nextConnectionID
         nextConnectionID += 1
-        connections[id] = Connection(identity: identity, outbox: outbox)
+        connections[id] = Connection(
+            identity: identity, outbox: outbox,
+            activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst)
+        )
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
         let welcome = ServerFrame.welcome(.init(
@@ -82,7 +97,9 @@ public actor Hub {
     // MARK: Frames
 
     /// Handles one frame from an authenticated socket.
-    public func handle(_ frame: ClientFrame, from id: ConnectionID) async {
+    /// - Returns: Whether the socket should stay open (sustained abuse closes it).
+    @discardableResult
+    public func handle(_ frame: ClientFrame, from id: ConnectionID) async -> Verdict {
         switch frame {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello"))
@@ -92,7 +109,11 @@ public actor Hub {
             connections[id]?.subscriptions.remove(unsubscribe.conversation)
             subscribers[unsubscribe.conversation]?.remove(id)
         case .activity(let request):
-            await setActivity(request.activity, in: request.conversation, from: id)
+            guard let verdict = admitActivity(from: id) else {
+                await setActivity(request.activity, in: request.conversation, from: id)
+                return .keepOpen
+            }
+            return verdict
         case .send(let send):
             await self.send(send, from: id)
         case .edit:
@@ -100,6 +121,30 @@ public actor Hub {
         case .stream:
             reply(to: id, .init(code: .unavailable, message: "Streaming replies is not supported by this server yet.", ref: "stream"))
         }
+        return .keepOpen
+    }
+
+    /// Applies the socket's activity rate limit.
+    /// - Returns: nil if the frame may pass; otherwise what to do with the socket (the frame is dropped).
+    private func admitActivity(from id: ConnectionID) -> Verdict? {
+        let time = now()
+        guard var connection = connections[id] else { return .keepOpen }
+        defer { connections[id] = connection }
+        if connection.activityLimiter.allow(now: time) { return nil }
+        activityFramesDropped += 1
+        if connection.activityLimiter.refusedInARow >= configuration.abuseThreshold {
+            return .close(reason: "too many activity frames")
+        }
+        if connection.lastRateLimitNotice.map({ time - $0 >= 1_000 }) ?? true {
+            connection.lastRateLimitNotice = time
+            let failure = ServerFrame.Failure(
+                code: .rateLimited,
+                message: "More than \(Int(configuration.activityRate)) activity frames a second: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
+                ref: "activity"
+            )
+            connection.outbox.yield(Self.encode(.error(failure)))
+        }
+        return .keepOpen
     }
 
     /// Answers a frame that could not be decoded; the socket stays usable.

@@ -37,14 +37,17 @@ struct SocketSession {
                 }
             }
             do {
-                while let message = try await messages.next() {
+                reading: while let message = try await messages.next() {
                     guard case .text(let text) = message else {
                         await hub.reject(.notJSON, from: id)
                         continue
                     }
                     do throws(FrameDecodingError) {
                         let frame = try FrameCodec.decodeClientFrame(Data(text.utf8))
-                        await hub.handle(frame, from: id)
+                        if case .close(let reason) = await hub.handle(frame, from: id) {
+                            try? await outbound.close(.policyViolation, reason: reason)
+                            break reading
+                        }
                     } catch {
                         await hub.reject(error, from: id)
                     }

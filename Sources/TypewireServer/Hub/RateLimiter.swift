@@ -1,0 +1,34 @@
+/// A token bucket: `burst` frames at once, refilled at `rate` per second. A pure value fed the server's
+/// time in milliseconds.
+struct RateLimiter: Sendable {
+    /// Frames allowed per second, sustained.
+    let rate: Double
+    /// Frames allowed at once.
+    let burst: Double
+    private var tokens: Double
+    private var updatedAt: Int64?
+    /// Frames refused since the last accepted one.
+    private(set) var refusedInARow = 0
+
+    init(rate: Double, burst: Double) {
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+    }
+
+    /// Takes one token if there is one.
+    /// - Returns: Whether the frame may pass.
+    mutating func allow(now: Int64) -> Bool {
+        if let updatedAt {
+            tokens = min(burst, tokens + Double(max(0, now - updatedAt)) * rate / 1_000)
+        }
+        updatedAt = now
+        guard tokens >= 1 else {
+            refusedInARow += 1
+            return false
+        }
+        tokens -= 1
+        refusedInARow = 0
+        return true
+    }
+}
