@@ -23,6 +23,7 @@ public enum TypewireApplication {
 
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.get("/healthz") { _, _ in "ok" }
+        RESTRoutes(store: store, hub: hub, authority: authority).register(on: router)
         if configuration.demo {
             router.get("/v1/demo/token") { request, _ -> Response in
                 guard let user = request.uri.queryParameters.get("user"),

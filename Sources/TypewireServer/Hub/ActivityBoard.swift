@@ -51,6 +51,12 @@ struct ActivityBoard {
         return kept.count != devices.count
     }
 
+    /// Clears a user's activity everywhere (they turned sharing off).
+    /// - Returns: The conversations that changed.
+    mutating func clear(user: String) -> [String] {
+        conversations.keys.filter { clear(user: user, in: $0) }
+    }
+
     /// Clears everything a closed connection was doing.
     /// - Returns: The conversations that changed.
     mutating func clear(connection: ConnectionID) -> [String] {

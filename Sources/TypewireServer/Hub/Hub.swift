@@ -34,6 +34,10 @@ public actor Hub {
     private var subscribers: [String: Set<ConnectionID>] = [:]
     private var members: [String: Set<String>] = [:]
     private var connectionsOfUser: [String: Set<ConnectionID>] = [:]
+    /// Users who turned sharing their typing off (known for connected users).
+    private var notSharing: Set<String> = []
+    /// Whom each connected user has blocked.
+    private var blocks: [String: Set<String>] = [:]
     private var board: ActivityBoard
     /// Activity frames dropped by rate limits since the hub started.
     public private(set) var activityFramesDropped = 0
@@ -58,7 +62,12 @@ public actor Hub {
 
     /// Registers an authenticated socket and answers with `welcome`.
     /// - Returns: The connection's id, for every later call.
-    public func connect(_ identity: Identity, outbox: AsyncStream<String>.Continuation) -> ConnectionID {
+    public func connect(_ identity: Identity, outbox: AsyncStream<String>.Continuation) async -> ConnectionID {
+        try? await store.upsertUser(identity)
+        let shares = (try? await store.sharesTyping(identity.userID)) ?? true
+        let blocked = (try? await store.blockedUsers(of: identity.userID)) ?? []
+        if !shares { notSharing.insert(identity.userID) }
+        blocks[identity.userID] = blocked.isEmpty ? nil : blocked
         let id = nextConnectionID
         nextConnectionID += 1
         connections[id] = Connection(
@@ -91,6 +100,49 @@ public actor Hub {
         if connectionsOfUser[user]?.isEmpty == true {
             connectionsOfUser[user] = nil
             announcePresence(of: user, online: false)
+        }
+    }
+
+    // MARK: Changes made through REST
+
+    /// A participant joined: they may subscribe from now on.
+    public func participantAdded(_ user: String, to conversation: String) {
+        members[conversation]?.insert(user)
+    }
+
+    /// A participant left or was removed: their activity is cleared and their subscriptions end at once.
+    public func participantRemoved(_ user: String, from conversation: String) {
+        members[conversation]?.remove(user)
+        if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
+        for id in connectionsOfUser[user] ?? [] where connections[id]?.subscriptions.contains(conversation) == true {
+            connections[id]?.subscriptions.remove(conversation)
+            subscribers[conversation]?.remove(id)
+            reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation))
+        }
+    }
+
+    /// A user turned sharing their typing on or off; off clears what they were doing everywhere.
+    public func sharingChanged(_ shares: Bool, for user: String) {
+        if shares {
+            notSharing.remove(user)
+        } else {
+            notSharing.insert(user)
+            for conversation in board.clear(user: user) { publishActivity(of: conversation) }
+        }
+    }
+
+    /// A user blocked or unblocked another; the blocker's subscriptions are brought up to date at once.
+    public func blockChanged(_ isBlocked: Bool, user: String, by blocker: String) {
+        if isBlocked {
+            blocks[blocker, default: []].insert(user)
+        } else {
+            blocks[blocker]?.remove(user)
+            if blocks[blocker]?.isEmpty == true { blocks[blocker] = nil }
+        }
+        for id in connectionsOfUser[blocker] ?? [] {
+            for conversation in connections[id]?.subscriptions ?? [] {
+                connections[id]?.outbox.yield(Self.encode(.activity(activityUpdate(of: conversation, seenBy: blocker))))
+            }
         }
     }
 
@@ -169,9 +221,13 @@ public actor Hub {
         guard connections[id] != nil else { return }  // closed while the store answered
         connections[id]!.subscriptions.insert(conversation)
         subscribers[conversation, default: []].insert(id)
-        let online = participants.map { Participant(id: $0.id, name: $0.name, online: connectionsOfUser[$0.id] != nil) }
+        let blocked = blocks[user] ?? []
+        let online = participants.map {
+            Participant(id: $0.id, name: $0.name, online: connectionsOfUser[$0.id] != nil && !blocked.contains($0.id))
+        }
         let subscribed = ServerFrame.subscribed(.init(
-            conversation: conversation, participants: online, activity: activityUpdate(of: conversation), recentMessages: messages
+            conversation: conversation, participants: online, activity: activityUpdate(of: conversation, seenBy: user),
+            recentMessages: messages
         ))
         connections[id]?.outbox.yield(Self.encode(subscribed))
     }
@@ -181,7 +237,7 @@ public actor Hub {
         guard let members = await members(of: conversation), members.contains(identity.userID) else {
             return reply(to: id, Self.unknownConversation(conversation, ref: "activity"))
         }
-        guard connections[id] != nil else { return }
+        guard connections[id] != nil, !notSharing.contains(identity.userID) else { return }
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
             publishActivity(of: conversation)
         }
@@ -237,13 +293,29 @@ public actor Hub {
 
     // MARK: Fan-out
 
+    /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
+    /// blocked someone in it, who get the state without the users they blocked.
     private func publishActivity(of conversation: String) {
-        guard subscribers[conversation]?.isEmpty == false else { return }
-        broadcast(Self.encode(.activity(activityUpdate(of: conversation))), to: conversation)
+        guard let ids = subscribers[conversation], !ids.isEmpty else { return }
+        let entries = board.entries(in: conversation)
+        let time = now()
+        let shared = Self.encode(.activity(ActivityUpdate(conversation: conversation, entries: entries, serverTime: time)))
+        for id in ids {
+            guard let connection = connections[id] else { continue }
+            if let blocked = blocks[connection.identity.userID], entries.contains(where: { blocked.contains($0.user) }) {
+                let visible = entries.filter { !blocked.contains($0.user) }
+                connection.outbox.yield(Self.encode(.activity(ActivityUpdate(conversation: conversation, entries: visible, serverTime: time))))
+            } else {
+                connection.outbox.yield(shared)
+            }
+        }
     }
 
-    private func activityUpdate(of conversation: String) -> ActivityUpdate {
-        ActivityUpdate(conversation: conversation, entries: board.entries(in: conversation), serverTime: now())
+    /// The conversation's activity as one user may see it.
+    private func activityUpdate(of conversation: String, seenBy viewer: String) -> ActivityUpdate {
+        let blocked = blocks[viewer] ?? []
+        let entries = board.entries(in: conversation).filter { !blocked.contains($0.user) }
+        return ActivityUpdate(conversation: conversation, entries: entries, serverTime: now())
     }
 
     /// Sends the same bytes to every subscriber of a conversation.
@@ -251,9 +323,14 @@ public actor Hub {
         for id in subscribers[conversation] ?? [] { connections[id]?.outbox.yield(text) }
     }
 
+    /// Tells the subscribers of the user's conversations, except those who blocked the user.
     private func announcePresence(of user: String, online: Bool) {
         for (conversation, memberSet) in members where memberSet.contains(user) {
-            broadcast(Self.encode(.presence(.init(conversation: conversation, user: user, online: online))), to: conversation)
+            let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
+            for id in subscribers[conversation] ?? [] {
+                guard let connection = connections[id], blocks[connection.identity.userID]?.contains(user) != true else { continue }
+                connection.outbox.yield(text)
+            }
         }
     }
 

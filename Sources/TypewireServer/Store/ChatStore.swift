@@ -46,4 +46,19 @@ public protocol ChatStore: Sendable {
     ) async throws -> StoredMessage
     /// The latest messages of a conversation, oldest first.
     func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage]
+    /// A page of history: up to `limit` messages older than the message `before` (all if nil), oldest first.
+    func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage]
+    /// Adds a participant; adding one twice is harmless.
+    func addParticipant(_ user: String, to conversation: String) async throws
+    /// Removes a participant.
+    /// - Returns: Whether the user was a participant.
+    func removeParticipant(_ user: String, from conversation: String) async throws -> Bool
+    /// Whether the user shares their typing (true unless they turned it off).
+    func sharesTyping(_ user: String) async throws -> Bool
+    /// Turns sharing one's typing on or off.
+    func setSharesTyping(_ shares: Bool, for user: String) async throws
+    /// The users a user has blocked.
+    func blockedUsers(of user: String) async throws -> Set<String>
+    /// Blocks or unblocks a user.
+    func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws
 }

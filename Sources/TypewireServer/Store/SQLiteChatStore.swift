@@ -41,7 +41,10 @@ public final class SQLiteChatStore: ChatStore {
             UNIQUE (sender, client_message_id))
             """,
             "CREATE INDEX messages_by_conversation ON messages (conversation, seq)",
-        ]
+        ],
+        [
+            "CREATE TABLE blocks (blocker TEXT NOT NULL, blocked TEXT NOT NULL, PRIMARY KEY (blocker, blocked))",
+        ],
     ]
 
     private func migrate() async throws {
@@ -158,6 +161,52 @@ public final class SQLiteChatStore: ChatStore {
             """,
             [.text(conversation), .integer(limit)]
         ).compactMap(Self.message(from:)).reversed()
+    }
+
+    public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
+        let beforeSeq = before.flatMap(Int.init) ?? Int.max
+        return try await connection.query(
+            """
+            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            WHERE conversation = ? AND seq < ? ORDER BY seq DESC LIMIT ?
+            """,
+            [.text(conversation), .integer(beforeSeq), .integer(limit)]
+        ).compactMap(Self.message(from:)).reversed()
+    }
+
+    public func addParticipant(_ user: String, to conversation: String) async throws {
+        _ = try await connection.query(
+            "INSERT INTO participants (conversation, user) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(conversation), .text(user)]
+        )
+    }
+
+    public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {
+        try await !connection.query(
+            "DELETE FROM participants WHERE conversation = ? AND user = ? RETURNING user", [.text(conversation), .text(user)]
+        ).isEmpty
+    }
+
+    public func sharesTyping(_ user: String) async throws -> Bool {
+        try await connection.query("SELECT shares_typing FROM users WHERE id = ?", [.text(user)])
+            .first?.column("shares_typing")?.integer != 0
+    }
+
+    public func setSharesTyping(_ shares: Bool, for user: String) async throws {
+        _ = try await connection.query(
+            "INSERT INTO users (id, shares_typing) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET shares_typing = excluded.shares_typing",
+            [.text(user), .integer(shares ? 1 : 0)]
+        )
+    }
+
+    public func blockedUsers(of user: String) async throws -> Set<String> {
+        Set(try await connection.query("SELECT blocked FROM blocks WHERE blocker = ?", [.text(user)]).compactMap { $0.column("blocked")?.string })
+    }
+
+    public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {
+        let statement = blocked
+            ? "INSERT INTO blocks (blocker, blocked) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            : "DELETE FROM blocks WHERE blocker = ? AND blocked = ?"
+        _ = try await connection.query(statement, [.text(blocker), .text(user)])
     }
 
     private static func conversation(from row: SQLiteRow) -> Conversation? {

@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import TypewireCore
+
+/// The REST API beside the socket: conversations, participants, history, settings and blocks. Every
+/// route needs `Authorization: Bearer <token>`; errors are JSON with a message a person can act on.
+struct RESTRoutes {
+    let store: any ChatStore
+    let hub: Hub
+    let authority: TokenAuthority
+
+    struct ConversationList: ResponseEncodable {
+        var conversations: [Conversation]
+    }
+
+    struct NewConversation: Decodable {
+        var kind: Conversation.Kind
+        var title: String?
+        var members: [String]
+    }
+
+    struct ParticipantList: ResponseEncodable {
+        var participants: [Participant]
+    }
+
+    struct NewParticipant: Decodable {
+        var user: String
+    }
+
+    struct MessagePage: ResponseEncodable {
+        var messages: [ChatMessage]
+    }
+
+    struct Settings: Codable, ResponseEncodable {
+        var shareTyping: Bool
+    }
+
+    func register(on router: Router<BasicWebSocketRequestContext>) {
+        let api = router.group("v1")
+        api.get("conversations") { request, _ -> ConversationList in
+            let me = try await identity(of: request)
+            return ConversationList(conversations: try await store.conversations(of: me.userID))
+        }
+        api.post("conversations") { request, context -> EditedResponse<Conversation> in
+            let me = try await identity(of: request)
+            let new = try await request.decode(as: NewConversation.self, context: context)
+            let others = Set(new.members).subtracting([me.userID]).filter { !$0.isEmpty }
+            guard !others.isEmpty else { throw HTTPError(.badRequest, message: "Name at least one other member in \"members\".") }
+            if new.kind == .direct, others.count != 1 {
+                throw HTTPError(.badRequest, message: "A direct conversation has exactly one other member; make a group for more.")
+            }
+            let conversation = try await store.createConversation(
+                id: UUID().uuidString.lowercased(), kind: new.kind, title: new.title, creator: me.userID, members: Array(others)
+            )
+            return EditedResponse(status: .created, response: conversation)
+        }
+        api.get("conversations/:id/participants") { request, context -> ParticipantList in
+            let (_, conversation) = try await membership(request, context)
+            return ParticipantList(participants: try await store.participants(of: conversation.id))
+        }
+        api.post("conversations/:id/participants") { request, context -> HTTPResponse.Status in
+            let (me, conversation) = try await membership(request, context)
+            guard conversation.creator == me.userID else { throw Self.notAdmin }
+            let new = try await request.decode(as: NewParticipant.self, context: context)
+            guard !new.user.isEmpty else { throw HTTPError(.badRequest, message: "\"user\" cannot be empty.") }
+            try await store.addParticipant(new.user, to: conversation.id)
+            await hub.participantAdded(new.user, to: conversation.id)
+            return .noContent
+        }
+        api.delete("conversations/:id/participants/:user") { request, context -> HTTPResponse.Status in
+            let (me, conversation) = try await membership(request, context)
+            let user = try context.parameters.require("user")
+            guard conversation.creator == me.userID || user == me.userID else { throw Self.notAdmin }
+            guard try await store.removeParticipant(user, from: conversation.id) else {
+                throw HTTPError(.notFound, message: "'\(user)' is not a participant.")
+            }
+            await hub.participantRemoved(user, from: conversation.id)
+            return .noContent
+        }
+        api.get("conversations/:id/messages") { request, context -> MessagePage in
+            let (_, conversation) = try await membership(request, context)
+            let limit = min(200, max(1, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))
+            let before = request.uri.queryParameters.get("before")
+            return MessagePage(messages: try await store.messages(of: conversation.id, before: before, limit: limit))
+        }
+        api.get("settings") { request, _ -> Settings in
+            let me = try await identity(of: request)
+            return Settings(shareTyping: try await store.sharesTyping(me.userID))
+        }
+        api.put("settings") { request, context -> Settings in
+            let me = try await identity(of: request)
+            let settings = try await request.decode(as: Settings.self, context: context)
+            try await store.setSharesTyping(settings.shareTyping, for: me.userID)
+            await hub.sharingChanged(settings.shareTyping, for: me.userID)
+            return settings
+        }
+        api.put("blocks/:user") { request, context -> HTTPResponse.Status in
+            try await setBlock(true, request, context)
+        }
+        api.delete("blocks/:user") { request, context -> HTTPResponse.Status in
+            try await setBlock(false, request, context)
+        }
+    }
+
+    private func setBlock(_ blocked: Bool, _ request: Request, _ context: BasicWebSocketRequestContext) async throws -> HTTPResponse.Status {
+        let me = try await identity(of: request)
+        let user = try context.parameters.require("user")
+        guard user != me.userID else { throw HTTPError(.badRequest, message: "You cannot block yourself.") }
+        try await store.setBlocked(blocked, user: user, by: me.userID)
+        await hub.blockChanged(blocked, user: user, by: me.userID)
+        return .noContent
+    }
+
+    /// The caller, from the bearer token.
+    private func identity(of request: Request) async throws -> Identity {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+              let identity = await authority.verify(String(header.dropFirst("Bearer ".count)))
+        else {
+            throw HTTPError(.unauthorized, message: "Send a valid token as \"Authorization: Bearer <token>\".")
+        }
+        try await store.upsertUser(identity)
+        return identity
+    }
+
+    /// The caller and the conversation, if the caller is in it; otherwise 404, as for a missing one.
+    private func membership(_ request: Request, _ context: BasicWebSocketRequestContext) async throws -> (Identity, Conversation) {
+        let me = try await identity(of: request)
+        let id = try context.parameters.require("id")
+        guard let conversation = try await store.conversation(id),
+              try await store.participants(of: id).contains(where: { $0.id == me.userID })
+        else {
+            throw HTTPError(.notFound, message: "No conversation '\(id.prefix(64))' that you are in.")
+        }
+        return (me, conversation)
+    }
+
+    private static let notAdmin = HTTPError(.forbidden, message: "Only the conversation's creator may change who is in it.")
+}
+
+extension Conversation: ResponseEncodable {}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+
+/// Membership, blocking and privacy, changed through REST and enforced on the socket.
+@Suite("typewire serve: conversation rules", .timeLimit(.minutes(1)))
+struct ConversationRulesTests {
+    static let group = "group-six"
+
+    func subscribed(_ server: TestServer, _ user: String, to conversation: String = group) async throws -> TestSocket {
+        let socket = try await server.socket(user)
+        socket.send(.subscribe(.init(conversation: conversation)))
+        try await socket.next { if case .subscribed = $0 { true } else { false } }
+        return socket
+    }
+
+    func typing(_ conversation: String = group) -> ClientFrame {
+        .activity(.init(conversation: conversation, activity: .typing))
+    }
+
+    @Test func removalMidTypingClearsAtOnceAndEndsTheSubscription() async throws {
+        try await TestServer.run { server in
+            let bob = try await subscribed(server, "bob")
+            let carol = try await subscribed(server, "carol")
+            carol.send(typing())
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
+            let removal = try await server.request("DELETE", "/v1/conversations/\(Self.group)/participants/carol", as: "alice")
+            #expect(removal.status == 204)
+            try await bob.activity(in: Self.group, within: .seconds(1)) { $0.isEmpty }
+            let notice = try await carol.error()
+            #expect(notice.code == .unknownConversation && notice.ref == Self.group)
+            carol.send(typing())
+            #expect(try await carol.error().code == .unknownConversation)
+            carol.send(.subscribe(.init(conversation: Self.group)))
+            #expect(try await carol.error().code == .unknownConversation)
+        }
+    }
+
+    @Test func onlyTheCreatorChangesMembership() async throws {
+        try await TestServer.run { server in
+            let byMember = try await server.request("POST", "/v1/conversations/\(Self.group)/participants", as: "bob", json: #"{"user":"zed"}"#)
+            #expect(byMember.status == 403)
+            let byStranger = try await server.request("POST", "/v1/conversations/direct-alice-bob/participants", as: "carol", json: #"{"user":"zed"}"#)
+            #expect(byStranger.status == 404, "a stranger learns nothing, not even that it exists")
+            let missing = try await server.request("GET", "/v1/conversations/nope/participants", as: "carol")
+            #expect(missing.status == byStranger.status)
+            let byCreator = try await server.request("POST", "/v1/conversations/\(Self.group)/participants", as: "alice", json: #"{"user":"zed"}"#)
+            #expect(byCreator.status == 204)
+            let zed = try await subscribed(server, "zed")
+            zed.send(typing())
+            let leave = try await server.request("DELETE", "/v1/conversations/\(Self.group)/participants/bob", as: "bob")
+            #expect(leave.status == 204, "anyone may leave")
+            let unauthenticated = try await server.request("GET", "/v1/conversations", as: nil)
+            #expect(unauthenticated.status == 401)
+        }
+    }
+
+    @Test func aBlockerNeverReceivesTheBlockedUsersActivityOrPresence() async throws {
+        try await TestServer.run { server in
+            #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
+            let bob = try await subscribed(server, "bob")
+            let dave = try await subscribed(server, "dave")
+            let alice = try await server.socket("alice")
+            let carol = try await server.socket("carol")
+            alice.send(typing())
+            try await dave.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+            carol.send(typing())
+            try await dave.activity(in: Self.group) { $0.map(\.user) == ["alice", "carol"] }
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
+            let seen = await bob.received
+            #expect(!seen.contains { $0.contains(#""user":"alice""#) }, "no activity and no presence of Alice reached Bob")
+            #expect(try await server.request("DELETE", "/v1/blocks/alice", as: "bob").status == 204)
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice", "carol"] }
+        }
+    }
+
+    @Test func sharingOffMeansNothingIsFannedOut() async throws {
+        try await TestServer.run { server in
+            let settings = try await server.request("PUT", "/v1/settings", as: "alice", json: #"{"shareTyping":false}"#)
+            #expect(settings.status == 200)
+            #expect(try await server.request("GET", "/v1/settings", as: "alice").body.contains(#""shareTyping":false"#))
+            let bob = try await subscribed(server, "bob")
+            let alice = try await server.socket("alice")
+            let carol = try await server.socket("carol")
+            alice.send(typing())
+            carol.send(typing())
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
+            #expect(!(await bob.received).contains { $0.contains(#""user":"alice""#) && $0.contains("activity") })
+        }
+    }
+
+    @Test func turningSharingOffClearsWhatWasShown() async throws {
+        try await TestServer.run { server in
+            let bob = try await subscribed(server, "bob")
+            let alice = try await server.socket("alice")
+            alice.send(typing())
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+            _ = try await server.request("PUT", "/v1/settings", as: "alice", json: #"{"shareTyping":false}"#)
+            try await bob.activity(in: Self.group, within: .seconds(1)) { $0.isEmpty }
+        }
+    }
+
+    @Test func conversationsAreCreatedListedAndPaged() async throws {
+        try await TestServer.run { server in
+            let created = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","title":"Book club","members":["frank","dave"]}"#)
+            #expect(created.status == 201)
+            let conversation = try JSONDecoder().decode(Conversation.self, from: Data(created.body.utf8))
+            #expect(conversation.creator == "erin" && conversation.title == "Book club")
+            let list = try await server.request("GET", "/v1/conversations", as: "frank")
+            #expect(list.body.contains(conversation.id))
+            let badDirect = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"direct","members":["a","b"]}"#)
+            #expect(badDirect.status == 400)
+            let erin = try await server.socket("erin")
+            for index in 1...5 {
+                erin.send(.send(.init(conversation: conversation.id, clientMessageId: "m\(index)", text: "message \(index)")))
+                try await erin.next { if case .ack(let ack) = $0 { ack.clientMessageId == "m\(index)" } else { false } }
+            }
+            let page = try await server.request("GET", "/v1/conversations/\(conversation.id)/messages?limit=2", as: "dave")
+            let latest = try JSONDecoder().decode([String: [ChatMessage]].self, from: Data(page.body.utf8))["messages"] ?? []
+            #expect(latest.map(\.text) == ["message 4", "message 5"])
+            let older = try await server.request("GET", "/v1/conversations/\(conversation.id)/messages?limit=2&before=\(latest[0].id)", as: "dave")
+            let earlier = try JSONDecoder().decode([String: [ChatMessage]].self, from: Data(older.body.utf8))["messages"] ?? []
+            #expect(earlier.map(\.text) == ["message 2", "message 3"])
+        }
+    }
+}
