@@ -4,8 +4,8 @@ import HummingbirdWebSocket
 import Logging
 import TypewireCore
 
-/// Builds the Hummingbird application of `typewire serve`: the WebSocket at `/v1/socket`, `/healthz`,
-/// and with `--demo` the demo-token endpoint.
+/// Builds the Hummingbird application of `typewire serve`: the WebSocket at `/v1/socket`, the REST API,
+/// `/healthz`, `/metrics` (Prometheus text), and with `--demo` the demo-token endpoint.
 public enum TypewireApplication {
     /// Builds the application; it starts serving when run.
     /// - Throws: ``TokenAuthorityError`` if the configured secret is too short.
@@ -18,11 +18,18 @@ public enum TypewireApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let authority = try await TokenAuthority(secret: configuration.jwtSecret)
-        let hub = Hub(store: store, configuration: configuration, logger: logger)
+        let metrics = HubMetrics()
+        let hub = Hub(store: store, configuration: configuration, metrics: metrics, logger: logger)
         let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger)
 
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.get("/healthz") { _, _ in "ok" }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: .init(string: metrics.registry.emitToString()))
+            )
+        }
         RESTRoutes(store: store, hub: hub, authority: authority).register(on: router)
         if configuration.demo {
             router.get("/v1/demo/token") { request, _ -> Response in

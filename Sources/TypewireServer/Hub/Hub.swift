@@ -26,6 +26,8 @@ public actor Hub {
     }
 
     private let store: any ChatStore
+    /// The hub's counters.
+    public nonisolated let metrics: HubMetrics
     private let configuration: ServerConfiguration
     private let now: @Sendable () -> Int64
     private let logger: Logger
@@ -46,12 +48,15 @@ public actor Hub {
     /// - Parameters:
     ///   - store: Where conversations and messages live.
     ///   - configuration: Limits and intervals.
+    ///   - metrics: Where the counters go.
     ///   - now: The server's clock in milliseconds since 1970; injected for tests.
     public init(
-        store: any ChatStore, configuration: ServerConfiguration, logger: Logger = Logger(label: "typewire.hub"),
+        store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics = HubMetrics(),
+        logger: Logger = Logger(label: "typewire.hub"),
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) }
     ) {
         self.store = store
+        self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -83,7 +88,8 @@ public actor Hub {
                 idleTimeout: configuration.idleTimeout
             )
         ))
-        outbox.yield(Self.encode(welcome))
+        deliver(Self.encode(welcome), as: "welcome", to: outbox)
+        metrics.connections.increment()
         if firstDevice { announcePresence(of: identity.userID, online: true) }
         return id
     }
@@ -93,6 +99,8 @@ public actor Hub {
     public func disconnect(_ id: ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         connection.outbox.finish()
+        metrics.connections.decrement()
+        metrics.subscriptions.decrement(by: Double(connection.subscriptions.count))
         for conversation in connection.subscriptions { subscribers[conversation]?.remove(id) }
         for conversation in board.clear(connection: id) { publishActivity(of: conversation) }
         let user = connection.identity.userID
@@ -116,6 +124,7 @@ public actor Hub {
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
         for id in connectionsOfUser[user] ?? [] where connections[id]?.subscriptions.contains(conversation) == true {
             connections[id]?.subscriptions.remove(conversation)
+            metrics.subscriptions.decrement()
             subscribers[conversation]?.remove(id)
             reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation))
         }
@@ -141,7 +150,8 @@ public actor Hub {
         }
         for id in connectionsOfUser[blocker] ?? [] {
             for conversation in connections[id]?.subscriptions ?? [] {
-                connections[id]?.outbox.yield(Self.encode(.activity(activityUpdate(of: conversation, seenBy: blocker))))
+                guard let outbox = connections[id]?.outbox else { continue }
+                deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: blocker))), as: "activity", to: outbox)
             }
         }
     }
@@ -152,17 +162,20 @@ public actor Hub {
     /// - Returns: Whether the socket should stay open (sustained abuse closes it).
     @discardableResult
     public func handle(_ frame: ClientFrame, from id: ConnectionID) async -> Verdict {
+        metrics.received(frame.type)
         switch frame {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello"))
         case .subscribe(let subscribe):
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
-            connections[id]?.subscriptions.remove(unsubscribe.conversation)
+            if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
             subscribers[unsubscribe.conversation]?.remove(id)
         case .activity(let request):
             guard let verdict = admitActivity(from: id) else {
+                let arrival = ContinuousClock.now
                 await setActivity(request.activity, in: request.conversation, from: id)
+                metrics.relayLatency.record(ContinuousClock.now - arrival)
                 return .keepOpen
             }
             return verdict
@@ -184,6 +197,7 @@ public actor Hub {
         defer { connections[id] = connection }
         if connection.activityLimiter.allow(now: time) { return nil }
         activityFramesDropped += 1
+        metrics.droppedByRateLimit.increment()
         if connection.activityLimiter.refusedInARow >= configuration.abuseThreshold {
             return .close(reason: "too many activity frames")
         }
@@ -194,13 +208,14 @@ public actor Hub {
                 message: "More than \(Int(configuration.activityRate)) activity frames a second: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
                 ref: "activity"
             )
-            connection.outbox.yield(Self.encode(.error(failure)))
+            deliver(Self.encode(.error(failure)), as: "error", to: connection.outbox)
         }
         return .keepOpen
     }
 
     /// Answers a frame that could not be decoded; the socket stays usable.
     public func reject(_ error: FrameDecodingError, from id: ConnectionID) {
+        metrics.received(error.frameType ?? "invalid")
         reply(to: id, .init(code: error.code, message: error.description, ref: error.frameType))
     }
 
@@ -219,7 +234,6 @@ public actor Hub {
             return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: "subscribe"))
         }
         guard connections[id] != nil else { return }  // closed while the store answered
-        connections[id]!.subscriptions.insert(conversation)
         subscribers[conversation, default: []].insert(id)
         let blocked = blocks[user] ?? []
         let online = participants.map {
@@ -229,7 +243,8 @@ public actor Hub {
             conversation: conversation, participants: online, activity: activityUpdate(of: conversation, seenBy: user),
             recentMessages: messages
         ))
-        connections[id]?.outbox.yield(Self.encode(subscribed))
+        if connections[id]!.subscriptions.insert(conversation).inserted { metrics.subscriptions.increment() }
+        deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
     }
 
     private func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
@@ -267,8 +282,9 @@ public actor Hub {
             logger.error("storing a message failed", metadata: ["error": "\(error)"])
             return reply(to: id, .init(code: .unavailable, message: "The message could not be stored; send it again.", ref: send.clientMessageId))
         }
-        if stored.isNew { broadcast(Self.encode(.message(stored.message)), to: send.conversation) }
-        connections[id]?.outbox.yield(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))))
+        if stored.isNew { broadcast(Self.encode(.message(stored.message)), as: "message", to: send.conversation) }
+        guard let outbox = connections[id]?.outbox else { return }
+        deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
     }
 
     // MARK: Expiry
@@ -309,6 +325,8 @@ public actor Hub {
                 connection.outbox.yield(shared)
             }
         }
+        metrics.sent("activity", count: ids.count)
+        metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
 
     /// The conversation's activity as one user may see it.
@@ -319,8 +337,11 @@ public actor Hub {
     }
 
     /// Sends the same bytes to every subscriber of a conversation.
-    private func broadcast(_ text: String, to conversation: String) {
-        for id in subscribers[conversation] ?? [] { connections[id]?.outbox.yield(text) }
+    private func broadcast(_ text: String, as type: String, to conversation: String) {
+        let ids = subscribers[conversation] ?? []
+        for id in ids { connections[id]?.outbox.yield(text) }
+        metrics.sent(type, count: ids.count)
+        metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
 
     /// Tells the subscribers of the user's conversations, except those who blocked the user.
@@ -329,13 +350,21 @@ public actor Hub {
             let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
             for id in subscribers[conversation] ?? [] {
                 guard let connection = connections[id], blocks[connection.identity.userID]?.contains(user) != true else { continue }
-                connection.outbox.yield(text)
+                deliver(text, as: "presence", to: connection.outbox)
+                metrics.fanOutDeliveries.increment()
             }
         }
     }
 
     private func reply(to id: ConnectionID, _ failure: ServerFrame.Failure) {
-        connections[id]?.outbox.yield(Self.encode(.error(failure)))
+        guard let outbox = connections[id]?.outbox else { return }
+        deliver(Self.encode(.error(failure)), as: "error", to: outbox)
+    }
+
+    /// Queues a frame on one socket and counts it.
+    private func deliver(_ text: String, as type: String, to outbox: AsyncStream<String>.Continuation) {
+        outbox.yield(text)
+        metrics.sent(type)
     }
 
     /// The participants of a conversation, cached; nil if it does not exist.

@@ -1,0 +1,55 @@
+import Prometheus
+import TypewireCore
+
+/// The hub's counters, in a Prometheus registry that `/metrics` renders.
+///
+/// Metric objects are created once, so counting on the hot path is an atomic add, not a lookup in the
+/// registry.
+public struct HubMetrics: Sendable {
+    /// The registry `/metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    let connections: Gauge
+    let subscriptions: Gauge
+    let fanOutDeliveries: Counter
+    let droppedByRateLimit: Counter
+    let relayLatency: DurationHistogram
+    private let framesIn: [String: Counter]
+    private let framesOut: [String: Counter]
+
+    /// Creates the metrics in a registry of their own.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "typewire", metricName: metric, unitName: unit, helpText: help)
+        }
+        connections = registry.makeGauge(descriptor: name("connections", "", "Open authenticated sockets."))
+        subscriptions = registry.makeGauge(descriptor: name("subscriptions", "", "Socket subscriptions to conversations."))
+        fanOutDeliveries = registry.makeCounter(
+            descriptor: name("fanout_deliveries", "total", "Frames queued to subscribers by fan-out (activity, message, presence).")
+        )
+        droppedByRateLimit = registry.makeCounter(
+            descriptor: name("frames_dropped", "total", "Frames dropped by rate limits."), labels: [("reason", "rate_limit")]
+        )
+        relayLatency = registry.makeDurationHistogram(
+            descriptor: name("relay_latency", "seconds", "From an activity frame's arrival at the hub to its update queued for every subscriber."),
+            buckets: [.microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+                      .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(50)]
+        )
+        let received = name("frames_in", "total", "Frames received, by type.")
+        framesIn = Dictionary(uniqueKeysWithValues: (ClientFrame.typeNames + ["invalid"]).map { type in
+            (type, registry.makeCounter(descriptor: received, labels: [("type", type)]))
+        })
+        let sent = name("frames_out", "total", "Frames sent, by type.")
+        framesOut = Dictionary(uniqueKeysWithValues: ServerFrame.typeNames.map { type in
+            (type, registry.makeCounter(descriptor: sent, labels: [("type", type)]))
+        })
+    }
+
+    func received(_ type: String) {
+        (framesIn[type] ?? framesIn["invalid"])?.increment()
+    }
+
+    func sent(_ type: String, count: Int = 1) {
+        framesOut[type]?.increment(by: Int64(count))
+    }
+}
