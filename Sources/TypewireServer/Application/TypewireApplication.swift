@@ -54,7 +54,7 @@ public enum TypewireApplication {
             server: .http1WebSocketUpgrade(
                 webSocketRouter: router,
                 configuration: .init(ws: .init(
-                    maxFrameSize: configuration.maxFrameSize,
+                    maxFrameSize: SocketSession.hardFrameLimit,
                     autoPing: .enabled(timePeriod: .milliseconds(configuration.pingInterval))
                 ))
             ),

@@ -41,6 +41,8 @@ public actor Hub {
     /// Whom each connected user has blocked.
     private var blocks: [String: Set<String>] = [:]
     private var board: ActivityBoard
+    /// Replies being streamed: the text so far.
+    private var streams: [StreamKey: String] = [:]
     /// Activity frames dropped by rate limits since the hub started.
     public private(set) var activityFramesDropped = 0
 
@@ -107,6 +109,7 @@ public actor Hub {
         connectionsOfUser[user]?.remove(id)
         if connectionsOfUser[user]?.isEmpty == true {
             connectionsOfUser[user] = nil
+            streams = streams.filter { $0.key.bot != user }
             announcePresence(of: user, online: false)
         }
     }
@@ -181,10 +184,10 @@ public actor Hub {
             return verdict
         case .send(let send):
             await self.send(send, from: id)
-        case .edit:
-            reply(to: id, .init(code: .unavailable, message: "Editing messages is not supported by this server yet.", ref: "edit"))
-        case .stream:
-            reply(to: id, .init(code: .unavailable, message: "Streaming replies is not supported by this server yet.", ref: "stream"))
+        case .edit(let edit):
+            await self.edit(edit, from: id)
+        case .stream(let stream):
+            await self.stream(stream, from: id)
         }
         return .keepOpen
     }
@@ -211,6 +214,12 @@ public actor Hub {
             deliver(Self.encode(.error(failure)), as: "error", to: connection.outbox)
         }
         return .keepOpen
+    }
+
+    /// Answers a frame larger than the configured limit; the socket stays usable.
+    public func refuseOversized(bytes: Int, from id: ConnectionID) {
+        metrics.received("invalid")
+        reply(to: id, .init(code: .tooLarge, message: "The frame has \(bytes) bytes; the limit is \(configuration.maxFrameSize)."))
     }
 
     /// Answers a frame that could not be decoded; the socket stays usable.
@@ -285,6 +294,52 @@ public actor Hub {
         if stored.isNew { broadcast(Self.encode(.message(stored.message)), as: "message", to: send.conversation) }
         guard let outbox = connections[id]?.outbox else { return }
         deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
+    }
+
+    private func edit(_ edit: ClientFrame.Edit, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        guard edit.text.count <= configuration.maxMessageLength else {
+            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: "edit"))
+        }
+        guard let members = await members(of: edit.conversation), members.contains(identity.userID) else {
+            return reply(to: id, Self.unknownConversation(edit.conversation, ref: "edit"))
+        }
+        let edited: ChatMessage?
+        do {
+            edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
+        } catch {
+            logger.error("editing a message failed", metadata: ["error": "\(error)"])
+            return reply(to: id, .init(code: .unavailable, message: "The message could not be edited; try again.", ref: "edit"))
+        }
+        guard let edited else {
+            return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: "edit"))
+        }
+        broadcast(Self.encode(.message(edited)), as: "message", to: edit.conversation)
+    }
+
+    /// A bot streams a reply: each part is fanned out as it comes; the final part stores the whole reply as
+    /// a message and clears the bot's activity.
+    private func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        guard identity.isBot else {
+            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with role=bot) stream replies; send a message instead.", ref: "stream"))
+        }
+        guard let members = await members(of: part.conversation), members.contains(identity.userID) else {
+            return reply(to: id, Self.unknownConversation(part.conversation, ref: "stream"))
+        }
+        let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
+        let text = streams[key, default: ""] + part.delta
+        guard text.count <= configuration.maxMessageLength else {
+            streams[key] = nil
+            return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(configuration.maxMessageLength) characters.", ref: part.messageId))
+        }
+        streams[key] = part.isFinal ? nil : text
+        let delta = ServerFrame.StreamDelta(
+            conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
+        )
+        broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
+        guard part.isFinal else { return }
+        await self.send(.init(conversation: part.conversation, clientMessageId: "stream-\(part.messageId)", text: text), from: id)
     }
 
     // MARK: Expiry
@@ -383,4 +438,11 @@ public actor Hub {
     private static func encode(_ frame: ServerFrame) -> String {
         String(decoding: FrameCodec.encode(frame), as: UTF8.self)
     }
+}
+
+/// Identifies a reply a bot is streaming.
+private struct StreamKey: Hashable {
+    var conversation: String
+    var messageId: String
+    var bot: String
 }

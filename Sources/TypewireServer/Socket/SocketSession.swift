@@ -12,6 +12,9 @@ import TypewireCore
 /// are answered with an `error` frame and the socket stays usable. The hub's replies and fan-out come
 /// through the connection's outbox, which a child task drains into the socket.
 struct SocketSession {
+    /// The largest frame the WebSocket layer accepts; past it the socket is closed (1009).
+    static let hardFrameLimit = 1 << 20
+
     let hub: Hub
     let authority: TokenAuthority
     let configuration: ServerConfiguration
@@ -24,7 +27,9 @@ struct SocketSession {
             try await outbound.close(.policyViolation, reason: "no valid hello within \(helloTimeout) ms")
         }
         defer { watchdog.cancel() }
-        var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
+        // The socket accepts frames up to `hardFrameLimit`, so that a frame over the configured limit can be
+        // answered with `too_large` and the socket kept, rather than torn down by the WebSocket layer.
+        var messages = inbound.messages(maxSize: Self.hardFrameLimit).makeAsyncIterator()
         guard let identity = try await hello(from: &messages, outbound: outbound) else { return }
         watchdog.cancel()
 
@@ -40,6 +45,10 @@ struct SocketSession {
                 reading: while let message = try await messages.next() {
                     guard case .text(let text) = message else {
                         await hub.reject(.notJSON, from: id)
+                        continue
+                    }
+                    guard text.utf8.count <= configuration.maxFrameSize else {
+                        await hub.refuseOversized(bytes: text.utf8.count, from: id)
                         continue
                     }
                     do throws(FrameDecodingError) {

@@ -163,6 +163,19 @@ public final class SQLiteChatStore: ChatStore {
         ).compactMap(Self.message(from:)).reversed()
     }
 
+    public func editMessage(
+        _ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64
+    ) async throws -> ChatMessage? {
+        guard let seq = Int(messageId) else { return nil }
+        return try await connection.query(
+            """
+            UPDATE messages SET text = ?, edited_at = ? WHERE seq = ? AND conversation = ? AND sender = ?
+            RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
+            """,
+            [.text(text), .integer(Int(editedAt)), .integer(seq), .text(conversation), .text(sender)]
+        ).first.flatMap(Self.message(from:))
+    }
+
     public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
         let beforeSeq = before.flatMap(Int.init) ?? Int.max
         return try await connection.query(

@@ -1,0 +1,70 @@
+import Testing
+import TypewireCore
+import TypewireServer
+
+@Suite("typewire serve: edits, bot streams, size limits", .timeLimit(.minutes(1)))
+struct MessagesAndStreamsTests {
+    static let direct = "direct-alice-bob"
+    static let bot = "bot-clawd"
+
+    @Test func onlyTheSenderEditsAndEveryoneSeesTheEdit() async throws {
+        try await TestServer.run { server in
+            let alice = try await server.socket("alice")
+            let bob = try await server.socket("bob")
+            bob.send(.subscribe(.init(conversation: Self.direct)))
+            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m", text: "Helo")))
+            let ack = try await alice.next { if case .ack = $0 { true } else { false } }
+            guard case .ack(let stored) = ack else { return }
+            bob.send(.edit(.init(conversation: Self.direct, messageId: stored.messageId, text: "hijacked")))
+            #expect(try await bob.error().code == .forbidden)
+            alice.send(.edit(.init(conversation: Self.direct, messageId: stored.messageId, text: "Hello")))
+            let edited = try await bob.next { if case .message(let message) = $0 { message.editedAt != nil } else { false } }
+            guard case .message(let message) = edited else { return }
+            #expect(message.id == stored.messageId && message.text == "Hello")
+        }
+    }
+
+    @Test func aBotStreamsAReplyThatEndsAsOneStoredMessage() async throws {
+        try await TestServer.run { server in
+            let alice = try await server.socket("alice")
+            alice.send(.subscribe(.init(conversation: Self.bot)))
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            let clawd = try await server.socket("clawd")
+            clawd.send(.activity(.init(conversation: Self.bot, activity: .thinking)))
+            try await alice.activity(in: Self.bot) { $0.first?.activity == .thinking }
+            clawd.send(.activity(.init(conversation: Self.bot, activity: .typing)))
+            for (index, word) in ["Hello ", "from ", "Clawd"].enumerated() {
+                clawd.send(.stream(.init(conversation: Self.bot, messageId: "r1", delta: word, isFinal: index == 2)))
+            }
+            var deltas: [String] = []
+            for _ in 0..<3 {
+                let frame = try await alice.next { if case .stream = $0 { true } else { false } }
+                if case .stream(let delta) = frame { deltas.append(delta.delta) }
+            }
+            #expect(deltas.joined() == "Hello from Clawd")
+            try await alice.activity(in: Self.bot) { $0.isEmpty }
+            let message = try await alice.next { if case .message = $0 { true } else { false } }
+            guard case .message(let stored) = message else { return }
+            #expect(stored.text == "Hello from Clawd" && stored.sender == "clawd")
+        }
+    }
+
+    @Test func peopleCannotStream() async throws {
+        try await TestServer.run { server in
+            let alice = try await server.socket("alice")
+            alice.send(.stream(.init(conversation: Self.bot, messageId: "r", delta: "x")))
+            #expect(try await alice.error().code == .forbidden)
+        }
+    }
+
+    @Test func anOversizedFrameIsRefusedAndTheSocketKeepsWorking() async throws {
+        try await TestServer.run { server in
+            let alice = try await server.socket("alice")
+            alice.sendRaw(#"{"type":"subscribe","conversation":""# + String(repeating: "x", count: 20_000) + #""}"#)
+            #expect(try await alice.error().code == .tooLarge)
+            alice.send(.subscribe(.init(conversation: Self.direct)))
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+        }
+    }
+}
