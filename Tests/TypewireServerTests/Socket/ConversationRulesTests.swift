@@ -8,21 +8,14 @@ import TypewireServer
 struct ConversationRulesTests {
     static let group = "group-six"
 
-    func subscribed(_ server: TestServer, _ user: String, to conversation: String = group) async throws -> TestSocket {
-        let socket = try await server.socket(user)
-        socket.send(.subscribe(.init(conversation: conversation)))
-        try await socket.next { if case .subscribed = $0 { true } else { false } }
-        return socket
-    }
-
     func typing(_ conversation: String = group) -> ClientFrame {
         .activity(.init(conversation: conversation, activity: .typing))
     }
 
     @Test func removalMidTypingClearsAtOnceAndEndsTheSubscription() async throws {
         try await TestServer.run { server in
-            let bob = try await subscribed(server, "bob")
-            let carol = try await subscribed(server, "carol")
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
+            let carol = try await server.subscribedSocket("carol", to: Self.group)
             carol.send(typing())
             try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
             let removal = try await server.request("DELETE", "/v1/conversations/\(Self.group)/participants/carol", as: "alice")
@@ -47,7 +40,7 @@ struct ConversationRulesTests {
             #expect(missing.status == byStranger.status)
             let byCreator = try await server.request("POST", "/v1/conversations/\(Self.group)/participants", as: "alice", json: #"{"user":"zed"}"#)
             #expect(byCreator.status == 204)
-            let zed = try await subscribed(server, "zed")
+            let zed = try await server.subscribedSocket("zed", to: Self.group)
             zed.send(typing())
             let leave = try await server.request("DELETE", "/v1/conversations/\(Self.group)/participants/bob", as: "bob")
             #expect(leave.status == 204, "anyone may leave")
@@ -59,8 +52,8 @@ struct ConversationRulesTests {
     @Test func aBlockerNeverReceivesTheBlockedUsersActivityOrPresence() async throws {
         try await TestServer.run { server in
             #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
-            let bob = try await subscribed(server, "bob")
-            let dave = try await subscribed(server, "dave")
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
+            let dave = try await server.subscribedSocket("dave", to: Self.group)
             let alice = try await server.socket("alice")
             let carol = try await server.socket("carol")
             alice.send(typing())
@@ -80,7 +73,7 @@ struct ConversationRulesTests {
             let settings = try await server.request("PUT", "/v1/settings", as: "alice", json: #"{"shareTyping":false}"#)
             #expect(settings.status == 200)
             #expect(try await server.request("GET", "/v1/settings", as: "alice").body.contains(#""shareTyping":false"#))
-            let bob = try await subscribed(server, "bob")
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
             let alice = try await server.socket("alice")
             let carol = try await server.socket("carol")
             alice.send(typing())
@@ -92,7 +85,7 @@ struct ConversationRulesTests {
 
     @Test func turningSharingOffClearsWhatWasShown() async throws {
         try await TestServer.run { server in
-            let bob = try await subscribed(server, "bob")
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
             let alice = try await server.socket("alice")
             alice.send(typing())
             try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }

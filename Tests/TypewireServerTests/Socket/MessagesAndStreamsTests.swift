@@ -10,9 +10,7 @@ struct MessagesAndStreamsTests {
     @Test func onlyTheSenderEditsAndEveryoneSeesTheEdit() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m", text: "Helo")))
             let ack = try await alice.next { if case .ack = $0 { true } else { false } }
             guard case .ack(let stored) = ack else { return }
@@ -27,9 +25,7 @@ struct MessagesAndStreamsTests {
 
     @Test func aBotStreamsAReplyThatEndsAsOneStoredMessage() async throws {
         try await TestServer.run { server in
-            let alice = try await server.socket("alice")
-            alice.send(.subscribe(.init(conversation: Self.bot)))
-            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            let alice = try await server.subscribedSocket("alice", to: Self.bot)
             let clawd = try await server.socket("clawd")
             clawd.send(.activity(.init(conversation: Self.bot, activity: .thinking)))
             try await alice.activity(in: Self.bot) { $0.first?.activity == .thinking }

@@ -10,9 +10,7 @@ struct RateLimitTests {
         try await TestServer.run { server in
             let flooder = try await server.socket("alice")
             let carol = try await server.socket("carol")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.group)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
             for _ in 0..<1_000 { flooder.send(.activity(.init(conversation: Self.group, activity: .typing))) }
             let refusal = try await flooder.error()
             #expect(refusal.code == .rateLimited)

@@ -55,9 +55,7 @@ struct TypingOverSocketsTests {
     @Test func anExplicitStopClearsTheIndicator() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.send(typing())
             try await bob.activity(in: Self.direct) { !$0.isEmpty }
             alice.send(.activity(.init(conversation: Self.direct, activity: .none)))
@@ -69,9 +67,7 @@ struct TypingOverSocketsTests {
     func closingOrKillingTheSocketClearsTheIndicator(how: String) async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.send(typing())
             try await bob.activity(in: Self.direct) { !$0.isEmpty }
             if how == "close" { alice.close() } else { alice.kill() }
@@ -83,9 +79,7 @@ struct TypingOverSocketsTests {
     @Test func anUnrefreshedActivityExpiresOnTheServer() async throws {
         try await TestServer.run(configure: { $0.activityTTL = 300 }) { server in
             let alice = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             let start = ContinuousClock.now
             alice.send(typing())
             try await bob.activity(in: Self.direct) { !$0.isEmpty }
@@ -100,9 +94,7 @@ struct TypingOverSocketsTests {
         try await TestServer.run { server in
             let phone = try await server.socket("alice")
             let laptop = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             phone.send(typing())
             laptop.send(typing())
             try await bob.activity(in: Self.direct) { $0.map(\.user) == ["alice"] }
@@ -118,9 +110,7 @@ struct TypingOverSocketsTests {
     @Test func aNonParticipantCanNeitherSubscribeNorSetActivity() async throws {
         try await TestServer.run { server in
             let carol = try await server.socket("carol")  // in the group, not in the direct chat
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             carol.send(.subscribe(.init(conversation: Self.direct)))
             let refused = try await carol.error()
             #expect(refused.code == .unknownConversation)
@@ -143,9 +133,7 @@ struct TypingOverSocketsTests {
     @Test func aUserIDInsideAFrameIsIgnored() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.sendRaw(#"{"type":"activity","conversation":"direct-alice-bob","activity":"typing","user":"bob","sub":"bob"}"#)
             let update = try await bob.activity(in: Self.direct) { !$0.isEmpty }
             #expect(update.entries.map(\.user) == ["alice"])
@@ -155,9 +143,7 @@ struct TypingOverSocketsTests {
     @Test func sendingIsIdempotentByClientMessageID() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: Self.direct)))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
             let send = ClientFrame.send(.init(conversation: Self.direct, clientMessageId: "retry-me", text: "once"))
             alice.send(send)
             alice.send(send)
