@@ -36,9 +36,9 @@ public actor Hub {
     private var subscribers: [String: Set<ConnectionID>] = [:]
     private var members: [String: Set<String>] = [:]
     private var connectionsOfUser: [String: Set<ConnectionID>] = [:]
-    /// Users who turned sharing their typing off (known for connected users).
+    /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
     private var notSharing: Set<String> = []
-    /// Whom each connected user has blocked.
+    /// Whom each connected user has blocked (loaded on connect, dropped on the last close).
     private var blocks: [String: Set<String>] = [:]
     private var board: ActivityBoard
     /// Replies being streamed: the text so far.
@@ -73,7 +73,7 @@ public actor Hub {
         try? await store.upsertUser(identity)
         let shares = (try? await store.sharesTyping(identity.userID)) ?? true
         let blocked = (try? await store.blockedUsers(of: identity.userID)) ?? []
-        if !shares { notSharing.insert(identity.userID) }
+        if shares { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
         blocks[identity.userID] = blocked.isEmpty ? nil : blocked
         let id = nextConnectionID
         nextConnectionID += 1
@@ -110,6 +110,8 @@ public actor Hub {
         if connectionsOfUser[user]?.isEmpty == true {
             connectionsOfUser[user] = nil
             streams = streams.filter { $0.key.bot != user }
+            blocks[user] = nil  // reloaded from the store when the user connects again
+            notSharing.remove(user)
             announcePresence(of: user, online: false)
         }
     }
