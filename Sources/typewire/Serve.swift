@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import TypewireServer
 
 /// `typewire serve`: the real-time server.
@@ -54,10 +55,13 @@ struct Serve: AsyncParsableCommand {
         _ = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
         let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
         if demo { try await DemoSeed.seed(into: store) }
-        let app = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
+        let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
             logger.info("Typewire is listening on \(configuration.host):\(port)\(configuration.demo ? " (demo)" : "")")
         }
-        try await app.runService()
+        let services = ServiceGroup(
+            configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await services.run()
         try await store.close()
     }
 

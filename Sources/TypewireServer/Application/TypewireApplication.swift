@@ -7,7 +7,7 @@ import TypewireCore
 /// Builds the Hummingbird application of `typewire serve`: the WebSocket at `/v1/socket`, the REST API,
 /// `/healthz`, `/metrics` (Prometheus text), and with `--demo` the demo-token endpoint.
 public enum TypewireApplication {
-    /// Builds the application; it starts serving when run.
+    /// Builds the server; it starts serving when run (as a swift-service-lifecycle `Service`).
     /// - Throws: ``TokenAuthorityError`` if the configured secret is too short.
     /// - Parameters:
     ///   - configuration: Address, limits and intervals.
@@ -16,7 +16,7 @@ public enum TypewireApplication {
     public static func make(
         configuration: ServerConfiguration, store: any ChatStore, logger: Logger = Logger(label: "typewire"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) async throws -> some ApplicationProtocol {
+    ) async throws -> TypewireService {
         let authority = try await TokenAuthority(secret: configuration.jwtSecret)
         let metrics = HubMetrics()
         let hub = Hub(store: store, configuration: configuration, metrics: metrics, logger: logger)
@@ -49,7 +49,7 @@ public enum TypewireApplication {
         } onUpgrade: { inbound, outbound, _ in
             try await session.run(inbound: inbound, outbound: outbound)
         }
-        return Application(
+        let application = Application(
             router: router,
             server: .http1WebSocketUpgrade(
                 webSocketRouter: router,
@@ -59,9 +59,9 @@ public enum TypewireApplication {
                 ))
             ),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire"),
-            services: [ExpiryService(hub: hub)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+        return TypewireService(application: application, hub: hub, logger: logger)
     }
 }

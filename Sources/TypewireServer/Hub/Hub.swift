@@ -12,6 +12,7 @@ public actor Hub {
     private struct Connection {
         var identity: Identity
         var outbox: AsyncStream<String>.Continuation
+        var close: @Sendable (_ reason: String) async -> Void
         var subscriptions: Set<String> = []
         var activityLimiter: RateLimiter
         var lastRateLimitNotice: Int64?
@@ -68,8 +69,15 @@ public actor Hub {
     // MARK: Connections
 
     /// Registers an authenticated socket and answers with `welcome`.
+    /// - Parameters:
+    ///   - identity: Who the socket's token named.
+    ///   - outbox: Where the hub queues the socket's frames.
+    ///   - close: Closes the socket with the going-away code (1001), for shutdown.
     /// - Returns: The connection's id, for every later call.
-    public func connect(_ identity: Identity, outbox: AsyncStream<String>.Continuation) async -> ConnectionID {
+    public func connect(
+        _ identity: Identity, outbox: AsyncStream<String>.Continuation,
+        close: @escaping @Sendable (_ reason: String) async -> Void = { _ in }
+    ) async -> ConnectionID {
         try? await store.upsertUser(identity)
         let shares = (try? await store.sharesTyping(identity.userID)) ?? true
         let blocked = (try? await store.blockedUsers(of: identity.userID)) ?? []
@@ -78,7 +86,7 @@ public actor Hub {
         let id = nextConnectionID
         nextConnectionID += 1
         connections[id] = Connection(
-            identity: identity, outbox: outbox,
+            identity: identity, outbox: outbox, close: close,
             activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst)
         )
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
@@ -342,6 +350,16 @@ public actor Hub {
         broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
         guard part.isFinal else { return }
         await self.send(.init(conversation: part.conversation, clientMessageId: "stream-\(part.messageId)", text: text), from: id)
+    }
+
+    // MARK: Shutdown
+
+    /// Closes every socket with the going-away code, so clients reconnect elsewhere or later.
+    public func closeAll(reason: String) async {
+        let closers = connections.values.map(\.close)
+        await withTaskGroup(of: Void.self) { group in
+            for close in closers { group.addTask { await close(reason) } }
+        }
     }
 
     // MARK: Expiry

@@ -34,7 +34,9 @@ struct SocketSession {
         watchdog.cancel()
 
         let (outbox, continuation) = AsyncStream.makeStream(of: String.self)
-        let id = await hub.connect(identity, outbox: continuation)
+        let id = await hub.connect(identity, outbox: continuation) { reason in
+            try? await outbound.close(.goingAway, reason: reason)
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in outbox {

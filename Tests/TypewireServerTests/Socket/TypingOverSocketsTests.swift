@@ -225,6 +225,18 @@ struct TypingOverSocketsTests {
         }
     }
 
+    @Test func gracefulShutdownClosesSocketsWithGoingAway() async throws {
+        var sockets: [TestSocket] = []
+        try await TestServer.run { server in
+            sockets.append(try await server.subscribedSocket("alice", to: Self.direct))
+            sockets.append(try await server.socket("bob"))
+        }
+        for socket in sockets {
+            try await waitUntilClosed(socket)
+            #expect(await socket.closedGoingAway)
+        }
+    }
+
     private func waitUntilClosed(_ socket: TestSocket, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = ContinuousClock.now + .seconds(2)
         while ContinuousClock.now < deadline {

@@ -24,7 +24,7 @@ final class TestSocket: Sendable {
         let task = Task {
             var logger = Logger(label: "typewire.test.client")
             logger.logLevel = .critical
-            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/v1/socket", logger: logger) { inbound, outbound, _ in
+            let closeFrame = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/v1/socket", logger: logger) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await text in outgoingTexts { try await outbound.write(.text(text)) }
@@ -36,7 +36,7 @@ final class TestSocket: Sendable {
                     group.cancelAll()
                 }
             }
-            await inbox.markClosed()
+            await inbox.markClosed(goingAway: closeFrame?.closeCode == .goingAway)
         }
         let socket = TestSocket(outgoing: outgoing, task: task, inbox: inbox)
         if let token {
@@ -111,6 +111,11 @@ final class TestSocket: Sendable {
     var isClosed: Bool {
         get async { await inbox.closed }
     }
+
+    /// Whether the server closed the socket with the going-away code (1001).
+    var closedGoingAway: Bool {
+        get async { await inbox.goingAway }
+    }
 }
 
 enum TestSocketError: Error {
@@ -122,14 +127,16 @@ private actor Inbox {
     private(set) var texts: [String] = []
     private var pending: [ServerFrame] = []
     private(set) var closed = false
+    private(set) var goingAway = false
 
     func append(_ text: String) {
         texts.append(text)
         if let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8)) { pending.append(frame) }
     }
 
-    func markClosed() {
+    func markClosed(goingAway: Bool) {
         closed = true
+        self.goingAway = goingAway
     }
 
     func take(where matches: (ServerFrame) -> Bool) -> ServerFrame? {
