@@ -27,6 +27,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How long an activity lives after its last frame, in milliseconds (TYPEWIRE_ACTIVITY_TTL).")
     var activityTTL: Int64?
 
+    @Option(help: "How often to ping each socket, in milliseconds; a silent peer is closed (TYPEWIRE_PING_INTERVAL).")
+    var pingInterval: Int64?
+
+    @Option(help: "Activity frames allowed per second and socket (TYPEWIRE_ACTIVITY_RATE).")
+    var activityRate: Double?
+
+    @Option(help: "Messages allowed per second and socket (TYPEWIRE_MESSAGE_RATE).")
+    var messageRate: Double?
+
+    @Option(help: "Comma-separated browser origins allowed to open a socket; empty allows all (TYPEWIRE_ALLOWED_ORIGINS).")
+    var allowedOrigins: String?
+
     @Flag(help: "Seed demo users and conversations and serve demo tokens at /v1/demo/token?user=alice.")
     var demo = false
 
@@ -44,25 +56,45 @@ struct Serve: AsyncParsableCommand {
                 "No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET (or run with --demo to try Typewire out)."
             )
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host ?? environment["TYPEWIRE_HOST"] ?? "127.0.0.1",
             port: try port ?? environment["TYPEWIRE_PORT"].map(Self.integer) ?? 8080,
             sqlitePath: sqlite ?? environment["TYPEWIRE_SQLITE"] ?? "./typewire.sqlite",
             jwtSecret: secret,
-            activityTTL: try activityTTL ?? environment["TYPEWIRE_ACTIVITY_TTL"].map { Int64(try Self.integer($0)) } ?? 4_800,
             demo: demo
         )
+        if let ttl = try activityTTL ?? environment["TYPEWIRE_ACTIVITY_TTL"].map({ Int64(try Self.integer($0)) }) {
+            configuration.activityTTL = ttl
+        }
+        if let interval = try pingInterval ?? environment["TYPEWIRE_PING_INTERVAL"].map({ Int64(try Self.integer($0)) }) {
+            configuration.pingInterval = interval
+        }
+        if let rate = try activityRate ?? environment["TYPEWIRE_ACTIVITY_RATE"].map(Self.number) { configuration.activityRate = rate }
+        if let rate = try messageRate ?? environment["TYPEWIRE_MESSAGE_RATE"].map(Self.number) { configuration.messageRate = rate }
+        if let origins = allowedOrigins ?? environment["TYPEWIRE_ALLOWED_ORIGINS"] {
+            configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.activityRate > 0, configuration.messageRate > 0 else {
+            throw CommandError("--activity-ttl, --ping-interval, --activity-rate and --message-rate must be positive.")
+        }
         _ = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
         let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
         if demo { try await DemoSeed.seed(into: store) }
+        let host = configuration.host
+        let mode = configuration.demo ? " (demo)" : ""
         let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
-            logger.info("Typewire is listening on \(configuration.host):\(port)\(configuration.demo ? " (demo)" : "")")
+            logger.info("Typewire is listening on \(host):\(port)\(mode)")
         }
         let services = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await services.run()
         try await store.close()
+    }
+
+    private static func number(_ text: String) throws -> Double {
+        guard let value = Double(text) else { throw CommandError("'\(text)' is not a number.") }
+        return value
     }
 
     private static func integer(_ text: String) throws -> Int {

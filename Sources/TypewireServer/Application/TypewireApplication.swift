@@ -44,8 +44,16 @@ public enum TypewireApplication {
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(data: body)))
             }
         }
-        router.ws(RouterPath(WireProtocol.socketPath)) { _, _ in
-            .upgrade([:])
+        let allowedOrigins = Set(configuration.allowedOrigins)
+        router.ws(RouterPath(WireProtocol.socketPath)) { request, _ in
+            // Browsers send Origin; a page from a foreign site may not open a socket with a user's token.
+            // Browsers send the page's Origin (http or https); a page from a foreign site may not open a
+            // socket with a user's token. Non-browser clients may send a ws:// origin of their own.
+            if !allowedOrigins.isEmpty {
+                let browserOrigins = request.headers[values: .origin].filter { !$0.hasPrefix("ws://") && !$0.hasPrefix("wss://") }
+                if browserOrigins.contains(where: { !allowedOrigins.contains($0) }) { return .dontUpgrade }
+            }
+            return .upgrade([:])
         } onUpgrade: { inbound, outbound, _ in
             try await session.run(inbound: inbound, outbound: outbound)
         }

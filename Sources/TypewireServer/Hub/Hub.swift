@@ -15,6 +15,7 @@ public actor Hub {
         var close: @Sendable (_ reason: String) async -> Void
         var subscriptions: Set<String> = []
         var activityLimiter: RateLimiter
+        var messageLimiter: RateLimiter
         var lastRateLimitNotice: Int64?
     }
 
@@ -87,7 +88,8 @@ public actor Hub {
         nextConnectionID += 1
         connections[id] = Connection(
             identity: identity, outbox: outbox, close: close,
-            activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst)
+            activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst),
+            messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst)
         )
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
@@ -193,13 +195,28 @@ public actor Hub {
             }
             return verdict
         case .send(let send):
+            guard admitMessage(from: id, ref: send.clientMessageId) else { break }
             await self.send(send, from: id)
         case .edit(let edit):
+            guard admitMessage(from: id, ref: "edit") else { break }
             await self.edit(edit, from: id)
         case .stream(let stream):
+            guard admitMessage(from: id, ref: stream.messageId) else { break }
             await self.stream(stream, from: id)
         }
         return .keepOpen
+    }
+
+    /// Applies the socket's message rate limit; a refused message is answered so the client can retry it.
+    private func admitMessage(from id: ConnectionID, ref: String) -> Bool {
+        guard connections[id]?.messageLimiter.allow(now: now()) == false else { return true }
+        metrics.droppedByRateLimit.increment()
+        reply(to: id, .init(
+            code: .rateLimited,
+            message: "More than \(Int(configuration.messageRate)) messages a second: this one was not stored; send it again shortly.",
+            ref: ref
+        ))
+        return false
     }
 
     /// Applies the socket's activity rate limit.

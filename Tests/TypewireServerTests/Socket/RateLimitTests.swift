@@ -21,6 +21,25 @@ struct RateLimitTests {
         }
     }
 
+    @Test func messagesOverTheLimitAreRefusedSoTheClientCanRetry() async throws {
+        try await TestServer.run(configure: { $0.messageBurst = 5 }) { server in
+            let alice = try await server.socket("alice")
+            for index in 0..<10 {
+                alice.send(.send(.init(conversation: Self.group, clientMessageId: "m\(index)", text: "hi \(index)")))
+            }
+            var acked = 0
+            var refused: [String] = []
+            for _ in 0..<10 {
+                let frame = try await alice.next { if case .ack = $0 { true } else if case .error = $0 { true } else { false } }
+                if case .ack = frame { acked += 1 }
+                if case .error(let failure) = frame, failure.code == .rateLimited { refused.append(failure.ref ?? "") }
+            }
+            #expect(acked >= 5 && acked < 10)
+            #expect(refused.count == 10 - acked)
+            #expect(refused.allSatisfy { $0.hasPrefix("m") }, "each refusal names the message to retry")
+        }
+    }
+
     @Test func sustainedAbuseClosesTheSocket() async throws {
         try await TestServer.run(configure: { $0.abuseThreshold = 50 }) { server in
             let flooder = try await server.socket("alice")

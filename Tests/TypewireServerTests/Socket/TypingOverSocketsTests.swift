@@ -201,6 +201,18 @@ struct TypingOverSocketsTests {
         }
     }
 
+    @Test func onlyAllowedBrowserOriginsMayOpenASocket() async throws {
+        try await TestServer.run(configure: { $0.allowedOrigins = ["https://chat.example"] }) { server in
+            let foreign = try await TestSocket.connect(port: server.port, token: nil, origin: "https://evil.example")
+            try await waitUntilClosed(foreign)
+            let allowed = try await TestSocket.connect(port: server.port, token: try await server.token("alice"), origin: "https://chat.example")
+            let app = try await TestSocket.connect(port: server.port, token: try await server.token("bob"))
+            let allowedClosed = await allowed.isClosed
+            let appClosed = await app.isClosed
+            #expect(!allowedClosed && !appClosed, "the allowed origin and a client without Origin connect")
+        }
+    }
+
     @Test func noHelloInTimeClosesTheSocket() async throws {
         try await TestServer.run(configure: { $0.helloTimeout = 200 }) { server in
             let socket = try await TestSocket.connect(port: server.port, token: nil)

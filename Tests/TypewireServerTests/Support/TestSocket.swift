@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWSClient
+import Hummingbird
 import Logging
 import Testing
 import TypewireCore
@@ -18,23 +19,34 @@ final class TestSocket: Sendable {
     }
 
     /// Connects and, if a token is given, says hello and waits for `welcome`.
-    static func connect(port: Int, token: String?) async throws -> TestSocket {
+    /// - Parameter origin: An `Origin` header, as a browser sends.
+    static func connect(port: Int, token: String?, origin: String? = nil) async throws -> TestSocket {
         let (outgoingTexts, outgoing) = AsyncStream.makeStream(of: String.self)
         let inbox = Inbox()
         let task = Task {
             var logger = Logger(label: "typewire.test.client")
             logger.logLevel = .critical
-            let closeFrame = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/v1/socket", logger: logger) { inbound, outbound, _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await text in outgoingTexts { try await outbound.write(.text(text)) }
-                        try await outbound.close(.normalClosure, reason: nil)
+            var configuration = WebSocketClientConfiguration()
+            if let origin { configuration.additionalHeaders[.origin] = origin }
+            let closeFrame: WebSocketCloseFrame?
+            do {
+                closeFrame = try await WebSocketClient.connect(
+                    url: "ws://127.0.0.1:\(port)/v1/socket", configuration: configuration, logger: logger
+                ) { inbound, outbound, _ in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await text in outgoingTexts { try await outbound.write(.text(text)) }
+                            try await outbound.close(.normalClosure, reason: nil)
+                        }
+                        for try await message in inbound.messages(maxSize: 1 << 20) {
+                            if case .text(let text) = message { await inbox.append(text) }
+                        }
+                        group.cancelAll()
                     }
-                    for try await message in inbound.messages(maxSize: 1 << 20) {
-                        if case .text(let text) = message { await inbox.append(text) }
-                    }
-                    group.cancelAll()
                 }
+            } catch {
+                await inbox.markClosed(goingAway: false)  // refused or dropped
+                throw error
             }
             await inbox.markClosed(goingAway: closeFrame?.closeCode == .goingAway)
         }
