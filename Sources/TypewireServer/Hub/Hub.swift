@@ -45,8 +45,6 @@ public actor Hub {
     private var board: ActivityBoard
     /// Replies being streamed: the text so far.
     private var streams: [StreamKey: String] = [:]
-    /// Activity frames dropped by rate limits since the hub started.
-    public private(set) var activityFramesDropped = 0
 
     /// Creates a hub.
     /// - Parameters:
@@ -226,7 +224,6 @@ public actor Hub {
         guard var connection = connections[id] else { return .keepOpen }
         defer { connections[id] = connection }
         if connection.activityLimiter.allow(now: time) { return nil }
-        activityFramesDropped += 1
         metrics.droppedByRateLimit.increment()
         if connection.activityLimiter.refusedInARow >= configuration.abuseThreshold {
             return .close(reason: "too many activity frames")
