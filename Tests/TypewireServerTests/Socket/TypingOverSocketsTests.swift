@@ -83,10 +83,10 @@ struct TypingOverSocketsTests {
             let start = ContinuousClock.now
             alice.send(typing())
             try await bob.activity(in: Self.direct) { !$0.isEmpty }
-            try await bob.activity(in: Self.direct, within: .seconds(1)) { $0.isEmpty }
+            try await bob.activity(in: Self.direct, within: .seconds(2)) { $0.isEmpty }
             let elapsed = ContinuousClock.now - start
             #expect(elapsed >= .milliseconds(300), "not before its expiry")
-            #expect(elapsed < .milliseconds(800), "and soon after it (generous bound for a loaded machine)")
+            #expect(elapsed < .milliseconds(1_500), "and soon after it (a generous bound for a loaded machine)")
         }
     }
 
