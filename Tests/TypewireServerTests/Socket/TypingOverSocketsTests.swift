@@ -95,8 +95,10 @@ struct TypingOverSocketsTests {
             let phone = try await server.socket("alice")
             let laptop = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: Self.direct)
-            phone.send(typing())
+            // Two sockets are not ordered with each other: wait for each device's update in turn.
             laptop.send(typing())
+            try await bob.activity(in: Self.direct) { $0.map(\.user) == ["alice"] }
+            phone.send(typing())
             try await bob.activity(in: Self.direct) { $0.map(\.user) == ["alice"] }
             phone.send(.activity(.init(conversation: Self.direct, activity: .none)))
             let update = try await bob.activity(in: Self.direct) { _ in true }
