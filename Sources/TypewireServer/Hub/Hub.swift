@@ -43,6 +43,8 @@ public actor Hub {
     /// Whom each connected user has blocked (loaded on connect, dropped on the last close).
     private var blocks: [String: Set<String>] = [:]
     private var board: ActivityBoard
+    /// Counts membership changes, so that a participant list read from the store during a change is not cached.
+    private var membershipChanges = 0
     /// Replies being streamed: the text so far.
     private var streams: [StreamKey: String] = [:]
 
@@ -128,11 +130,13 @@ public actor Hub {
 
     /// A participant joined: they may subscribe from now on.
     public func participantAdded(_ user: String, to conversation: String) {
+        membershipChanges += 1
         members[conversation]?.insert(user)
     }
 
     /// A participant left or was removed: their activity is cleared and their subscriptions end at once.
     public func participantRemoved(_ user: String, from conversation: String) {
+        membershipChanges += 1
         members[conversation]?.remove(user)
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
         for id in connectionsOfUser[user] ?? [] where connections[id]?.subscriptions.contains(conversation) == true {
@@ -254,7 +258,7 @@ public actor Hub {
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {
         guard let user = connections[id]?.identity.userID else { return }
-        guard let members = await members(of: conversation), members.contains(user) else {
+        guard await isMember(user, of: conversation) else {
             return reply(to: id, Self.unknownConversation(conversation, ref: "subscribe"))
         }
         let participants: [Participant]
@@ -266,7 +270,10 @@ public actor Hub {
             logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
             return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: "subscribe"))
         }
-        guard connections[id] != nil else { return }  // closed while the store answered
+        // Closed, or removed from the conversation, while the store answered.
+        guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
+            return reply(to: id, Self.unknownConversation(conversation, ref: "subscribe"))
+        }
         subscribers[conversation, default: []].insert(id)
         let blocked = blocks[user] ?? []
         let online = participants.map {
@@ -282,7 +289,7 @@ public actor Hub {
 
     private func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
-        guard let members = await members(of: conversation), members.contains(identity.userID) else {
+        guard await isMember(identity.userID, of: conversation) else {
             return reply(to: id, Self.unknownConversation(conversation, ref: "activity"))
         }
         guard connections[id] != nil, !notSharing.contains(identity.userID) else { return }
@@ -301,7 +308,7 @@ public actor Hub {
         guard !send.clientMessageId.isEmpty else {
             return reply(to: id, .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send"))
         }
-        guard let members = await members(of: send.conversation), members.contains(identity.userID) else {
+        guard await isMember(identity.userID, of: send.conversation) else {
             return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId))
         }
         // The stop goes out before the message, so no one sees "is typing" after it arrives.
@@ -325,7 +332,7 @@ public actor Hub {
         guard edit.text.count <= configuration.maxMessageLength else {
             return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: "edit"))
         }
-        guard let members = await members(of: edit.conversation), members.contains(identity.userID) else {
+        guard await isMember(identity.userID, of: edit.conversation) else {
             return reply(to: id, Self.unknownConversation(edit.conversation, ref: "edit"))
         }
         let edited: ChatMessage?
@@ -348,7 +355,7 @@ public actor Hub {
         guard identity.isBot else {
             return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with role=bot) stream replies; send a message instead.", ref: "stream"))
         }
-        guard let members = await members(of: part.conversation), members.contains(identity.userID) else {
+        guard await isMember(identity.userID, of: part.conversation) else {
             return reply(to: id, Self.unknownConversation(part.conversation, ref: "stream"))
         }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
@@ -457,12 +464,21 @@ public actor Hub {
     }
 
     /// The participants of a conversation, cached; nil if it does not exist.
+    ///
+    /// A membership change made while the store answered wins: the answer is then used once but not cached.
     private func members(of conversation: String) async -> Set<String>? {
         if let cached = members[conversation] { return cached }
+        let version = membershipChanges
         guard let participants = try? await store.participants(of: conversation), !participants.isEmpty else { return nil }
         let set = Set(participants.map(\.id))
-        members[conversation] = set
-        return set
+        if version == membershipChanges { members[conversation] = set }
+        return members[conversation] ?? set
+    }
+
+    /// Whether a user is (still) a participant, checked again after any wait.
+    private func isMember(_ user: String, of conversation: String) async -> Bool {
+        guard await members(of: conversation)?.contains(user) == true else { return false }
+        return members[conversation]?.contains(user) ?? true
     }
 
     private static func unknownConversation(_ conversation: String, ref: String) -> ServerFrame.Failure {
