@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "TypewireCore", targets: ["TypewireCore"]),
         .library(name: "TypewireServer", targets: ["TypewireServer"]),
+        .library(name: "TypewireClient", targets: ["TypewireClient"]),
+        .library(name: "TypewireTesting", targets: ["TypewireTesting"]),
         .executable(name: "typewire", targets: ["typewire"]),
     ],
     dependencies: [
@@ -38,6 +40,23 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "TypewireClient",
+            dependencies: [
+                "TypewireCore",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "TypewireTesting",
+            dependencies: [
+                "TypewireServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "typewire",
             dependencies: [
@@ -51,9 +70,18 @@ let package = Package(
             name: "TypewireServerTests",
             dependencies: [
                 "TypewireServer",
+                "TypewireTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "TypewireClientTests",
+            dependencies: [
+                "TypewireClient",
+                "TypewireTesting",
+                "TypewireServer",
             ]
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypewireCore
 import TypewireServer
+import TypewireTesting
 
 /// Membership, blocking and privacy, changed through REST and enforced on the socket.
 @Suite("typewire serve: conversation rules", .timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import Testing
 import TypewireCore
 import TypewireServer
+import TypewireTesting
 
 @Suite("typewire serve: /metrics", .timeLimit(.minutes(1)))
 struct MetricsTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypewireCore
 import TypewireServer
+import TypewireTesting
 
 /// End to end: a real server on 127.0.0.1, a real SQLite file, real WebSocket clients.
 @Suite("typewire serve: typing over real sockets", .timeLimit(.minutes(1)))

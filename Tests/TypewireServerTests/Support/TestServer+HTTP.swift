@@ -1,4 +1,5 @@
 import Foundation
+import TypewireTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,0 +1,11 @@
+/// Where a client's connection stands.
+public enum ConnectionState: Hashable, Sendable {
+    /// Opening the socket or waiting for `welcome`.
+    case connecting
+    /// Said hello and got `welcome`: frames flow.
+    case connected
+    /// The socket dropped; the client waits `retryIn` before it tries again.
+    case waitingToReconnect(retryIn: Duration)
+    /// The client stopped (its `run()` ended).
+    case stopped
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import TypewireServer
+
+/// A real `typewire serve` for tests: on 127.0.0.1 with a port of its own and a real SQLite file in a
+/// temporary folder, seeded with the demo users and conversations.
+///
+/// ```swift
+/// try await TestServer.run { server in
+///     let token = try await server.token("alice")
+///     // connect to ws://127.0.0.1:\(server.port)/v1/socket …
+/// }
+/// ```
+public struct TestServer: Sendable {
+    /// The secret test tokens are signed with.
+    public static let secret = "typewire-test-secret-not-for-production-use"
+
+    /// The port the server listens on.
+    public let port: Int
+    /// Signs tokens for the server.
+    public let authority: TokenAuthority
+    /// The configuration the server runs with.
+    public let configuration: ServerConfiguration
+
+    /// The socket's URL.
+    public var socketURL: String { "ws://127.0.0.1:\(port)/v1/socket" }
+
+    /// A token for a demo user (alice, bob, carol, dave, erin, frank, clawd) or anyone else.
+    public func token(_ user: String, name: String? = nil, lifetime: Duration = .seconds(3_600)) async throws -> String {
+        let demo = DemoSeed.users.first { $0.userID == user }
+        return try await authority.sign(demo ?? Identity(userID: user, name: name), lifetime: lifetime)
+    }
+
+    /// Runs a server for the body's duration, then shuts it down gracefully.
+    /// - Parameters:
+    ///   - folder: Where the SQLite file lives; a new temporary folder if nil (pass one to restart on it).
+    ///   - configure: Changes to the test configuration (port 0 by default: a free one).
+    public static func run(
+        folder: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (TestServer) async throws -> Void
+    ) async throws {
+        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = ServerConfiguration(
+            port: 0, sqlitePath: folder.appendingPathComponent("typewire.sqlite").path, jwtSecret: secret
+        )
+        configure(&configuration)
+        var logger = Logger(label: "typewire.test")
+        logger.logLevel = .warning
+        let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
+        try await DemoSeed.seed(into: store)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
+            portContinuation.yield(port)
+        }
+        let services = ServiceGroup(configuration: .init(services: [server], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            var portIterator = ports.makeAsyncIterator()
+            guard let port = await portIterator.next() else { throw TestServerError.didNotStart }
+            let running = TestServer(port: port, authority: try await TokenAuthority(secret: secret), configuration: configuration)
+            do {
+                try await body(running)
+            } catch {
+                await services.triggerGracefulShutdown()
+                throw error
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+        }
+        try await store.close()
+    }
+}
+
+/// Why a test server could not run.
+public struct TestServerError: Error, CustomStringConvertible {
+    let message: String
+    static let didNotStart = TestServerError(message: "The test server stopped before it listened.")
+    public var description: String { message }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+import TypewireTesting
+@testable import TypewireClient
+
+/// The client against a real server on 127.0.0.1.
+@Suite("TypewireClient against a real server", .timeLimit(.minutes(1)))
+struct TypewireClientTests {
+    static let direct = "direct-alice-bob"
+    static let quickBackoff = TypewireClient.Configuration(backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)))
+
+    func client(_ user: String, of server: TestServer) -> TypewireClient {
+        TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) { try await server.token(user) }
+    }
+
+    /// The first element of a sequence that matches, within a deadline.
+    func first<S: AsyncSequence & Sendable>(
+        _ sequence: S, within timeout: Duration = .seconds(2), where matches: @escaping @Sendable (S.Element) -> Bool
+    ) async throws -> S.Element where S.Element: Sendable {
+        try await withThrowingTaskGroup(of: S.Element?.self) { group in
+            group.addTask { for try await element in sequence where matches(element) { return element }; return nil }
+            group.addTask { try await Task.sleep(for: timeout); return nil }
+            defer { group.cancelAll() }
+            guard let element = try await group.next() ?? nil else { throw ClientTestError.timedOut }
+            return element
+        }
+    }
+
+    func waitUntilConnected(_ client: TypewireClient) async throws {
+        _ = try await first(await client.states()) { $0 == .connected }
+    }
+
+    /// Waits (polling, with a deadline) until the client's subscription to a conversation is confirmed.
+    func waitUntilSubscribed(_ client: TypewireClient, to conversation: String, within timeout: Duration = .seconds(3)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !(await client.subscribedConversations.contains(conversation)) {
+            guard ContinuousClock.now < deadline else { throw ClientTestError.timedOut }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test func twoClientsSeeEachOthersTypingWithinOneSecond() async throws {
+        try await TestServer.run { server in
+            let alice = client("alice", of: server)
+            let bob = client("bob", of: server)
+            let connections = [Task { await alice.run() }, Task { await bob.run() }]
+            defer { connections.forEach { $0.cancel() } }
+            try await waitUntilConnected(alice)
+            try await waitUntilConnected(bob)
+            let aliceChat = await alice.conversation(Self.direct)
+            let bobChat = await bob.conversation(Self.direct)
+            try await waitUntilSubscribed(alice, to: Self.direct)
+            try await waitUntilSubscribed(bob, to: Self.direct)
+            let start = ContinuousClock.now
+            await aliceChat.setActivity(.typing)
+            let seen = try await first(bobChat.typing, within: .seconds(1)) { $0.text != nil }
+            #expect(ContinuousClock.now - start < .seconds(1))
+            #expect(seen.text == "Alice is typing…")
+            #expect(seen.typers.map(\.userID) == ["alice"])
+            let id = try await aliceChat.send("Hi Bob")
+            let message = try await first(bobChat.messages) { $0.id == id }
+            #expect(message.text == "Hi Bob")
+            let cleared = try await first(bobChat.typing) { _ in true }
+            #expect(cleared == .idle, "the send cleared Alice's typing")
+        }
+    }
+
+    @Test func afterAServerRestartClientsReconnectAndAMessageSentDuringTheOutageArrivesOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
+        var port = 0
+        var clients: [TypewireClient] = []
+        var connections: [Task<Void, Never>] = []
+        defer { connections.forEach { $0.cancel() } }
+        try await TestServer.run(folder: folder) { server in
+            port = server.port
+            clients = [client("alice", of: server), client("bob", of: server)]
+            connections = clients.map { client in Task { await client.run() } }
+            for client in clients { try await waitUntilConnected(client) }
+        }
+        let (alice, bob) = (clients[0], clients[1])
+        let aliceChat = await alice.conversation(Self.direct)
+        let bobChat = await bob.conversation(Self.direct)
+        // The server is down: the message waits in the client.
+        let sending = Task { try await aliceChat.send("sent during the outage") }
+        try await TestServer.run(folder: folder, configure: { $0.port = port }) { server in
+            try await waitUntilSubscribed(alice, to: Self.direct)
+            try await waitUntilSubscribed(bob, to: Self.direct)
+            let id = try await sending.value
+            let delivered = try await first(bobChat.messages) { $0.id == id }
+            #expect(delivered.text == "sent during the outage")
+            // The state is restored: typing flows again after the reconnect.
+            await aliceChat.setActivity(.typing)
+            _ = try await first(bobChat.typing) { $0.text == "Alice is typing…" }
+            // Stored exactly once: a fresh client's history has it once.
+            let carol = client("alice", of: server)
+            let check = Task { await carol.run() }
+            defer { check.cancel() }
+            let history = await carol.conversation(Self.direct)
+            try await waitUntilSubscribed(carol, to: Self.direct)
+            await history.close()
+            var texts: [String] = []
+            for await message in history.messages { texts.append(message.text) }
+            #expect(texts.filter { $0 == "sent during the outage" }.count == 1)
+        }
+    }
+
+    @Test func backoffGrowsAndIsJittered() {
+        let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0.5)
+        var random = SystemRandomNumberGenerator()
+        for attempt in 1...8 {
+            let ceiling = min(Duration.seconds(1), .milliseconds(100) * (1 << (attempt - 1)))
+            let delay = backoff.delay(attempt: attempt, using: &random)
+            #expect(delay <= ceiling && delay >= ceiling / 2, "attempt \(attempt): \(delay)")
+        }
+    }
+}
+
+enum ClientTestError: Error {
+    case timedOut
+}
