@@ -106,6 +106,32 @@ struct TypewireClientTests {
         }
     }
 
+    @Test func typingExpiresOnTimeWhileDisconnected() async throws {
+        try await TestServer.run(configure: { $0.activityTTL = 600 }) { server in
+            let alice = client("alice", of: server)
+            let bob = client("bob", of: server)
+            let aliceConnection = Task { await alice.run() }
+            let bobConnection = Task { await bob.run() }
+            defer { aliceConnection.cancel() }
+            try await waitUntilConnected(alice)
+            try await waitUntilConnected(bob)
+            let aliceChat = await alice.conversation(Self.direct)
+            let bobChat = await bob.conversation(Self.direct)
+            try await waitUntilSubscribed(alice, to: Self.direct)
+            try await waitUntilSubscribed(bob, to: Self.direct)
+            await aliceChat.setActivity(.typing)
+            _ = try await first(bobChat.typing) { $0.text != nil }
+            let seenAt = ContinuousClock.now
+            // Bob loses his connection: no update can reach him; only his roster's clock can clear Alice.
+            bobConnection.cancel()
+            _ = try await first(await bob.states()) { $0 == .stopped }
+            let cleared = try await first(bobChat.typing, within: .seconds(2)) { _ in true }
+            #expect(cleared == .idle)
+            #expect(ContinuousClock.now - seenAt < .milliseconds(1_000), "cleared at the entry's expiry (600 ms ttl)")
+            #expect(await bob.liveCounts.timers == 0, "the timer ended with the entry")
+        }
+    }
+
     @Test func backoffGrowsAndIsJittered() {
         let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0.5)
         var random = SystemRandomNumberGenerator()
