@@ -44,6 +44,8 @@ public actor TypewireClient {
     private var stateObservers: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
     private var conversations: [String: ConversationState] = [:]
     private var pending: [String: PendingSend] = [:]
+    /// Conversations where this client last set an activity other than none.
+    private var activeIn: Set<String> = []
 
     /// Creates a client; nothing happens until ``run()``.
     /// - Parameters:
@@ -158,10 +160,12 @@ public actor TypewireClient {
         return ConversationHandle(id: id, client: self, typing: typing, messages: messages, presence: presence)
     }
 
-    /// Closes a conversation: unsubscribes, stops its timer and ends its sequences.
+    /// Closes a conversation: stops the user's activity there (leaving ends typing), unsubscribes, stops
+    /// its timer and ends its sequences.
     func close(_ id: String) {
         guard let conversation = conversations.removeValue(forKey: id) else { return }
         conversation.finish()
+        if activeIn.remove(id) != nil { transmit(.activity(.init(conversation: id, activity: .none))) }
         transmit(.unsubscribe(.init(conversation: id)))
     }
 
@@ -176,6 +180,7 @@ public actor TypewireClient {
 
     /// Sets the user's own activity in a conversation (what a composer or a bot reports).
     func setActivity(_ activity: Activity, in conversation: String) {
+        if activity.isActive { activeIn.insert(conversation) } else { activeIn.remove(conversation) }
         transmit(.activity(.init(conversation: conversation, activity: activity)))
     }
 

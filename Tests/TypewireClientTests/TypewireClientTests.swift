@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TypewireCore
 import TypewireServer
@@ -129,6 +132,45 @@ struct TypewireClientTests {
             #expect(cleared == .idle)
             #expect(ContinuousClock.now - seenAt < .milliseconds(1_000), "cleared at the entry's expiry (600 ms ttl)")
             #expect(await bob.liveCounts.timers == 0, "the timer ended with the entry")
+        }
+    }
+
+    @Test func openingAndClosingAHundredConversationsLeavesNothingBehind() async throws {
+        try await TestServer.run { server in
+            let alice = client("alice", of: server)
+            let connection = Task { await alice.run() }
+            defer { connection.cancel() }
+            try await waitUntilConnected(alice)
+            for round in 0..<100 {
+                let id = [Self.direct, "group-six", "bot-clawd"][round % 3]
+                let chat = await alice.conversation(id)
+                try await waitUntilSubscribed(alice, to: id)
+                await chat.setActivity(.typing)
+                await chat.close()
+                var drained = 0
+                for await _ in chat.typing { drained += 1 }  // the sequence ends once closed
+            }
+            #expect(await alice.liveCounts.conversations == 0)
+            #expect(await alice.liveCounts.timers == 0)
+            // The server agrees: no subscription is left (the socket itself stays open).
+            let deadline = ContinuousClock.now + .seconds(2)
+            var subscriptions = -1.0
+            while ContinuousClock.now < deadline {
+                let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/metrics")!)
+                let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("typewire_subscriptions ") }
+                subscriptions = line.flatMap { Double($0.split(separator: " ").last!) } ?? -1
+                if subscriptions == 0 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(subscriptions == 0)
+            // And closing a conversation ended the typing begun in it.
+            let bob = client("bob", of: server)
+            let bobConnection = Task { await bob.run() }
+            defer { bobConnection.cancel() }
+            let bobChat = await bob.conversation(Self.direct)
+            try await waitUntilSubscribed(bob, to: Self.direct)
+            let state = try await first(bobChat.typing) { _ in true }
+            #expect(state == .idle)
         }
     }
 

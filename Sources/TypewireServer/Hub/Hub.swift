@@ -189,7 +189,8 @@ public actor Hub {
             if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
             subscribers[unsubscribe.conversation]?.remove(id)
         case .activity(let request):
-            guard let verdict = admitActivity(from: id) else {
+            // A stop is never dropped: it only removes state, and dropping it would leave a stale indicator.
+            guard let verdict = request.activity.isActive ? admitActivity(from: id) : nil else {
                 let arrival = ContinuousClock.now
                 await setActivity(request.activity, in: request.conversation, from: id)
                 metrics.relayLatency.record(ContinuousClock.now - arrival)

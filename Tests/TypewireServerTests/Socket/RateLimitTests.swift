@@ -45,6 +45,18 @@ struct RateLimitTests {
         }
     }
 
+    @Test func aStopIsNeverDropped() async throws {
+        try await TestServer.run(configure: { $0.activityBurst = 1; $0.activityRate = 0.1 }) { server in
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
+            let alice = try await server.socket("alice")
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { !$0.isEmpty }
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))  // over the limit: dropped
+            alice.send(.activity(.init(conversation: Self.group, activity: .none)))  // still goes through
+            try await bob.activity(in: Self.group, within: .seconds(1)) { $0.isEmpty }
+        }
+    }
+
     @Test func sustainedAbuseClosesTheSocket() async throws {
         try await TestServer.run(configure: { $0.abuseThreshold = 50 }) { server in
             let flooder = try await server.socket("alice")
