@@ -228,9 +228,30 @@ public actor TypewireClient {
             conversations[message.conversation]?.deliver(message)
         case .ack(let ack):
             pending.removeValue(forKey: ack.clientMessageId)?.continuation.resume(returning: ack.messageId)
-        case .stream, .error:
+        case .error(let failure):
+            handle(failure)
+        case .stream:
             break
         }
+    }
+
+    /// Answers the server's refusal of a pending send: a rate limit is retried a second later; anything
+    /// else (too large, not a participant) fails the send with the server's reason.
+    private func handle(_ failure: ServerFrame.Failure) {
+        guard let ref = failure.ref, pending[ref] != nil else { return }
+        if failure.code == .rateLimited {
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(1))
+                await self?.resend(ref)
+            }
+        } else {
+            pending.removeValue(forKey: ref)?.continuation.resume(throwing: TypewireClientError(code: failure.code, message: failure.message))
+        }
+    }
+
+    private func resend(_ clientMessageId: String) {
+        guard let send = pending[clientMessageId] else { return }
+        transmit(.send(.init(conversation: send.conversation, clientMessageId: clientMessageId, text: send.text)))
     }
 
     /// Publishes a conversation's typing state and arms its timer for the next expiry.

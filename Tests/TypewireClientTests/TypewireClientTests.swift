@@ -174,6 +174,24 @@ struct TypewireClientTests {
         }
     }
 
+    @Test func aRefusedSendFailsWithTheServersReasonAndARateLimitedOneIsRetried() async throws {
+        try await TestServer.run(configure: { $0.messageBurst = 2; $0.messageRate = 2 }) { server in
+            let alice = client("alice", of: server)
+            let connection = Task { await alice.run() }
+            defer { connection.cancel() }
+            try await waitUntilConnected(alice)
+            let chat = await alice.conversation(Self.direct)
+            let tooLong = String(repeating: "x", count: server.configuration.maxMessageLength + 1)
+            await #expect(throws: TypewireClientError.self) { try await chat.send(tooLong) }
+            // Four sends at once with a burst of two: the refused ones come back later by themselves.
+            let ids = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<4 { group.addTask { try await chat.send("burst \(index)") } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 4)
+        }
+    }
+
     @Test func backoffGrowsAndIsJittered() {
         let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0.5)
         var random = SystemRandomNumberGenerator()
