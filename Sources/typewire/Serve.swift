@@ -56,22 +56,22 @@ struct Serve: AsyncParsableCommand {
                 "No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET (or run with --demo to try Typewire out)."
             )
         }
+        /// A flag's value, else its TYPEWIRE_* variable's, parsed.
+        func setting<Value>(_ flag: Value?, _ variable: String, _ parse: (String) throws -> Value) throws -> Value? {
+            try flag ?? environment[variable].map(parse)
+        }
         var configuration = ServerConfiguration(
-            host: host ?? environment["TYPEWIRE_HOST"] ?? "127.0.0.1",
-            port: try port ?? environment["TYPEWIRE_PORT"].map(Self.integer) ?? 8080,
-            sqlitePath: sqlite ?? environment["TYPEWIRE_SQLITE"] ?? "./typewire.sqlite",
+            host: try setting(host, "TYPEWIRE_HOST") { $0 } ?? "127.0.0.1",
+            port: try setting(port, "TYPEWIRE_PORT", Self.integer) ?? 8080,
+            sqlitePath: try setting(sqlite, "TYPEWIRE_SQLITE") { $0 } ?? "./typewire.sqlite",
             jwtSecret: secret,
             demo: demo
         )
-        if let ttl = try activityTTL ?? environment["TYPEWIRE_ACTIVITY_TTL"].map({ Int64(try Self.integer($0)) }) {
-            configuration.activityTTL = ttl
-        }
-        if let interval = try pingInterval ?? environment["TYPEWIRE_PING_INTERVAL"].map({ Int64(try Self.integer($0)) }) {
-            configuration.pingInterval = interval
-        }
-        if let rate = try activityRate ?? environment["TYPEWIRE_ACTIVITY_RATE"].map(Self.number) { configuration.activityRate = rate }
-        if let rate = try messageRate ?? environment["TYPEWIRE_MESSAGE_RATE"].map(Self.number) { configuration.messageRate = rate }
-        if let origins = allowedOrigins ?? environment["TYPEWIRE_ALLOWED_ORIGINS"] {
+        if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", { Int64(try Self.integer($0)) }) { configuration.activityTTL = ttl }
+        if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", { Int64(try Self.integer($0)) }) { configuration.pingInterval = ping }
+        if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.activityRate = rate }
+        if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.messageRate = rate }
+        if let origins = try setting(allowedOrigins, "TYPEWIRE_ALLOWED_ORIGINS", { $0 }) {
             configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.activityRate > 0, configuration.messageRate > 0 else {

@@ -44,18 +44,22 @@ struct TypewireClientTests {
         }
     }
 
+    /// Opens a conversation on a connected client and waits until the server confirmed the subscription.
+    func openChat(_ client: TypewireClient, _ conversation: String = direct) async throws -> ConversationHandle {
+        try await waitUntilConnected(client)
+        let chat = await client.conversation(conversation)
+        try await waitUntilSubscribed(client, to: conversation)
+        return chat
+    }
+
     @Test func twoClientsSeeEachOthersTypingWithinOneSecond() async throws {
         try await TestServer.run { server in
             let alice = client("alice", of: server)
             let bob = client("bob", of: server)
             let connections = [Task { await alice.run() }, Task { await bob.run() }]
             defer { connections.forEach { $0.cancel() } }
-            try await waitUntilConnected(alice)
-            try await waitUntilConnected(bob)
-            let aliceChat = await alice.conversation(Self.direct)
-            let bobChat = await bob.conversation(Self.direct)
-            try await waitUntilSubscribed(alice, to: Self.direct)
-            try await waitUntilSubscribed(bob, to: Self.direct)
+            let aliceChat = try await openChat(alice)
+            let bobChat = try await openChat(bob)
             let start = ContinuousClock.now
             await aliceChat.setActivity(.typing)
             let seen = try await first(bobChat.typing, within: .seconds(1)) { $0.text != nil }
@@ -116,12 +120,8 @@ struct TypewireClientTests {
             let aliceConnection = Task { await alice.run() }
             let bobConnection = Task { await bob.run() }
             defer { aliceConnection.cancel() }
-            try await waitUntilConnected(alice)
-            try await waitUntilConnected(bob)
-            let aliceChat = await alice.conversation(Self.direct)
-            let bobChat = await bob.conversation(Self.direct)
-            try await waitUntilSubscribed(alice, to: Self.direct)
-            try await waitUntilSubscribed(bob, to: Self.direct)
+            let aliceChat = try await openChat(alice)
+            let bobChat = try await openChat(bob)
             await aliceChat.setActivity(.typing)
             _ = try await first(bobChat.typing) { $0.text != nil }
             let seenAt = ContinuousClock.now
