@@ -1,9 +1,12 @@
+import Foundation
 import TypewireCore
 
-/// One open conversation: its typing state, messages and presence as async sequences, and sending.
+/// One open conversation: its typing state, messages, presence and bot replies as async sequences;
+/// sending, editing, a composer for the text field, and a bot's replies.
 ///
 /// Each sequence has one consumer. Call ``close()`` when the screen goes away: the subscription, its
-/// timer and its sequences end.
+/// timers, its composers and its sequences end. If the user is removed from the conversation (or it
+/// does not exist), the handle ends the same way by itself.
 public final class ConversationHandle: Sendable {
     /// The conversation's id.
     public let id: String
@@ -14,33 +17,61 @@ public final class ConversationHandle: Sendable {
     public let messages: AsyncStream<ChatMessage>
     /// Members coming online and going offline.
     public let presence: AsyncStream<ServerFrame.Presence>
+    /// Parts of bots' replies as they stream in; the finished reply then arrives in ``messages`` with
+    /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
+    public let replies: AsyncStream<ServerFrame.StreamDelta>
     private let client: TypewireClient
 
     init(
         id: String, client: TypewireClient, typing: AsyncStream<TypingState>, messages: AsyncStream<ChatMessage>,
-        presence: AsyncStream<ServerFrame.Presence>
+        presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>
     ) {
         self.id = id
         self.client = client
         self.typing = typing
         self.messages = messages
         self.presence = presence
+        self.replies = replies
     }
 
     /// Sends a message and returns the server's id for it once stored. The server clears the sender's
     /// typing before the message goes out. If the connection drops, the message is sent again after the
     /// reconnect; the server stores it once.
+    /// - Throws: ``TypewireClientError`` if the server refuses it (too long, not a participant).
     @discardableResult
     public func send(_ text: String) async throws -> String {
         try await client.send(text, in: id)
     }
 
-    /// Sets the current user's activity here (a composer or a bot calls it; see `Composer`).
+    /// Replaces the text of one of the user's own messages; returns the edited message once the server
+    /// has sent it to the conversation. Retried across reconnects until done.
+    /// - Throws: ``TypewireClientError``: ``ErrorCode/forbidden`` for someone else's message,
+    ///   ``ErrorCode/tooLarge``, or ``ErrorCode/closed`` if the handle closes first.
+    @discardableResult
+    public func edit(_ messageId: String, text: String) async throws -> ChatMessage {
+        try await client.edit(messageId, in: id, text: text)
+    }
+
+    /// A composer for this conversation's text field. It uses the intervals the server announced
+    /// (or the defaults before the first connection) unless given others.
+    public func composer(configuration: TypingEmitter<ContinuousClock.Instant>.Configuration? = nil) async -> Composer {
+        await client.makeComposer(for: self, configuration: configuration)
+    }
+
+    /// Begins a bot's reply here (the bot shows as thinking at once); see ``BotReply``.
+    /// - Parameter messageId: The reply's id, unique per reply.
+    /// - Throws: ``TypewireClientError`` if the handle is closed or the id is in use.
+    public func beginReply(messageId: String = UUID().uuidString.lowercased()) async throws -> BotReply {
+        try await client.beginReply(messageId, in: id)
+    }
+
+    /// Sets the current user's activity here directly, e.g. `.recording` or `.uploading`; for typing,
+    /// use a ``Composer``.
     public func setActivity(_ activity: Activity) async {
         await client.setActivity(activity, in: id)
     }
 
-    /// Unsubscribes and ends the sequences.
+    /// Stops the user's activity here, unsubscribes and ends the sequences, composers and replies.
     public func close() async {
         await client.close(id)
     }

@@ -8,7 +8,8 @@ import TypewireCore
 /// Run it for as long as the app wants to be connected (`await client.run()` in a task; cancel the task
 /// to stop). It says hello with a fresh token from the token provider, reconnects after any drop with
 /// exponential backoff and jitter, and after each reconnect subscribes again to every open conversation
-/// and sends again every message not yet acknowledged (the server stores each `clientMessageId` once).
+/// and sends again every message and edit not yet acknowledged (the server stores each
+/// `clientMessageId` once).
 ///
 /// ```swift
 /// let client = TypewireClient(url: "ws://127.0.0.1:8080/v1/socket") { try await fetchToken() }
@@ -23,34 +24,46 @@ public actor TypewireClient {
         public var backoff: Backoff
         /// How typing state is put into words (style, name limit, locale).
         public var text: TypingText.Configuration
+        /// The least time between two `stream` frames of a bot's reply: parts written sooner are sent
+        /// together, which keeps a fast writer under the server's message rate (5 a second by default).
+        public var streamInterval: Duration
 
         /// Creates a configuration.
-        public init(backoff: Backoff = .init(), text: TypingText.Configuration = .init()) {
+        public init(backoff: Backoff = .init(), text: TypingText.Configuration = .init(), streamInterval: Duration = .milliseconds(250)) {
             self.backoff = backoff
             self.text = text
+            self.streamInterval = streamInterval
         }
     }
 
     private let url: String
     private let token: @Sendable () async throws -> String
-    private let configuration: Configuration
-    private let formatter: TypingText
+    let configuration: Configuration
+    let formatter: TypingText
     private let logger: Logger
 
     private var outgoing: AsyncStream<String>.Continuation?
-    private var welcomed = false
+    /// Whether the current socket was welcomed: frames are sent only then.
+    private(set) var welcomed = false
+    /// Counts welcomes, so a bot's reply can tell that the connection changed under it.
+    private(set) var generation = 0
     private var currentUser: String?
+    /// The intervals the server asked for in its last `welcome`.
+    private(set) var serverConfiguration: ServerFrame.ClientConfiguration?
     private var state: ConnectionState = .connecting
     private var stateObservers: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
-    private var conversations: [String: ConversationState] = [:]
-    private var pending: [String: PendingSend] = [:]
+    var conversations: [String: ConversationState] = [:]
+    var pendingSends: [String: PendingSend] = [:]
+    var pendingEdits: [String: PendingEdit] = [:]
+    var replies: [String: ReplyState] = [:]
     /// Conversations where this client last set an activity other than none.
-    private var activeIn: Set<String> = []
+    var activeIn: Set<String> = []
 
     /// Creates a client; nothing happens until ``run()``.
     /// - Parameters:
     ///   - url: The server's socket, e.g. `ws://127.0.0.1:8080/v1/socket`.
-    ///   - configuration: Backoff and text options.
+    ///   - configuration: Backoff, text and streaming options.
+    ///   - logger: Where connection events are logged (at debug level).
     ///   - token: Returns a valid token; called before every connection attempt, so it may refresh one.
     public init(
         url: String, configuration: Configuration = .init(), logger: Logger = Logger(label: "typewire.client"),
@@ -135,63 +148,23 @@ public actor TypewireClient {
     private func detach() -> Bool {
         outgoing?.finish()
         outgoing = nil
-        for id in conversations.keys { conversations[id]!.isSubscribed = false }
-        defer { welcomed = false }
-        return welcomed
-    }
-
-    private func transmit(_ frame: ClientFrame) {
-        guard welcomed else { return }
-        outgoing?.yield(Self.encode(frame))
-    }
-
-    // MARK: Conversations
-
-    /// Opens a conversation: subscribes now (or once connected) and after every reconnect.
-    /// Close the handle when done; nothing it started outlives it.
-    public func conversation(_ id: String) -> ConversationHandle {
-        conversations[id]?.finish()
-        let (typing, typingContinuation) = AsyncStream.makeStream(of: TypingState.self, bufferingPolicy: .bufferingNewest(1))
-        let (messages, messagesContinuation) = AsyncStream.makeStream(of: ChatMessage.self)
-        let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
-        conversations[id] = ConversationState(typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation)
-        typingContinuation.yield(.idle)
-        transmit(.subscribe(.init(conversation: id)))
-        return ConversationHandle(id: id, client: self, typing: typing, messages: messages, presence: presence)
-    }
-
-    /// Closes a conversation: stops the user's activity there (leaving ends typing), unsubscribes, stops
-    /// its timer and ends its sequences.
-    func close(_ id: String) {
-        guard let conversation = conversations.removeValue(forKey: id) else { return }
-        conversation.finish()
-        if activeIn.remove(id) != nil { transmit(.activity(.init(conversation: id, activity: .none))) }
-        transmit(.unsubscribe(.init(conversation: id)))
-    }
-
-    /// Sends a message; returns the server's id once stored. Retried across reconnects until acknowledged.
-    func send(_ text: String, in conversation: String) async throws -> String {
-        let clientMessageId = UUID().uuidString.lowercased()
-        return try await withCheckedThrowingContinuation { continuation in
-            pending[clientMessageId] = PendingSend(conversation: conversation, text: text, continuation: continuation)
-            transmit(.send(.init(conversation: conversation, clientMessageId: clientMessageId, text: text)))
+        let wasWelcomed = welcomed
+        welcomed = false
+        activeIn.removeAll()  // the server clears a closed socket's activity
+        for id in conversations.keys {
+            conversations[id]!.isSubscribed = false
+            if wasWelcomed { for composer in conversations[id]!.composers.values { composer.connectionChanged(isConnected: false) } }
         }
+        return wasWelcomed
     }
 
-    /// Sets the user's own activity in a conversation (what a composer or a bot reports).
-    func setActivity(_ activity: Activity, in conversation: String) {
-        if activity.isActive { activeIn.insert(conversation) } else { activeIn.remove(conversation) }
-        transmit(.activity(.init(conversation: conversation, activity: activity)))
-    }
-
-    /// The open conversations whose `subscribed` arrived on the current connection (for tests).
-    var subscribedConversations: Set<String> {
-        Set(conversations.filter { $0.value.isSubscribed }.keys)
-    }
-
-    /// How many conversations are open and how many expiry timers run (for leak tests).
-    var liveCounts: (conversations: Int, timers: Int) {
-        (conversations.count, conversations.values.filter { $0.expiryTimer != nil }.count)
+    /// Sends a frame on the current socket if it was welcomed.
+    /// - Returns: Whether the frame went out (a frame not sent now is never sent later).
+    @discardableResult
+    func transmit(_ frame: ClientFrame) -> Bool {
+        guard welcomed, let outgoing else { return false }
+        outgoing.yield(Self.encode(frame))
+        return true
     }
 
     // MARK: Frames from the server
@@ -200,12 +173,11 @@ public actor TypewireClient {
         switch frame {
         case .welcome(let welcome):
             currentUser = welcome.user.id
+            serverConfiguration = welcome.config
             welcomed = true
+            generation += 1
             setState(.connected)
-            for id in conversations.keys { transmit(.subscribe(.init(conversation: id))) }
-            for (clientMessageId, send) in pending {
-                transmit(.send(.init(conversation: send.conversation, clientMessageId: clientMessageId, text: send.text)))
-            }
+            resync()
         case .subscribed(let subscribed):
             guard let user = currentUser, conversations[subscribed.conversation] != nil else { return }
             var roster = TypingRoster<ContinuousClock.Instant>(currentUserID: user, participants: Set(subscribed.participants.map(\.id)))
@@ -225,105 +197,30 @@ public actor TypewireClient {
             conversations[presence.conversation]!.presence.yield(presence)
             publish(presence.conversation)
         case .message(let message):
+            completeEdit(message)
             conversations[message.conversation]?.deliver(message)
         case .ack(let ack):
-            pending.removeValue(forKey: ack.clientMessageId)?.continuation.resume(returning: ack.messageId)
+            replyAcknowledged(ack.clientMessageId)
+            pendingSends.removeValue(forKey: ack.clientMessageId)?.continuation.resume(returning: ack.messageId)
+        case .stream(let part):
+            conversations[part.conversation]?.replies.yield(part)
         case .error(let failure):
             handle(failure)
-        case .stream:
-            break
         }
     }
 
-    /// Answers the server's refusal of a pending send: a rate limit is retried a second later; anything
-    /// else (too large, not a participant) fails the send with the server's reason.
-    private func handle(_ failure: ServerFrame.Failure) {
-        guard let ref = failure.ref, pending[ref] != nil else { return }
-        if failure.code == .rateLimited {
-            Task { [weak self] in
-                try? await Task.sleep(for: .seconds(1))
-                await self?.resend(ref)
-            }
-        } else {
-            pending.removeValue(forKey: ref)?.continuation.resume(throwing: TypewireClientError(code: failure.code, message: failure.message))
+    /// After a welcome: subscribes again, tells the composers, and sends again what was not acknowledged.
+    private func resync() {
+        for (id, conversation) in conversations {
+            transmit(.subscribe(.init(conversation: id)))
+            for composer in conversation.composers.values { composer.connectionChanged(isConnected: true) }
         }
+        for clientMessageId in pendingSends.keys { resendMessage(clientMessageId) }
+        for messageId in pendingEdits.keys { resendEdit(messageId) }
+        for messageId in replies.keys { refreshReplyActivity(messageId) }
     }
 
-    private func resend(_ clientMessageId: String) {
-        guard let send = pending[clientMessageId] else { return }
-        transmit(.send(.init(conversation: send.conversation, clientMessageId: clientMessageId, text: send.text)))
-    }
-
-    /// Publishes a conversation's typing state and arms its timer for the next expiry.
-    private func publish(_ id: String) {
-        guard var conversation = conversations[id], var roster = conversation.roster else { return }
-        let now = ContinuousClock.now
-        roster.removeExpired(now: now)
-        conversation.roster = roster
-        let typers = roster.typers(at: now)
-        let state = TypingState(
-            typers: typers, text: formatter.text(for: typers), accessibilityText: formatter.accessibilityText(for: typers)
-        )
-        if state != conversation.lastPublished {
-            conversation.lastPublished = state
-            conversation.typing.yield(state)
-        }
-        conversation.expiryTimer?.cancel()
-        conversation.expiryTimer = roster.nextDeadline.map { deadline in
-            Task { [weak self] in
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                guard !Task.isCancelled else { return }
-                await self?.publish(id)
-            }
-        }
-        conversations[id] = conversation
-    }
-
-    private static func encode(_ frame: ClientFrame) -> String {
+    static func encode(_ frame: ClientFrame) -> String {
         String(decoding: FrameCodec.encode(frame), as: UTF8.self)
-    }
-}
-
-/// A message waiting for its `ack`.
-private struct PendingSend {
-    var conversation: String
-    var text: String
-    var continuation: CheckedContinuation<String, any Error>
-}
-
-/// What the client keeps for one open conversation.
-private struct ConversationState {
-    var typing: AsyncStream<TypingState>.Continuation
-    var messages: AsyncStream<ChatMessage>.Continuation
-    var presence: AsyncStream<ServerFrame.Presence>.Continuation
-    var roster: TypingRoster<ContinuousClock.Instant>?
-    var lastPublished: TypingState = .idle
-    var expiryTimer: Task<Void, Never>?
-    var lastMessageID: Int = 0
-    var isSubscribed = false
-
-    init(
-        typing: AsyncStream<TypingState>.Continuation, messages: AsyncStream<ChatMessage>.Continuation,
-        presence: AsyncStream<ServerFrame.Presence>.Continuation
-    ) {
-        self.typing = typing
-        self.messages = messages
-        self.presence = presence
-    }
-
-    /// Yields a message unless it was delivered before (a resync after a reconnect repeats recent ones);
-    /// edits of known messages pass.
-    mutating func deliver(_ message: ChatMessage) {
-        let id = Int(message.id) ?? .max
-        guard id > lastMessageID || message.editedAt != nil else { return }
-        lastMessageID = max(lastMessageID, id)
-        messages.yield(message)
-    }
-
-    func finish() {
-        expiryTimer?.cancel()
-        typing.finish()
-        messages.finish()
-        presence.finish()
     }
 }

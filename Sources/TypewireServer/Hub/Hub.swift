@@ -201,7 +201,7 @@ public actor Hub {
             guard admitMessage(from: id, ref: send.clientMessageId) else { break }
             await self.send(send, from: id)
         case .edit(let edit):
-            guard admitMessage(from: id, ref: "edit") else { break }
+            guard admitMessage(from: id, ref: edit.messageId) else { break }
             await self.edit(edit, from: id)
         case .stream(let stream):
             guard admitMessage(from: id, ref: stream.messageId) else { break }
@@ -260,7 +260,7 @@ public actor Hub {
     private func subscribe(_ id: ConnectionID, to conversation: String) async {
         guard let user = connections[id]?.identity.userID else { return }
         guard await isMember(user, of: conversation) else {
-            return reply(to: id, Self.unknownConversation(conversation, ref: "subscribe"))
+            return reply(to: id, Self.unknownConversation(conversation, ref: conversation))
         }
         let participants: [Participant]
         let messages: [ChatMessage]
@@ -269,11 +269,11 @@ public actor Hub {
             messages = try await store.recentMessages(of: conversation, limit: configuration.recentMessages)
         } catch {
             logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
-            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: "subscribe"))
+            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation))
         }
         // Closed, or removed from the conversation, while the store answered.
         guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
-            return reply(to: id, Self.unknownConversation(conversation, ref: "subscribe"))
+            return reply(to: id, Self.unknownConversation(conversation, ref: conversation))
         }
         subscribers[conversation, default: []].insert(id)
         let blocked = blocks[user] ?? []
@@ -324,6 +324,10 @@ public actor Hub {
             return reply(to: id, .init(code: .unavailable, message: "The message could not be stored; send it again.", ref: send.clientMessageId))
         }
         if stored.isNew { broadcast(Self.encode(.message(stored.message)), as: "message", to: send.conversation) }
+        if send.clientMessageId.hasPrefix("stream-") {
+            // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
+            streams[StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID)] = nil
+        }
         guard let outbox = connections[id]?.outbox else { return }
         deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
     }
@@ -331,20 +335,20 @@ public actor Hub {
     private func edit(_ edit: ClientFrame.Edit, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard edit.text.count <= configuration.maxMessageLength else {
-            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: "edit"))
+            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: edit.messageId))
         }
         guard await isMember(identity.userID, of: edit.conversation) else {
-            return reply(to: id, Self.unknownConversation(edit.conversation, ref: "edit"))
+            return reply(to: id, Self.unknownConversation(edit.conversation, ref: edit.messageId))
         }
         let edited: ChatMessage?
         do {
             edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
         } catch {
             logger.error("editing a message failed", metadata: ["error": "\(error)"])
-            return reply(to: id, .init(code: .unavailable, message: "The message could not be edited; try again.", ref: "edit"))
+            return reply(to: id, .init(code: .unavailable, message: "The message could not be edited; try again.", ref: edit.messageId))
         }
         guard let edited else {
-            return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: "edit"))
+            return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId))
         }
         broadcast(Self.encode(.message(edited)), as: "message", to: edit.conversation)
     }
@@ -354,10 +358,10 @@ public actor Hub {
     private func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard identity.isBot else {
-            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with role=bot) stream replies; send a message instead.", ref: "stream"))
+            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with role=bot) stream replies; send a message instead.", ref: part.messageId))
         }
         guard await isMember(identity.userID, of: part.conversation) else {
-            return reply(to: id, Self.unknownConversation(part.conversation, ref: "stream"))
+            return reply(to: id, Self.unknownConversation(part.conversation, ref: part.messageId))
         }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
         let text = streams[key, default: ""] + part.delta

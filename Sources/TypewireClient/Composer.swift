@@ -1,0 +1,125 @@
+import Synchronization
+import TypewireCore
+
+/// What a text field drives: it turns the user's editing into the few typing frames that keep the other
+/// members' indicators true, by the rules of ``TypingEmitter``.
+///
+/// Call its methods from the UI as things happen; each call is synchronous and O(1) (a lock, the
+/// emitter's step, at most one enqueued frame), so it is safe on every keystroke. Frames leave in order
+/// on a task of the composer's own; a timer sends the refreshes and the idle stop. While the connection
+/// is down nothing is sent, and typing that is still going on is announced again once it is back.
+///
+/// ```swift
+/// let composer = await chat.composer()
+/// textField.onChange { composer.textDidChange($0) }
+/// sendButton.onTap { Task { try await composer.send(textField.text) } }
+/// ```
+///
+/// Closing the conversation ends its composers; ``end()`` ends one sooner.
+public final class Composer: Sendable {
+    private struct Machine {
+        var emitter: TypingEmitter<ContinuousClock.Instant>
+        var timer: Task<Void, Never>?
+        var isEnded = false
+    }
+
+    private let handle: ConversationHandle
+    private let machine: Mutex<Machine>
+    private let frames: AsyncStream<Activity>.Continuation
+
+    init(handle: ConversationHandle, configuration: TypingEmitter<ContinuousClock.Instant>.Configuration, isConnected: Bool) {
+        self.handle = handle
+        var emitter = TypingEmitter<ContinuousClock.Instant>(configuration: configuration)
+        if !isConnected { _ = emitter.handle(.connectionLost, now: .now) }
+        machine = Mutex(Machine(emitter: emitter))
+        let (stream, frames) = AsyncStream.makeStream(of: Activity.self)
+        self.frames = frames
+        Task { [handle] in
+            for await activity in stream { await handle.setActivity(activity) }
+        }
+    }
+
+    /// The intervals this composer works with.
+    public var configuration: TypingEmitter<ContinuousClock.Instant>.Configuration {
+        machine.withLock { $0.emitter.configuration }
+    }
+
+    /// The text in the input field changed (call it on every edit, with the whole text).
+    public func textDidChange(_ text: String) { feed(.textChanged(text)) }
+
+    /// The user sent the message: typing stops at once. ``send(_:)`` calls it for you.
+    public func didSend() { feed(.messageSent) }
+
+    /// The input field was cleared without sending.
+    public func didClear() { feed(.inputCleared) }
+
+    /// The user left the conversation's screen.
+    public func didLeave() { feed(.leftConversation) }
+
+    /// The app went to the background.
+    public func didEnterBackground() { feed(.wentToBackground) }
+
+    /// Stops typing and sends the message; returns the server's id once stored (see
+    /// ``ConversationHandle/send(_:)``).
+    @discardableResult
+    public func send(_ text: String) async throws -> String {
+        didSend()
+        return try await handle.send(text)
+    }
+
+    /// Stops the composer: typing it announced stops, its timer and its task end, and later calls do
+    /// nothing.
+    public func end() {
+        feed(.leftConversation)
+        machine.withLock { machine in
+            machine.isEnded = true
+            machine.timer?.cancel()
+            machine.timer = nil
+        }
+        frames.finish()
+    }
+
+    /// The client's connection came back (after a `welcome`) or went away.
+    func connectionChanged(isConnected: Bool) {
+        feed(isConnected ? .connectionRestored : .connectionLost)
+    }
+
+    /// Whether the composer's timer runs (for leak tests).
+    var hasTimer: Bool { machine.withLock { $0.timer != nil } }
+
+    private func feed(_ input: TypingEmitter<ContinuousClock.Instant>.Input) {
+        let now = ContinuousClock.now
+        machine.withLock { machine in
+            guard !machine.isEnded else { return }
+            if let frame = machine.emitter.handle(input, now: now) { frames.yield(frame.activity) }
+            if machine.timer == nil, machine.emitter.nextDeadline != nil { machine.timer = startTimer() }
+        }
+    }
+
+    /// Sleeps to the emitter's next deadline and ticks it, until it has none. Waking early is harmless:
+    /// keystrokes only move the deadline later, and a tick before it sends nothing.
+    private func startTimer() -> Task<Void, Never> {
+        Task { [weak self] in
+            while let deadline = self?.nextDeadlineOrRetire() {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled, let self else { return }
+                let now = ContinuousClock.now
+                machine.withLock { machine in
+                    if let frame = machine.emitter.tick(now: now) { frames.yield(frame.activity) }
+                }
+            }
+        }
+    }
+
+    /// The next deadline, or nil after marking the timer gone (under one lock, so a keystroke that
+    /// needs a timer starts a new one).
+    private func nextDeadlineOrRetire() -> ContinuousClock.Instant? {
+        machine.withLock { machine in
+            guard !machine.isEnded, let deadline = machine.emitter.nextDeadline else {
+                machine.timer = nil
+                return nil
+            }
+            return deadline
+        }
+    }
+}

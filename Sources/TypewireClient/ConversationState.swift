@@ -1,0 +1,46 @@
+import TypewireCore
+
+/// What the client keeps for one open conversation.
+struct ConversationState {
+    var typing: AsyncStream<TypingState>.Continuation
+    var messages: AsyncStream<ChatMessage>.Continuation
+    var presence: AsyncStream<ServerFrame.Presence>.Continuation
+    var replies: AsyncStream<ServerFrame.StreamDelta>.Continuation
+    var roster: TypingRoster<ContinuousClock.Instant>?
+    var lastPublished: TypingState = .idle
+    var expiryTimer: Task<Void, Never>?
+    var lastMessageID: Int = 0
+    var isSubscribed = false
+    /// The composers typing here; each is told when the connection comes and goes, and ended with the
+    /// conversation.
+    var composers: [ObjectIdentifier: Composer] = [:]
+
+    init(
+        typing: AsyncStream<TypingState>.Continuation, messages: AsyncStream<ChatMessage>.Continuation,
+        presence: AsyncStream<ServerFrame.Presence>.Continuation, replies: AsyncStream<ServerFrame.StreamDelta>.Continuation
+    ) {
+        self.typing = typing
+        self.messages = messages
+        self.presence = presence
+        self.replies = replies
+    }
+
+    /// Yields a message unless it was delivered before (a resync after a reconnect repeats recent ones);
+    /// edits of known messages pass.
+    mutating func deliver(_ message: ChatMessage) {
+        let id = Int(message.id) ?? .max
+        guard id > lastMessageID || message.editedAt != nil else { return }
+        lastMessageID = max(lastMessageID, id)
+        messages.yield(message)
+    }
+
+    /// Ends the timer, the composers and the sequences.
+    func finish() {
+        expiryTimer?.cancel()
+        for composer in composers.values { composer.end() }
+        typing.finish()
+        messages.finish()
+        presence.finish()
+        replies.finish()
+    }
+}

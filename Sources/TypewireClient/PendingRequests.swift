@@ -1,0 +1,24 @@
+import TypewireCore
+
+/// A message waiting for its `ack`.
+struct PendingSend {
+    var conversation: String
+    var text: String
+    var continuation: CheckedContinuation<String, any Error>
+}
+
+/// An edit waiting for the server to fan the edited message out.
+struct PendingEdit {
+    var conversation: String
+    /// The text of the latest edit asked for; an earlier edit still waiting completes with it.
+    var text: String
+    var waiters: [CheckedContinuation<ChatMessage, any Error>]
+
+    func complete(with message: ChatMessage) {
+        for waiter in waiters { waiter.resume(returning: message) }
+    }
+
+    func fail(_ error: TypewireClientError) {
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+}

@@ -1,0 +1,116 @@
+import TypewireCore
+
+extension TypewireClient {
+    /// Opens a conversation: subscribes now (or once connected) and after every reconnect.
+    /// Close the handle when done; nothing it started outlives it. Opening an open conversation again
+    /// closes the earlier handle.
+    public func conversation(_ id: String) -> ConversationHandle {
+        conversations.removeValue(forKey: id)?.finish()
+        let (typing, typingContinuation) = AsyncStream.makeStream(of: TypingState.self, bufferingPolicy: .bufferingNewest(1))
+        let (messages, messagesContinuation) = AsyncStream.makeStream(of: ChatMessage.self)
+        let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
+        let (replies, repliesContinuation) = AsyncStream.makeStream(of: ServerFrame.StreamDelta.self)
+        conversations[id] = ConversationState(
+            typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation, replies: repliesContinuation
+        )
+        typingContinuation.yield(.idle)
+        transmit(.subscribe(.init(conversation: id)))
+        return ConversationHandle(id: id, client: self, typing: typing, messages: messages, presence: presence, replies: replies)
+    }
+
+    /// Closes a conversation: stops the user's activity there (leaving ends typing), ends its composers
+    /// and bot replies, fails its pending edits, unsubscribes, stops its timer and ends its sequences.
+    /// Messages already sent stay pending until acknowledged.
+    func close(_ id: String) {
+        guard let conversation = conversations.removeValue(forKey: id) else { return }
+        conversation.finish()
+        for (messageId, reply) in replies where reply.conversation == id { endReply(messageId) }
+        for (messageId, edit) in pendingEdits where edit.conversation == id {
+            pendingEdits.removeValue(forKey: messageId)
+            edit.fail(.closed(id))
+        }
+        if activeIn.remove(id) != nil { transmit(.activity(.init(conversation: id, activity: .none))) }
+        transmit(.unsubscribe(.init(conversation: id)))
+    }
+
+    /// The server ended the user's membership (removed, or the conversation is gone): the handle ends as
+    /// if closed, and nothing is sent there again.
+    func conversationEnded(_ id: String) {
+        activeIn.remove(id)
+        close(id)
+    }
+
+    /// A composer for an open conversation, with the server's intervals unless given others.
+    func makeComposer(for handle: ConversationHandle, configuration: TypingEmitter<ContinuousClock.Instant>.Configuration?) -> Composer {
+        let intervals = configuration ?? serverConfiguration.map {
+            .init(refreshInterval: .milliseconds($0.refreshInterval), idleTimeout: .milliseconds($0.idleTimeout))
+        } ?? .init()
+        let composer = Composer(handle: handle, configuration: intervals, isConnected: welcomed)
+        if conversations[handle.id] != nil {
+            conversations[handle.id]!.composers[ObjectIdentifier(composer)] = composer
+        } else {
+            composer.end()
+        }
+        return composer
+    }
+
+    /// Sets the user's own activity in an open conversation (what a composer or a bot reports).
+    func setActivity(_ activity: Activity, in conversation: String) {
+        guard conversations[conversation] != nil else { return }
+        if activity.isActive { activeIn.insert(conversation) } else { activeIn.remove(conversation) }
+        transmit(.activity(.init(conversation: conversation, activity: activity)))
+    }
+
+    /// The open conversations whose `subscribed` arrived on the current connection (for tests).
+    var subscribedConversations: Set<String> {
+        Set(conversations.filter { $0.value.isSubscribed }.keys)
+    }
+
+    /// What is alive, for leak tests: open conversations, expiry timers, composers and their timers, bot
+    /// replies, and edits waiting for the server.
+    var liveCounts: LiveCounts {
+        LiveCounts(
+            conversations: conversations.count,
+            timers: conversations.values.filter { $0.expiryTimer != nil }.count,
+            composers: conversations.values.reduce(0) { $0 + $1.composers.count },
+            composerTimers: conversations.values.reduce(0) { $0 + $1.composers.values.filter(\.hasTimer).count },
+            replies: replies.count,
+            pendingEdits: pendingEdits.count
+        )
+    }
+
+    /// Publishes a conversation's typing state and arms its timer for the next expiry.
+    func publish(_ id: String) {
+        guard var conversation = conversations[id], var roster = conversation.roster else { return }
+        let now = ContinuousClock.now
+        roster.removeExpired(now: now)
+        conversation.roster = roster
+        let typers = roster.typers(at: now)
+        let state = TypingState(
+            typers: typers, text: formatter.text(for: typers), accessibilityText: formatter.accessibilityText(for: typers)
+        )
+        if state != conversation.lastPublished {
+            conversation.lastPublished = state
+            conversation.typing.yield(state)
+        }
+        conversation.expiryTimer?.cancel()
+        conversation.expiryTimer = roster.nextDeadline.map { deadline in
+            Task { [weak self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                await self?.publish(id)
+            }
+        }
+        conversations[id] = conversation
+    }
+}
+
+/// What a client holds alive (for leak tests).
+struct LiveCounts: Equatable {
+    var conversations = 0
+    var timers = 0
+    var composers = 0
+    var composerTimers = 0
+    var replies = 0
+    var pendingEdits = 0
+}

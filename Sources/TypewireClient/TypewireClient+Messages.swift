@@ -1,0 +1,87 @@
+import Foundation
+import TypewireCore
+
+extension TypewireClient {
+    /// Sends a message; returns the server's id once stored. Retried across reconnects until acknowledged.
+    func send(_ text: String, in conversation: String) async throws -> String {
+        let clientMessageId = UUID().uuidString.lowercased()
+        activeIn.remove(conversation)  // the server clears the sender's activity when it stores the message
+        return try await withCheckedThrowingContinuation { continuation in
+            pendingSends[clientMessageId] = PendingSend(conversation: conversation, text: text, continuation: continuation)
+            resendMessage(clientMessageId)
+        }
+    }
+
+    /// Edits one of the user's messages; returns the edited message once the server fanned it out.
+    /// Retried across reconnects until done.
+    func edit(_ messageId: String, in conversation: String, text: String) async throws -> ChatMessage {
+        guard conversations[conversation] != nil else { throw TypewireClientError.closed(conversation) }
+        return try await withCheckedThrowingContinuation { continuation in
+            pendingEdits[messageId, default: PendingEdit(conversation: conversation, text: text, waiters: [])].waiters.append(continuation)
+            pendingEdits[messageId]!.text = text
+            resendEdit(messageId)
+        }
+    }
+
+    func resendMessage(_ clientMessageId: String) {
+        guard let send = pendingSends[clientMessageId] else { return }
+        transmit(.send(.init(conversation: send.conversation, clientMessageId: clientMessageId, text: send.text)))
+    }
+
+    func resendEdit(_ messageId: String) {
+        guard let edit = pendingEdits[messageId] else { return }
+        transmit(.edit(.init(conversation: edit.conversation, messageId: messageId, text: edit.text)))
+    }
+
+    /// A `message` frame completes the edits waiting for it.
+    func completeEdit(_ message: ChatMessage) {
+        guard message.editedAt != nil, pendingEdits[message.id]?.text == message.text else { return }
+        pendingEdits.removeValue(forKey: message.id)?.complete(with: message)
+    }
+
+    /// Answers an `error` frame by what its `ref` names: a pending send, edit or bot reply, or an open
+    /// conversation. A rate limit is retried a second later; a conversation the user is no longer in
+    /// ends its handle; anything else fails the request with the server's reason.
+    func handle(_ failure: ServerFrame.Failure) {
+        guard let ref = failure.ref else { return }
+        let error = TypewireClientError(code: failure.code, message: failure.message)
+        let retry = failure.code == .rateLimited || failure.code == .unavailable
+        if pendingSends[ref] != nil {
+            if retry { return retryLater(.message(ref)) }
+            pendingSends.removeValue(forKey: ref)?.continuation.resume(throwing: error)
+        } else if pendingEdits[ref] != nil {
+            if retry { return retryLater(.edit(ref)) }
+            pendingEdits.removeValue(forKey: ref)?.fail(error)
+        } else if replies[ref] != nil {
+            replyRefused(ref, error: error, retry: retry)
+        } else if conversations[ref] != nil {
+            if failure.code == .unknownConversation { return conversationEnded(ref) }
+            if retry { retryLater(.subscription(ref)) }
+        }
+    }
+
+    /// Sends a refused request again a second from now (after a rate limit or a passing failure).
+    func retryLater(_ request: RetriedRequest) {
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(1))
+            await self?.retry(request)
+        }
+    }
+
+    private func retry(_ request: RetriedRequest) {
+        switch request {
+        case .message(let clientMessageId): resendMessage(clientMessageId)
+        case .edit(let messageId): resendEdit(messageId)
+        case .subscription(let conversation):
+            guard conversations[conversation]?.isSubscribed == false else { return }
+            transmit(.subscribe(.init(conversation: conversation)))
+        }
+    }
+}
+
+/// A request the server refused for now, to be sent again.
+enum RetriedRequest: Sendable {
+    case message(String)
+    case edit(String)
+    case subscription(String)
+}

@@ -1,0 +1,166 @@
+import TypewireCore
+
+extension TypewireClient {
+    /// Begins a bot's reply in an open conversation: the bot shows as thinking at once.
+    func beginReply(_ messageId: String, in conversation: String) throws -> BotReply {
+        guard conversations[conversation] != nil else { throw TypewireClientError.closed(conversation) }
+        guard replies[messageId] == nil else {
+            throw TypewireClientError(code: .invalidField, message: "A reply with id \(messageId) is already under way; give each reply its own id.")
+        }
+        var reply = ReplyState(conversation: conversation, machine: BotActivity())
+        try reply.machine.handle(.startThinking, now: .now)
+        replies[messageId] = reply
+        sendReplyActivity(messageId)
+        armReplyTimer(messageId)
+        return BotReply(messageId: messageId, client: self)
+    }
+
+    /// Thinking or tool use.
+    func advanceReply(_ messageId: String, _ input: BotActivity<ContinuousClock.Instant>.Input) throws {
+        try withOpenReply(messageId) { reply in try reply.machine.handle(input, now: .now) }
+        sendReplyActivity(messageId)
+        armReplyTimer(messageId)
+    }
+
+    func writeReply(_ messageId: String, _ text: String) throws {
+        let before = try withOpenReply(messageId) { reply in
+            let before = reply.machine.activity
+            try reply.machine.handle(.chunk(isFinal: false), now: .now)
+            reply.text += text
+            reply.unsent += text
+            return before
+        }
+        if replies[messageId]!.machine.activity != before { sendReplyActivity(messageId) }
+        let interval = configuration.streamInterval
+        if replies[messageId]!.lastStreamed.map({ ContinuousClock.now >= $0 + interval }) ?? true { flushReply(messageId) }
+        armReplyTimer(messageId)
+    }
+
+    func finishReply(_ messageId: String, _ text: String) async throws -> String {
+        try withOpenReply(messageId) { reply in
+            try reply.machine.handle(.chunk(isFinal: true), now: .now)
+            reply.text += text
+            reply.unsent += text
+            reply.isFinishing = true
+            reply.timer?.cancel()
+            reply.timer = nil
+        }
+        let reply = replies[messageId]!
+        let clientMessageId = ReplyState.clientMessageId(of: messageId)
+        activeIn.remove(reply.conversation)  // storing the reply clears the bot's activity
+        return try await withCheckedThrowingContinuation { continuation in
+            pendingSends[clientMessageId] = PendingSend(conversation: reply.conversation, text: reply.text, continuation: continuation)
+            let streamed = !reply.isInterrupted && reply.generation.map { $0 == generation } ?? true
+            if !(streamed && transmit(.stream(.init(conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true)))) {
+                resendMessage(clientMessageId)  // the whole text as one message, stored once
+            }
+        }
+    }
+
+    func failReply(_ messageId: String) {
+        guard let reply = replies[messageId], !reply.isFinishing else { return }
+        endReply(messageId)
+        if reply.failure == nil { setActivity(.none, in: reply.conversation) }
+    }
+
+    /// Ends a reply's bookkeeping; a reply still waiting for its `ack` keeps waiting as a pending send.
+    func endReply(_ messageId: String) {
+        replies.removeValue(forKey: messageId)?.timer?.cancel()
+    }
+
+    /// The server refused a part or the end of a reply.
+    func replyRefused(_ messageId: String, error: TypewireClientError, retry: Bool) {
+        guard let reply = replies[messageId] else { return }
+        let clientMessageId = ReplyState.clientMessageId(of: messageId)
+        if reply.isFinishing {
+            if retry { return retryLater(.message(clientMessageId)) }
+            replies.removeValue(forKey: messageId)
+            pendingSends.removeValue(forKey: clientMessageId)?.continuation.resume(throwing: error)
+        } else if retry {
+            replies[messageId]!.isInterrupted = true  // the server's copy misses that part
+        } else {
+            replies[messageId]!.failure = error  // the bot's next call throws it
+            replies[messageId]!.timer?.cancel()
+            replies[messageId]!.timer = nil
+            setActivity(.none, in: reply.conversation)
+        }
+    }
+
+    /// The `ack` of a finished reply ends it.
+    func replyAcknowledged(_ clientMessageId: String) {
+        guard clientMessageId.hasPrefix("stream-") else { return }
+        replies.removeValue(forKey: String(clientMessageId.dropFirst("stream-".count)))
+    }
+
+    /// After a reconnect: the server forgot the bot's activity with the old socket.
+    func refreshReplyActivity(_ messageId: String) {
+        guard let reply = replies[messageId], !reply.isFinishing, reply.failure == nil else { return }
+        sendReplyActivity(messageId)
+    }
+
+    @discardableResult
+    private func withOpenReply<T>(_ messageId: String, _ body: (inout ReplyState) throws -> T) throws -> T {
+        guard replies[messageId]?.isFinishing == false else {
+            throw TypewireClientError(code: .closed, message: "The reply \(messageId) has ended (finished, failed, timed out or closed).")
+        }
+        if let failure = replies[messageId]!.failure {
+            endReply(messageId)
+            throw failure
+        }
+        return try body(&replies[messageId]!)
+    }
+
+    private func sendReplyActivity(_ messageId: String) {
+        guard let reply = replies[messageId] else { return }
+        replies[messageId]!.lastActivity = .now
+        setActivity(reply.machine.activity, in: reply.conversation)
+    }
+
+    private func flushReply(_ messageId: String) {
+        guard var reply = replies[messageId], !reply.unsent.isEmpty else { return }
+        let part = ClientFrame.Stream(conversation: reply.conversation, messageId: messageId, delta: reply.unsent)
+        reply.generation = reply.generation ?? generation
+        if reply.generation != generation || !transmit(.stream(part)) { reply.isInterrupted = true }
+        reply.unsent = ""
+        reply.lastStreamed = .now
+        replies[messageId] = reply
+    }
+
+    /// The next thing a reply's timer does: a coalesced part, an activity refresh, or the timeout.
+    private func replyWake(_ messageId: String) -> ContinuousClock.Instant? {
+        guard let reply = replies[messageId], !reply.isFinishing, reply.failure == nil else { return nil }
+        let refresh = serverConfiguration.map { Duration.milliseconds($0.refreshInterval) } ?? .seconds(2)
+        let flush = reply.unsent.isEmpty ? nil : reply.lastStreamed.map { $0 + configuration.streamInterval }
+        return [reply.machine.nextDeadline, reply.lastActivity.map { $0 + refresh }, flush].compactMap { $0 }.min()
+    }
+
+    private func replyTick(_ messageId: String) {
+        guard replies[messageId] != nil else { return }
+        let now = ContinuousClock.now
+        if replies[messageId]!.machine.tick(now: now) {
+            let conversation = replies[messageId]!.conversation
+            endReply(messageId)
+            setActivity(.none, in: conversation)  // given up: no indicator stays behind
+            return
+        }
+        if let flush = replies[messageId]!.lastStreamed, now >= flush + configuration.streamInterval { flushReply(messageId) }
+        let refresh = serverConfiguration.map { Duration.milliseconds($0.refreshInterval) } ?? .seconds(2)
+        if let sent = replies[messageId]!.lastActivity, now >= sent + refresh { sendReplyActivity(messageId) }
+    }
+
+    private func armReplyTimer(_ messageId: String) {
+        guard replies[messageId]?.timer == nil else { return }
+        replies[messageId]!.timer = Task { [weak self] in
+            while let deadline = await self?.replyWake(messageId) {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                await self?.replyTick(messageId)
+            }
+            await self?.replyTimerEnded(messageId)
+        }
+    }
+
+    private func replyTimerEnded(_ messageId: String) {
+        replies[messageId]?.timer = nil
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+@testable import TypewireClient
+
+/// A bot's replies against a real server, as a member of the bot conversation sees them.
+@Suite("BotReply against a real server", .timeLimit(.minutes(1)))
+struct BotReplyTests: ClientTesting {
+    static let botChat = "bot-clawd"
+
+    @Test func thinkingToolUseAStreamedReplyAndTheStoredMessage() async throws {
+        try await TestServer.run { server in
+            try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { clients, chats in
+                let (clawd, botChat, aliceChat) = (clients[0], chats[0], chats[1])
+                let reply = try await botChat.beginReply()
+                _ = try await first(aliceChat.typing) { $0.text == "Clawd is thinking…" }
+                try await reply.useTool("web_search")
+                _ = try await first(aliceChat.typing) { $0.text == "Clawd is using web_search…" }
+                try await reply.think()
+                _ = try await first(aliceChat.typing) { $0.text == "Clawd is thinking…" }
+                let words = ["Typing ", "indicators ", "are ", "small ", "but ", "they ", "matter"]
+                for word in words { try await reply.write(word) }
+                await #expect(throws: BotActivityError.self, "thinking in the middle of the text") { try await reply.think() }
+                let id = try await reply.finish(".")
+                // Alice saw the parts (coalesced, in order), then the whole reply as one stored message.
+                var streamed = ""
+                for await part in aliceChat.replies {
+                    #expect(part.messageId == reply.messageId && part.user == "clawd")
+                    streamed += part.delta
+                    if part.final { break }
+                }
+                #expect(streamed == words.joined() + ".")
+                let message = try await first(aliceChat.messages) { $0.id == id }
+                #expect(message.text == words.joined() + ".")
+                #expect(message.clientMessageId == "stream-\(reply.messageId)")
+                _ = try await first(aliceChat.typing) { $0 == .idle }
+                await #expect(throws: TypewireClientError.self, "the reply has ended") { try await reply.write("more") }
+                try await waitUntil(clawd) { $0.liveCounts.replies == 0 && $0.pendingSends.isEmpty }
+            }
+        }
+    }
+
+    @Test func thinkingLongerThanTheTTLStaysShownAndAFailedReplyClearsIt() async throws {
+        // A ttl of 500 ms with refreshes every 150 ms: a bot thinking for 1.5 s must stay on screen.
+        try await TestServer.run(configure: { $0.activityTTL = 500; $0.refreshInterval = 150 }) { server in
+            try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { clients, chats in
+                let (clawd, botChat, aliceChat) = (clients[0], chats[0], chats[1])
+                let reply = try await botChat.beginReply()
+                _ = try await first(aliceChat.typing) { $0.text == "Clawd is thinking…" }
+                let clearedAt = Task { () -> ContinuousClock.Instant in
+                    _ = try await first(aliceChat.typing, within: .seconds(10)) { $0 == .idle }
+                    return .now
+                }
+                try await Task.sleep(for: .milliseconds(1_500))  // the bot thinks, three ttls long
+                let failedAt = ContinuousClock.now
+                await reply.fail()
+                let cleared = try await clearedAt.value
+                #expect(cleared >= failedAt, "the thinking indicator went away while the bot was still thinking")
+                #expect(cleared - failedAt < .milliseconds(500), "failing cleared it at once")
+                try await waitUntil(clawd) { $0.liveCounts.replies == 0 }
+            }
+        }
+    }
+
+    @Test func aReplyCutByAServerRestartIsStoredWholeAndOnce() async throws {
+        var reply: BotReply?
+        try await acrossARestart(["clawd"]) { clients in
+            reply = try await openChat(clients[0], Self.botChat).beginReply()
+            try await reply!.write("First half, ")
+        } duringOutage: { _ in
+            try await reply!.write("written during the outage, ")
+        } afterRestart: { server, clients in
+            try await waitUntilSubscribed(clients[0], to: Self.botChat)
+            try await reply!.write("and the end.")
+            let id = try await reply!.finish()
+            let stored = try await history(of: Self.botChat, as: "alice", on: server).filter {
+                $0.clientMessageId == "stream-\(reply!.messageId)"
+            }
+            #expect(stored.map(\.id) == [id])
+            #expect(stored.first?.text == "First half, written during the outage, and the end.")
+        }
+    }
+
+    @Test func aPersonCannotStreamAReply() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice"], in: Self.botChat, of: server) { clients, chats in
+                let (alice, chat) = (clients[0], chats[0])
+                let reply = try await chat.beginReply()
+                try await reply.write("pretending to be a bot")
+                await #expect {
+                    try await reply.finish()
+                } throws: { error in
+                    (error as? TypewireClientError)?.code == .forbidden
+                }
+                try await waitUntil(alice) { $0.liveCounts.replies == 0 && $0.pendingSends.isEmpty }
+            }
+        }
+    }
+}

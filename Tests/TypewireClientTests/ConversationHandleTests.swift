@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+@testable import TypewireClient
+
+/// Edits, and the end of a conversation the server takes away.
+@Suite("ConversationHandle against a real server", .timeLimit(.minutes(1)))
+struct ConversationHandleTests: ClientTesting {
+    @Test func anEditReachesTheOtherMemberAndSomeoneElsesMessageCannotBeEdited() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (bob, aliceChat, bobChat) = (clients[1], chats[0], chats[1])
+                let id = try await aliceChat.send("See you at 5")
+                let edited = try await aliceChat.edit(id, text: "See you at 6")
+                #expect(edited.id == id && edited.text == "See you at 6" && edited.editedAt != nil)
+                let seen = try await first(bobChat.messages) { $0.id == id && $0.editedAt != nil }
+                #expect(seen.text == "See you at 6")
+                await #expect {
+                    try await bobChat.edit(id, text: "Bob was here")
+                } throws: { error in
+                    (error as? TypewireClientError)?.code == .forbidden
+                }
+                #expect(await bob.liveCounts.pendingEdits == 0)
+            }
+        }
+    }
+
+    @Test func removalFromTheConversationEndsTheHandle() async throws {
+        try await TestServer.run { server in
+            try await withChats(["bob"], in: "group-six", of: server) { clients, chats in
+                let (bob, chat) = (clients[0], chats[0])
+                let composer = await chat.composer()
+                composer.textDidChange("about to be removed")
+                // Alice created the group: she removes Bob.
+                let status = try await request("DELETE", "/v1/conversations/group-six/participants/bob", as: "alice", on: server)
+                #expect(status == 204)
+                for await _ in chat.typing {}  // ends: the server said Bob is no longer in it
+                for await _ in chat.messages {}
+                try await waitUntil(bob) { $0.liveCounts == LiveCounts() }
+                await #expect {
+                    try await chat.edit("1", text: "too late")
+                } throws: { error in
+                    (error as? TypewireClientError)?.code == .closed
+                }
+            }
+        }
+    }
+
+    @Test func aConversationThatDoesNotExistEndsItsHandle() async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice"], of: server) { clients in
+                try await waitUntilConnected(clients[0])
+                let chat = await clients[0].conversation("no-such-conversation")
+                for await _ in chat.typing {}
+                #expect(await clients[0].liveCounts.conversations == 0)
+            }
+        }
+    }
+}
