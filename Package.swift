@@ -57,11 +57,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "TypewireDemo",
+            dependencies: [
+                "TypewireCore",
+                "TypewireClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "typewire",
             dependencies: [
                 "TypewireCore",
                 "TypewireServer",
+                "TypewireDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -79,6 +89,15 @@ let package = Package(
         .testTarget(
             name: "TypewireClientTests",
             dependencies: [
+                "TypewireClient",
+                "TypewireTesting",
+                "TypewireServer",
+            ]
+        ),
+        .testTarget(
+            name: "TypewireDemoTests",
+            dependencies: [
+                "TypewireDemo",
                 "TypewireClient",
                 "TypewireTesting",
                 "TypewireServer",

@@ -11,8 +11,8 @@ import TypewireCore
 /// The client keeps the bot's activity alive while the reply is under way, coalesces parts written
 /// faster than ``TypewireClient/Configuration/streamInterval``, and gives the reply up (clearing the
 /// activity) after ``BotActivity/Configuration``'s timeouts without news. If the connection drops in
-/// the middle, the reply is still stored whole: the end goes as one message with the full text,
-/// retried until acknowledged, and stored once.
+/// the middle, or the server refuses a part, the reply is still stored whole: the final part carries the
+/// full text (after a reconnect it goes as one message), retried until acknowledged, and stored once.
 ///
 /// Only a bot may stream (a token with `role: "bot"`); a person's token gets ``ErrorCode/forbidden``.
 public final class BotReply: Sendable {

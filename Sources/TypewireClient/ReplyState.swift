@@ -11,11 +11,6 @@ struct ReplyState {
     var lastStreamed: ContinuousClock.Instant?
     /// When the bot's activity last went out; it is sent again every refresh interval, or it would expire.
     var lastActivity: ContinuousClock.Instant?
-    /// The connection the reply began streaming on.
-    var generation: Int?
-    /// A part could not be streamed (the connection dropped or the server refused it): the server's copy
-    /// is incomplete, so the end goes as a whole message instead of a final part.
-    var isInterrupted = false
     /// The end was sent; the reply waits for its `ack`.
     var isFinishing = false
     /// Why the server refused the reply, kept until the bot's next call on it throws it.

@@ -50,10 +50,10 @@ extension TypewireClient {
         activeIn.remove(reply.conversation)  // storing the reply clears the bot's activity
         return try await withCheckedThrowingContinuation { continuation in
             pendingSends[clientMessageId] = PendingSend(conversation: reply.conversation, text: reply.text, continuation: continuation)
-            let streamed = !reply.isInterrupted && reply.generation.map { $0 == generation } ?? true
-            if !(streamed && transmit(.stream(.init(conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true)))) {
-                resendMessage(clientMessageId)  // the whole text as one message, stored once
-            }
+            // The final part carries the whole text, so parts refused or lost on the way do not matter; if
+            // it cannot go now, the whole text goes as a `send` after the reconnect (stored once either way).
+            let end = ClientFrame.Stream(conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true, text: reply.text)
+            transmit(.stream(end))
         }
     }
 
@@ -77,7 +77,7 @@ extension TypewireClient {
             replies.removeValue(forKey: messageId)
             pendingSends.removeValue(forKey: clientMessageId)?.continuation.resume(throwing: error)
         } else if retry {
-            replies[messageId]!.isInterrupted = true  // the server's copy misses that part
+            return  // a part refused for now: others see a gap until the final part brings the whole text
         } else {
             replies[messageId]!.failure = error  // the bot's next call throws it
             replies[messageId]!.timer?.cancel()
@@ -118,9 +118,7 @@ extension TypewireClient {
 
     private func flushReply(_ messageId: String) {
         guard var reply = replies[messageId], !reply.unsent.isEmpty else { return }
-        let part = ClientFrame.Stream(conversation: reply.conversation, messageId: messageId, delta: reply.unsent)
-        reply.generation = reply.generation ?? generation
-        if reply.generation != generation || !transmit(.stream(part)) { reply.isInterrupted = true }
+        transmit(.stream(.init(conversation: reply.conversation, messageId: messageId, delta: reply.unsent)))
         reply.unsent = ""
         reply.lastStreamed = .now
         replies[messageId] = reply

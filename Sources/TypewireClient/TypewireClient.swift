@@ -45,8 +45,6 @@ public actor TypewireClient {
     private var outgoing: AsyncStream<String>.Continuation?
     /// Whether the current socket was welcomed: frames are sent only then.
     private(set) var welcomed = false
-    /// Counts welcomes, so a bot's reply can tell that the connection changed under it.
-    private(set) var generation = 0
     private var currentUser: String?
     /// The intervals the server asked for in its last `welcome`.
     private(set) var serverConfiguration: ServerFrame.ClientConfiguration?
@@ -175,7 +173,6 @@ public actor TypewireClient {
             currentUser = welcome.user.id
             serverConfiguration = welcome.config
             welcomed = true
-            generation += 1
             setState(.connected)
             resync()
         case .subscribed(let subscribed):

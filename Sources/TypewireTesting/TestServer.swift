@@ -55,9 +55,15 @@ public struct TestServer: Sendable {
         let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
             portContinuation.yield(port)
         }
-        let services = ServiceGroup(configuration: .init(services: [server], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: [server], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)  // a stuck shutdown fails, not hangs
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let services = ServiceGroup(configuration: groupConfiguration)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
+            group.addTask {
+                defer { portContinuation.finish() }  // a server that could not listen ends the wait for its port
+                try await services.run()
+            }
             var portIterator = ports.makeAsyncIterator()
             guard let port = await portIterator.next() else { throw TestServerError.didNotStart }
             let running = TestServer(port: port, authority: try await TokenAuthority(secret: secret), configuration: configuration)

@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import TypewireCore
+import TypewireDemo
 import TypewireServer
 
 /// `typewire serve`: the real-time server.
@@ -77,18 +79,33 @@ struct Serve: AsyncParsableCommand {
         guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.activityRate > 0, configuration.messageRate > 0 else {
             throw CommandError("--activity-ttl, --ping-interval, --activity-rate and --message-rate must be positive.")
         }
-        _ = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
+        let authority = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
         let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
         if demo { try await DemoSeed.seed(into: store) }
         let host = configuration.host
         let mode = configuration.demo ? " (demo)" : ""
+        let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
         let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
             logger.info("Typewire is listening on \(host):\(port)\(mode)")
+            boundPort.yield(port)
         }
-        let services = ServiceGroup(
-            configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var services: [any Service] = [server]
+        if demo {
+            // The demo bot answers in its conversations; it stops before the server does.
+            let bot = DemoSeed.bot
+            let local = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
+            services.append(DemoBot(
+                userID: bot.userID,
+                url: { "ws://\(local):\(await boundPorts.first { _ in true } ?? 0)\(WireProtocol.socketPath)" },
+                conversations: { try await store.conversations(of: bot.userID).map(\.id) },
+                logger: logger,
+                token: { try await authority.sign(bot) }
+            ))
+        }
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
-        try await services.run()
+        try await group.run()
         try await store.close()
     }
 

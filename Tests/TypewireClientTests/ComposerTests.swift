@@ -24,26 +24,26 @@ struct ComposerTests: ClientTesting {
     }
 
     @Test func refreshesKeepTypingAliveAndTheIdleStopClearsIt() async throws {
-        // A ttl of 400 ms: without the composer's refresh every 100 ms, Bob would lose Alice after 400 ms.
-        try await TestServer.run(configure: { $0.activityTTL = 400 }) { server in
+        // A ttl of 600 ms: without the composer's refresh every 200 ms, Bob would lose Alice after 600 ms.
+        try await TestServer.run(configure: { $0.activityTTL = 600 }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
-                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(100), idleTimeout: .milliseconds(300)))
+                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(200), idleTimeout: .seconds(1)))
                 composer.textDidChange("a")
                 _ = try await first(bobChat.typing) { $0.text != nil }
-                // Alice keeps typing for a second (a key every 50 ms): Bob's indicator must not drop meanwhile.
+                // Alice keeps typing for 1.5 s (a key every 100 ms): Bob's indicator must not drop meanwhile.
                 let watcher = Task { try? await first(bobChat.typing, within: .seconds(10)) { $0 == .idle } }
-                for key in 0..<20 {
-                    try await Task.sleep(for: .milliseconds(50))
+                for key in 0..<15 {
+                    try await Task.sleep(for: .milliseconds(100))
                     composer.textDidChange(String(repeating: "a", count: key + 2))
                 }
                 let stoppedTyping = ContinuousClock.now
-                // She stops: the idle stop (300 ms) clears it, well before the server's ttl would.
+                // She stops: the idle stop (1 s) clears it.
                 let cleared = await watcher.value
                 #expect(cleared == .idle)
                 let elapsed = ContinuousClock.now - stoppedTyping
-                #expect(elapsed >= .milliseconds(250), "the indicator stayed while Alice typed (cleared \(elapsed) after her last key)")
-                #expect(elapsed < .seconds(1))
+                #expect(elapsed >= .milliseconds(800), "the indicator stayed while Alice typed (cleared \(elapsed) after her last key)")
+                #expect(elapsed < .seconds(2))
                 try await waitUntil(alice) { $0.liveCounts.composerTimers == 0 }
             }
         }

@@ -84,7 +84,7 @@ public enum ClientFrame: Hashable, Sendable {
         }
     }
 
-    /// `stream {conversation, messageId, delta, final?}`: part of a bot's reply.
+    /// `stream {conversation, messageId, delta, final?, text?}`: part of a bot's reply.
     public struct Stream: Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
@@ -94,12 +94,16 @@ public enum ClientFrame: Hashable, Sendable {
         public var delta: String
         /// Whether this is the last part; the whole reply is then stored as a message.
         public var isFinal: Bool
+        /// With the last part: the whole reply, stored as given (otherwise the server stores the parts it
+        /// received, which misses any it refused or lost).
+        public var text: String?
         /// Creates the frame.
-        public init(conversation: String, messageId: String, delta: String, isFinal: Bool = false) {
+        public init(conversation: String, messageId: String, delta: String, isFinal: Bool = false, text: String? = nil) {
             self.conversation = conversation
             self.messageId = messageId
             self.delta = delta
             self.isFinal = isFinal
+            self.text = text
         }
     }
 }
@@ -120,7 +124,7 @@ extension ClientFrame.SetActivity: Codable {
 }
 
 extension ClientFrame.Stream: Codable {
-    private enum CodingKeys: String, CodingKey { case conversation, messageId, delta, isFinal = "final" }
+    private enum CodingKeys: String, CodingKey { case conversation, messageId, delta, isFinal = "final", text }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -128,6 +132,7 @@ extension ClientFrame.Stream: Codable {
         messageId = try container.decode(String.self, forKey: .messageId)
         delta = try container.decode(String.self, forKey: .delta)
         isFinal = try container.decodeIfPresent(Bool.self, forKey: .isFinal) ?? false
+        text = try container.decodeIfPresent(String.self, forKey: .text)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -136,6 +141,7 @@ extension ClientFrame.Stream: Codable {
         try container.encode(messageId, forKey: .messageId)
         try container.encode(delta, forKey: .delta)
         if isFinal { try container.encode(true, forKey: .isFinal) }
+        try container.encodeIfPresent(text, forKey: .text)
     }
 }
 

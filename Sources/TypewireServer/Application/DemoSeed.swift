@@ -8,6 +8,9 @@ public enum DemoSeed {
         Identity(userID: "clawd", name: "Clawd", isBot: true),
     ]
 
+    /// The demo's bot, Clawd.
+    public static var bot: Identity { users.first { $0.isBot }! }
+
     /// Creates the users, a direct chat, a group of six and a bot conversation, unless they exist.
     public static func seed(into store: any ChatStore) async throws {
         for user in users { try await store.upsertUser(user) }

@@ -25,11 +25,17 @@ public struct ServerConfiguration: Sendable {
     public var activityBurst: Double
     /// Activity frames refused in a row after which the socket is closed with 1008. Default 500.
     public var abuseThreshold: Int
-    /// Messages (`send`, `edit`, `stream`) allowed per second and socket, sustained; the excess is refused
-    /// with `rate_limited` (the client retries). Default 5.
+    /// Messages (`send`, `edit`, the final part of a `stream`) allowed per second and socket, sustained;
+    /// the excess is refused with `rate_limited` (the client retries). Default 5.
     public var messageRate: Double
     /// Messages allowed at once per socket. Default 20.
     public var messageBurst: Double
+    /// Parts of bots' streamed replies (`stream` frames before the final one) allowed per second and
+    /// socket, sustained: a reply streams faster than people write messages. The excess is refused with
+    /// `rate_limited` and not fanned out; the reply is still stored whole at its end. Default 20.
+    public var streamRate: Double
+    /// Reply parts allowed at once per socket. Default 40.
+    public var streamBurst: Double
     /// Browser origins allowed to open a socket (the `Origin` header, e.g. `https://chat.example`); empty
     /// allows every origin. Requests without a browser origin (apps and servers send none, or a ws:// one)
     /// are always allowed: the check protects users' tokens from foreign web pages.
@@ -48,7 +54,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, sqlitePath: String = "./typewire.sqlite", jwtSecret: String,
         activityTTL: Int64 = 4_800, refreshInterval: Int64 = 2_000, idleTimeout: Int64 = 3_000, helloTimeout: Int64 = 5_000, pingInterval: Int64 = 30_000,
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
-        messageRate: Double = 5, messageBurst: Double = 20, allowedOrigins: [String] = [],
+        messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, demo: Bool = false
     ) {
         self.host = host
@@ -65,6 +71,8 @@ public struct ServerConfiguration: Sendable {
         self.abuseThreshold = abuseThreshold
         self.messageRate = messageRate
         self.messageBurst = messageBurst
+        self.streamRate = streamRate
+        self.streamBurst = streamBurst
         self.allowedOrigins = allowedOrigins
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength

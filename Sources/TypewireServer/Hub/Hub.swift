@@ -16,6 +16,7 @@ public actor Hub {
         var subscriptions: Set<String> = []
         var activityLimiter: RateLimiter
         var messageLimiter: RateLimiter
+        var streamLimiter: RateLimiter
         var lastRateLimitNotice: Int64?
     }
 
@@ -89,7 +90,8 @@ public actor Hub {
         connections[id] = Connection(
             identity: identity, outbox: outbox, close: close,
             activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst),
-            messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst)
+            messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst),
+            streamLimiter: RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst)
         )
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
@@ -204,7 +206,7 @@ public actor Hub {
             guard admitMessage(from: id, ref: edit.messageId) else { break }
             await self.edit(edit, from: id)
         case .stream(let stream):
-            guard admitMessage(from: id, ref: stream.messageId) else { break }
+            guard stream.isFinal ? admitMessage(from: id, ref: stream.messageId) : admitStreamPart(from: id, ref: stream.messageId) else { break }
             await self.stream(stream, from: id)
         }
         return .keepOpen
@@ -217,6 +219,19 @@ public actor Hub {
         reply(to: id, .init(
             code: .rateLimited,
             message: "More than \(Int(configuration.messageRate)) messages a second: this one was not stored; send it again shortly.",
+            ref: ref
+        ))
+        return false
+    }
+
+    /// Applies the socket's limit on reply parts; a refused part is answered (the reply is stored whole at
+    /// its end anyway).
+    private func admitStreamPart(from id: ConnectionID, ref: String) -> Bool {
+        guard connections[id]?.streamLimiter.allow(now: now()) == false else { return true }
+        metrics.droppedByRateLimit.increment()
+        reply(to: id, .init(
+            code: .rateLimited,
+            message: "More than \(Int(configuration.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.",
             ref: ref
         ))
         return false
@@ -364,7 +379,8 @@ public actor Hub {
             return reply(to: id, Self.unknownConversation(part.conversation, ref: part.messageId))
         }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
-        let text = streams[key, default: ""] + part.delta
+        // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
+        let text = part.isFinal ? part.text ?? streams[key, default: ""] + part.delta : streams[key, default: ""] + part.delta
         guard text.count <= configuration.maxMessageLength else {
             streams[key] = nil
             return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(configuration.maxMessageLength) characters.", ref: part.messageId))
