@@ -206,7 +206,8 @@ public actor Hub {
             guard admitMessage(from: id, ref: edit.messageId) else { break }
             await self.edit(edit, from: id)
         case .stream(let stream):
-            guard stream.isFinal ? admitMessage(from: id, ref: stream.messageId) : admitStreamPart(from: id, ref: stream.messageId) else { break }
+            let admitted = stream.isFinal ? admitMessage(from: id, ref: stream.messageId) : admitStreamPart(from: id, ref: stream.messageId)
+            guard admitted else { break }
             await self.stream(stream, from: id)
         }
         return .keepOpen
@@ -214,26 +215,26 @@ public actor Hub {
 
     /// Applies the socket's message rate limit; a refused message is answered so the client can retry it.
     private func admitMessage(from id: ConnectionID, ref: String) -> Bool {
-        guard connections[id]?.messageLimiter.allow(now: now()) == false else { return true }
-        metrics.droppedByRateLimit.increment()
-        reply(to: id, .init(
-            code: .rateLimited,
-            message: "More than \(Int(configuration.messageRate)) messages a second: this one was not stored; send it again shortly.",
-            ref: ref
-        ))
-        return false
+        admit(from: id, by: \.messageLimiter, ref: ref) {
+            "More than \(Int($0.messageRate)) messages a second: this one was not stored; send it again shortly."
+        }
     }
 
     /// Applies the socket's limit on reply parts; a refused part is answered (the reply is stored whole at
     /// its end anyway).
     private func admitStreamPart(from id: ConnectionID, ref: String) -> Bool {
-        guard connections[id]?.streamLimiter.allow(now: now()) == false else { return true }
+        admit(from: id, by: \.streamLimiter, ref: ref) {
+            "More than \(Int($0.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part."
+        }
+    }
+
+    private func admit(
+        from id: ConnectionID, by limiter: WritableKeyPath<Connection, RateLimiter>, ref: String,
+        explanation: (ServerConfiguration) -> String
+    ) -> Bool {
+        guard connections[id]?[keyPath: limiter].allow(now: now()) == false else { return true }
         metrics.droppedByRateLimit.increment()
-        reply(to: id, .init(
-            code: .rateLimited,
-            message: "More than \(Int(configuration.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.",
-            ref: ref
-        ))
+        reply(to: id, .init(code: .rateLimited, message: explanation(configuration), ref: ref))
         return false
     }
 

@@ -15,6 +15,7 @@ struct FrameCodecTests {
         .edit(.init(conversation: "c1", messageId: "42", text: "Hello")),
         .stream(.init(conversation: "c1", messageId: "r1", delta: "Hel")),
         .stream(.init(conversation: "c1", messageId: "r1", delta: "lo", isFinal: true)),
+        .stream(.init(conversation: "c1", messageId: "r1", delta: "!", isFinal: true, text: "Hello!")),
     ]
 
     static let serverFrames: [ServerFrame] = [

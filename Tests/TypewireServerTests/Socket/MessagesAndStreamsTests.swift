@@ -47,6 +47,22 @@ struct MessagesAndStreamsTests {
         }
     }
 
+    @Test func replyPartsOverTheirLimitAreRefusedAndTheFinalPartsTextIsStoredWhole() async throws {
+        try await TestServer.run(configure: { $0.streamBurst = 3; $0.streamRate = 1 }) { server in
+            let alice = try await server.subscribedSocket("alice", to: Self.bot)
+            let clawd = try await server.socket("clawd")
+            let words = (1...8).map { "word\($0) " }
+            for word in words { clawd.send(.stream(.init(conversation: Self.bot, messageId: "r2", delta: word))) }
+            let refused = try await clawd.error()
+            #expect(refused.code == .rateLimited && refused.ref == "r2")
+            clawd.send(.stream(.init(conversation: Self.bot, messageId: "r2", delta: "end.", isFinal: true, text: words.joined() + "end.")))
+            let message = try await alice.next { if case .message = $0 { true } else { false } }
+            guard case .message(let stored) = message else { return }
+            #expect(stored.text == words.joined() + "end.", "stored whole, with the parts the limit refused")
+            #expect(stored.clientMessageId == "stream-r2")
+        }
+    }
+
     @Test func peopleCannotStream() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
