@@ -94,7 +94,6 @@ public struct DemoBot: Service {
     static func answer(to message: ChatMessage) -> String {
         let name = message.senderName ?? message.sender
         let quoted = message.text.count > 60 ? message.text.prefix(59) + "…" : Substring(message.text)
-        return "Hi \(name)! You wrote “\(quoted)”. I thought about it for a second, and now my answer streams in word by word,"
-            + " with a cursor at its end. Once it is complete it is stored like any other message."
+        return "Hi \(name)! You wrote “\(quoted)”. I thought for a second; now my reply streams in word by word, and then it is stored."
     }
 }
