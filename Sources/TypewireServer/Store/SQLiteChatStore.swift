@@ -241,12 +241,3 @@ public final class SQLiteChatStore: ChatStore {
         )
     }
 }
-
-/// A store failure that is not the caller's fault.
-public struct StoreError: Error, CustomStringConvertible {
-    private let message: String
-
-    static func inconsistent(_ message: String) -> StoreError { StoreError(message: "The store is inconsistent: \(message).") }
-
-    public var description: String { message }
-}

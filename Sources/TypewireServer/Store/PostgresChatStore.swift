@@ -1,0 +1,241 @@
+import Logging
+import PostgresNIO
+import TypewireCore
+
+/// ``ChatStore`` on PostgreSQL (postgres-nio, a connection pool): the shared store of a cluster.
+///
+/// The schema is migrated on open, under an advisory lock, so nodes that start together migrate once.
+/// The store owns the pool's task; ``close()`` ends it.
+public final class PostgresChatStore: ChatStore {
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+
+    private init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    /// Connects to the database and migrates its schema.
+    /// - Parameter url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
+    /// - Throws: ``StoreError`` for a URL that cannot be used; the database's error if it cannot be reached.
+    public static func open(url: String, logger: Logger = Logger(label: "typewire.store")) async throws -> PostgresChatStore {
+        let store = PostgresChatStore(client: PostgresClient(configuration: try PostgresURL(url).configuration, backgroundLogger: logger), logger: logger)
+        do {
+            try await store.migrate()
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Closes the pool.
+    public func close() async {
+        runner.cancel()
+        _ = await runner.value
+    }
+
+    private static let migrations: [[PostgresQuery]] = [
+        [
+            "CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, is_bot BOOLEAN NOT NULL DEFAULT FALSE, shares_typing BOOLEAN NOT NULL DEFAULT TRUE)",
+            "CREATE TABLE conversations (id TEXT PRIMARY KEY, kind TEXT NOT NULL, title TEXT, creator TEXT NOT NULL)",
+            """
+            CREATE TABLE participants (conversation TEXT NOT NULL REFERENCES conversations(id), "user" TEXT NOT NULL,
+            PRIMARY KEY (conversation, "user"))
+            """,
+            #"CREATE INDEX participants_by_user ON participants ("user")"#,
+            """
+            CREATE TABLE messages (seq BIGSERIAL PRIMARY KEY, conversation TEXT NOT NULL, sender TEXT NOT NULL,
+            sender_name TEXT, client_message_id TEXT NOT NULL, text TEXT NOT NULL, sent_at BIGINT NOT NULL, edited_at BIGINT,
+            UNIQUE (sender, client_message_id))
+            """,
+            "CREATE INDEX messages_by_conversation ON messages (conversation, seq)",
+            "CREATE TABLE blocks (blocker TEXT NOT NULL, blocked TEXT NOT NULL, PRIMARY KEY (blocker, blocked))",
+        ],
+    ]
+
+    private func migrate() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7477657769)", logger: logger).drain()
+            try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", logger: logger).drain()
+            var version = 0
+            for try await value in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_version", logger: logger)
+                .decode(Int.self) { version = value }
+            for (index, statements) in Self.migrations.enumerated() where index + 1 > version {
+                for statement in statements { try await connection.query(statement, logger: logger).drain() }
+                try await connection.query("INSERT INTO schema_version (version) VALUES (\(index + 1))", logger: logger).drain()
+            }
+        }
+    }
+
+    public func upsertUser(_ identity: Identity) async throws {
+        try await run("""
+            INSERT INTO users (id, name, is_bot) VALUES (\(identity.userID), \(identity.name), \(identity.isBot))
+            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = excluded.is_bot
+            """)
+    }
+
+    public func createConversation(
+        id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]
+    ) async throws -> Conversation {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "INSERT INTO conversations (id, kind, title, creator) VALUES (\(id), \(kind.rawValue), \(title), \(creator))", logger: logger
+            ).drain()
+            for member in Set(members + [creator]) {
+                try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(id), \#(member))"#, logger: logger).drain()
+            }
+        }
+        return Conversation(id: id, kind: kind, title: title, creator: creator)
+    }
+
+    public func conversation(_ id: String) async throws -> Conversation? {
+        try await conversations("SELECT id, kind, title, creator FROM conversations WHERE id = \(id)").first
+    }
+
+    public func conversations(of user: String) async throws -> [Conversation] {
+        try await conversations(#"""
+            SELECT c.id, c.kind, c.title, c.creator FROM conversations c
+            JOIN participants p ON p.conversation = c.id WHERE p."user" = \#(user) ORDER BY c.id
+            """#)
+    }
+
+    public func participants(of conversation: String) async throws -> [Participant] {
+        var participants: [Participant] = []
+        let rows = try await client.query(
+            #"SELECT p."user", u.name FROM participants p LEFT JOIN users u ON u.id = p."user" WHERE p.conversation = \#(conversation) ORDER BY p."user""#,
+            logger: logger
+        )
+        for try await (id, name) in rows.decode((String, String?).self) { participants.append(Participant(id: id, name: name, online: false)) }
+        return participants
+    }
+
+    public func storeMessage(
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
+    ) async throws -> StoredMessage {
+        let inserted = try await messages("""
+            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
+            VALUES (\(conversation), \(sender.userID), \(sender.name), \(clientMessageId), \(text), \(sentAt))
+            ON CONFLICT (sender, client_message_id) DO NOTHING
+            RETURNING \(unescaped: Self.messageColumns)
+            """)
+        if let message = inserted.first { return StoredMessage(message: message, isNew: true) }
+        let existing = try await messages("""
+            SELECT \(unescaped: Self.messageColumns) FROM messages WHERE sender = \(sender.userID) AND client_message_id = \(clientMessageId)
+            """)
+        guard let message = existing.first else {
+            throw StoreError.inconsistent("a message that conflicted on insert could not be read back")
+        }
+        return StoredMessage(message: message, isNew: false)
+    }
+
+    public func editMessage(
+        _ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64
+    ) async throws -> ChatMessage? {
+        guard let seq = Int64(messageId) else { return nil }
+        return try await messages("""
+            UPDATE messages SET text = \(text), edited_at = \(editedAt)
+            WHERE seq = \(seq) AND conversation = \(conversation) AND sender = \(sender)
+            RETURNING \(unescaped: Self.messageColumns)
+            """).first
+    }
+
+    public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
+        try await messages("""
+            SELECT \(unescaped: Self.messageColumns) FROM messages WHERE conversation = \(conversation) ORDER BY seq DESC LIMIT \(limit)
+            """).reversed()
+    }
+
+    public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
+        let beforeSeq = before.flatMap(Int64.init) ?? .max
+        return try await messages("""
+            SELECT \(unescaped: Self.messageColumns) FROM messages
+            WHERE conversation = \(conversation) AND seq < \(beforeSeq) ORDER BY seq DESC LIMIT \(limit)
+            """).reversed()
+    }
+
+    public func addParticipant(_ user: String, to conversation: String) async throws {
+        try await run(#"INSERT INTO participants (conversation, "user") VALUES (\#(conversation), \#(user)) ON CONFLICT DO NOTHING"#)
+    }
+
+    public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {
+        var removed = false
+        let rows = try await client.query(
+            #"DELETE FROM participants WHERE conversation = \#(conversation) AND "user" = \#(user) RETURNING "user""#, logger: logger
+        )
+        for try await _ in rows { removed = true }
+        return removed
+    }
+
+    public func sharesTyping(_ user: String) async throws -> Bool {
+        var shares = true
+        for try await value in try await client.query("SELECT shares_typing FROM users WHERE id = \(user)", logger: logger).decode(Bool.self) {
+            shares = value
+        }
+        return shares
+    }
+
+    public func setSharesTyping(_ shares: Bool, for user: String) async throws {
+        try await run("""
+            INSERT INTO users (id, shares_typing) VALUES (\(user), \(shares))
+            ON CONFLICT (id) DO UPDATE SET shares_typing = excluded.shares_typing
+            """)
+    }
+
+    public func blockedUsers(of user: String) async throws -> Set<String> {
+        var blocked: Set<String> = []
+        for try await id in try await client.query("SELECT blocked FROM blocks WHERE blocker = \(user)", logger: logger).decode(String.self) {
+            blocked.insert(id)
+        }
+        return blocked
+    }
+
+    public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {
+        if blocked {
+            try await run("INSERT INTO blocks (blocker, blocked) VALUES (\(blocker), \(user)) ON CONFLICT DO NOTHING")
+        } else {
+            try await run("DELETE FROM blocks WHERE blocker = \(blocker) AND blocked = \(user)")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs a statement and reads its rows to the end (errors surface only there).
+    private func run(_ query: PostgresQuery) async throws {
+        try await client.query(query, logger: logger).drain()
+    }
+
+    private func conversations(_ query: PostgresQuery) async throws -> [Conversation] {
+        var conversations: [Conversation] = []
+        for try await (id, kind, title, creator) in try await client.query(query, logger: logger).decode((String, String, String?, String).self) {
+            guard let kind = Conversation.Kind(rawValue: kind) else { continue }
+            conversations.append(Conversation(id: id, kind: kind, title: title, creator: creator))
+        }
+        return conversations
+    }
+
+    private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at"
+
+    private func messages(_ query: PostgresQuery) async throws -> [ChatMessage] {
+        var messages: [ChatMessage] = []
+        let rows = try await client.query(query, logger: logger)
+        for try await (seq, conversation, sender, senderName, clientMessageId, text, sentAt, editedAt) in rows.decode(
+            (Int64, String, String, String?, String, String, Int64, Int64?).self
+        ) {
+            messages.append(ChatMessage(
+                conversation: conversation, id: String(seq), sender: sender, senderName: senderName, text: text, sentAt: sentAt,
+                clientMessageId: clientMessageId, editedAt: editedAt
+            ))
+        }
+        return messages
+    }
+}
+
+extension PostgresRowSequence {
+    /// Reads every row, so that an error in the statement surfaces.
+    func drain() async throws {
+        for try await _ in self {}
+    }
+}

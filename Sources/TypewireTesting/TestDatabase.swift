@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Throwaway PostgreSQL databases for tests, on the server named by `TYPEWIRE_TEST_POSTGRES_URL`
+/// (`bash scripts/postgres.sh` starts one). Tests that need PostgreSQL are skipped when it is unset.
+public enum TestDatabase {
+    /// The test server's URL, if the environment names one.
+    public static var serverURL: String? {
+        ProcessInfo.processInfo.environment["TYPEWIRE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Why PostgreSQL tests are skipped, for `.enabled(if:)`.
+    public static let skipReason = "PostgreSQL tests need TYPEWIRE_TEST_POSTGRES_URL (bash scripts/postgres.sh starts a server and prints it)"
+
+    /// Creates an empty database on the test server and returns its URL.
+    public static func create() async throws -> String {
+        guard let serverURL, var url = URLComponents(string: serverURL) else {
+            throw TestDatabaseError(message: "TYPEWIRE_TEST_POSTGRES_URL is not set")
+        }
+        let name = "typewire_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        var configuration = PostgresClient.Configuration(
+            host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
+            database: String(url.path.drop { $0 == "/" }), tls: .disable
+        )
+        configuration.options.maximumConnections = 1
+        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "typewire.test-database"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            for try await _ in try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) {}
+        }
+        url.path = "/" + name
+        return url.string!
+    }
+}
+
+/// The test database could not be made.
+public struct TestDatabaseError: Error, CustomStringConvertible {
+    let message: String
+    public var description: String { message }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TypewireCore
+@testable import TypewireServer
+import TypewireTesting
+
+/// One suite of store behaviour, run against SQLite always and against PostgreSQL when
+/// TYPEWIRE_TEST_POSTGRES_URL names a server: the two stores must behave the same.
+struct ChatStoreContract {
+    /// Opens a store on a new, empty place; `reopen` opens the same place again.
+    let open: @Sendable () async throws -> (store: any ChatStore, reopen: @Sendable () async throws -> any ChatStore, close: @Sendable (any ChatStore) async throws -> Void)
+
+    static let sqlite = ChatStoreContract {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString).sqlite").path
+        return (
+            try await SQLiteChatStore.open(path: path), { try await SQLiteChatStore.open(path: path) },
+            { try await ($0 as! SQLiteChatStore).close() }
+        )
+    }
+
+    static let postgres = ChatStoreContract {
+        let url = try await TestDatabase.create()
+        return (try await PostgresChatStore.open(url: url), { try await PostgresChatStore.open(url: url) }, { await ($0 as! PostgresChatStore).close() })
+    }
+
+    static let alice = Identity(userID: "alice", name: "Alice")
+    static let bob = Identity(userID: "bob", name: "Bob")
+
+    func conversationsAndParticipants() async throws {
+        let (store, _, close) = try await open()
+        for user in [Self.alice, Self.bob] { try await store.upsertUser(user) }
+        let group = try await store.createConversation(id: "g", kind: .group, title: "Plans", creator: "alice", members: ["bob", "alice"])
+        #expect(group == Conversation(id: "g", kind: .group, title: "Plans", creator: "alice"))
+        #expect(try await store.conversation("g") == group)
+        #expect(try await store.conversation("missing") == nil)
+        _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "bob", members: ["carol"])
+        #expect(try await store.conversations(of: "bob").map(\.id) == ["d", "g"])
+        #expect(try await store.participants(of: "g") == [
+            Participant(id: "alice", name: "Alice", online: false), Participant(id: "bob", name: "Bob", online: false),
+        ])
+        try await store.addParticipant("carol", to: "g")
+        try await store.addParticipant("carol", to: "g")  // twice is harmless
+        #expect(try await store.participants(of: "g").map(\.id) == ["alice", "bob", "carol"])
+        #expect(try await store.removeParticipant("carol", from: "g"))
+        #expect(try await !store.removeParticipant("carol", from: "g"))
+        await #expect(throws: (any Error).self, "a conversation id is unique") {
+            _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "bob", members: [])
+        }
+        try await close(store)
+    }
+
+    func messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() async throws {
+        let (store, _, close) = try await open()
+        _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        let first = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 1_000)
+        #expect(first.isNew && first.message.text == "Hi ✋" && first.message.senderName == "Alice" && first.message.clientMessageId == "m1")
+        let retry = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 2_000)
+        #expect(!retry.isNew && retry.message == first.message, "a retry returns the stored message")
+        let other = try await store.storeMessage(conversation: "d", sender: Self.bob, clientMessageId: "m1", text: "Hello", sentAt: 3_000)
+        #expect(other.isNew, "client message ids are per sender")
+        for index in 2...5 {
+            _ = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: "\(index)", sentAt: 3_000 + Int64(index))
+        }
+        let recent = try await store.recentMessages(of: "d", limit: 3)
+        #expect(recent.map(\.text) == ["3", "4", "5"], "the latest, oldest first")
+        let page = try await store.messages(of: "d", before: recent[0].id, limit: 2)
+        #expect(page.map(\.text) == ["Hello", "2"])
+        #expect(try await store.messages(of: "d", before: nil, limit: 100).count == 6)
+        #expect(try await store.editMessage(first.message.id, in: "d", by: "bob", text: "hijacked", editedAt: 9_000) == nil)
+        let edited = try await store.editMessage(first.message.id, in: "d", by: "alice", text: "Hi!", editedAt: 9_000)
+        #expect(edited?.text == "Hi!" && edited?.editedAt == 9_000 && edited?.id == first.message.id)
+        #expect(try await store.editMessage("not-a-number", in: "d", by: "alice", text: "x", editedAt: 1) == nil)
+        try await close(store)
+    }
+
+    func settingsBlocksAndReopening() async throws {
+        let (store, reopen, close) = try await open()
+        try await store.upsertUser(Self.alice)
+        #expect(try await store.sharesTyping("alice"))
+        #expect(try await store.sharesTyping("nobody"), "sharing is on unless turned off")
+        try await store.setSharesTyping(false, for: "alice")
+        try await store.setBlocked(true, user: "bob", by: "alice")
+        try await store.setBlocked(true, user: "bob", by: "alice")
+        try await store.setBlocked(true, user: "carol", by: "alice")
+        try await store.setBlocked(false, user: "carol", by: "alice")
+        try await store.upsertUser(Identity(userID: "alice", name: nil))  // a token without a name keeps the name
+        _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        _ = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "kept", sentAt: 1)
+        try await close(store)
+        let again = try await reopen()  // migrations run again and change nothing
+        #expect(try await !again.sharesTyping("alice"))
+        #expect(try await again.blockedUsers(of: "alice") == ["bob"])
+        #expect(try await again.participants(of: "d").first { $0.id == "alice" }?.name == "Alice")
+        #expect(try await again.recentMessages(of: "d", limit: 10).map(\.text) == ["kept"])
+        try await close(again)
+    }
+}
+
+@Suite("ChatStore on SQLite")
+struct SQLiteChatStoreTests {
+    let contract = ChatStoreContract.sqlite
+    @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
+    @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
+    @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+}
+
+@Suite("ChatStore on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)), .timeLimit(.minutes(1)))
+struct PostgresChatStoreTests {
+    let contract = ChatStoreContract.postgres
+    @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
+    @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
+    @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+
+    @Test func aURLThatCannotBeUsedSaysWhyWithoutItsPassword() async throws {
+        await #expect {
+            _ = try await PostgresChatStore.open(url: "mysql://root:secret@db/x")
+        } throws: { error in
+            "\(error)".contains("postgres://USER") && !"\(error)".contains("secret")
+        }
+    }
+}
