@@ -41,6 +41,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Comma-separated browser origins allowed to open a socket; empty allows all (TYPEWIRE_ALLOWED_ORIGINS).")
     var allowedOrigins: String?
 
+    @Option(name: .customLong("public"), help: "The web demo's folder, served at / (TYPEWIRE_PUBLIC; default Public, in the current directory).")
+    var publicDirectory: String?
+
     @Flag(help: "Seed demo users and conversations and serve demo tokens at /v1/demo/token?user=alice.")
     var demo = false
 
@@ -76,10 +79,12 @@ struct Serve: AsyncParsableCommand {
         if let origins = try setting(allowedOrigins, "TYPEWIRE_ALLOWED_ORIGINS", { $0 }) {
             configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.publicDirectory = folder }
         guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.activityRate > 0, configuration.messageRate > 0 else {
             throw CommandError("--activity-ttl, --ping-interval, --activity-rate and --message-rate must be positive.")
         }
         let authority = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
+        _ = try configuration.resolvedPublicDirectory()  // and a demo without its page
         let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
         if demo { try await DemoSeed.seed(into: store) }
         let host = configuration.host

@@ -11,14 +11,20 @@ public enum DemoSeed {
     /// The demo's bot, Clawd.
     public static var bot: Identity { users.first { $0.isBot }! }
 
-    /// Creates the users, a direct chat, a group of six and a bot conversation, unless they exist.
+    /// The bot conversation of each person: `bot-clawd` is alice's, `bot-clawd-bob` bob's, and so on.
+    public static let botConversations: [(id: String, user: String)] = users.filter { !$0.isBot }.map { user in
+        (user.userID == "alice" ? "bot-clawd" : "bot-clawd-\(user.userID)", user.userID)
+    }
+
+    /// Creates the users, a direct chat, a group of six and a conversation with the bot for each person,
+    /// unless they exist.
     public static func seed(into store: any ChatStore) async throws {
         for user in users { try await store.upsertUser(user) }
-        let conversations: [(String, Conversation.Kind, String?, String, [String])] = [
+        var conversations: [(String, Conversation.Kind, String?, String, [String])] = [
             ("direct-alice-bob", .direct, nil, "alice", ["bob"]),
             ("group-six", .group, "Weekend plans", "alice", ["bob", "carol", "dave", "erin", "frank"]),
-            ("bot-clawd", .direct, "Clawd", "alice", ["clawd"]),
         ]
+        conversations += botConversations.map { ($0.id, .direct, "Clawd", $0.user, ["clawd"]) }
         for (id, kind, title, creator, members) in conversations where try await store.conversation(id) == nil {
             _ = try await store.createConversation(id: id, kind: kind, title: title, creator: creator, members: members)
         }

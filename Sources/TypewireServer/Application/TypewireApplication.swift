@@ -5,10 +5,12 @@ import Logging
 import TypewireCore
 
 /// Builds the Hummingbird application of `typewire serve`: the WebSocket at `/v1/socket`, the REST API,
-/// `/healthz`, `/metrics` (Prometheus text), and with `--demo` the demo-token endpoint.
+/// `/healthz`, `/metrics` (Prometheus text), the web demo's files at `/`, and with `--demo` the demo-token
+/// endpoint.
 public enum TypewireApplication {
     /// Builds the server; it starts serving when run (as a swift-service-lifecycle `Service`).
-    /// - Throws: ``TokenAuthorityError`` if the configured secret is too short.
+    /// - Throws: ``TokenAuthorityError`` if the configured secret is too short; ``PublicFolderError`` if the
+    ///   demo is on and its folder of static files is missing.
     /// - Parameters:
     ///   - configuration: Address, limits and intervals.
     ///   - store: The opened store.
@@ -56,6 +58,9 @@ public enum TypewireApplication {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, _ in
             try await session.run(inbound: inbound, outbound: outbound)
+        }
+        if let files = try PublicFiles.middleware(for: configuration, context: BasicWebSocketRequestContext.self) {
+            router.add(middleware: files)  // after the routes: only a request no route answers looks for a file
         }
         let application = Application(
             router: router,

@@ -46,6 +46,10 @@ public struct ServerConfiguration: Sendable {
     public var maxMessageLength: Int
     /// How many recent messages `subscribed` carries. Default 50.
     public var recentMessages: Int
+    /// The folder of the web demo's static files (HTML, CSS, JavaScript), served at `/`; a relative path
+    /// is resolved against the current directory. Default `Public`. With ``demo`` the folder must exist
+    /// (the server refuses to start otherwise); without it, a missing folder just serves no files.
+    public var publicDirectory: String
     /// Seed demo users and conversations and hand out demo tokens.
     public var demo: Bool
 
@@ -55,7 +59,8 @@ public struct ServerConfiguration: Sendable {
         activityTTL: Int64 = 4_800, refreshInterval: Int64 = 2_000, idleTimeout: Int64 = 3_000, helloTimeout: Int64 = 5_000, pingInterval: Int64 = 30_000,
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
         messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40, allowedOrigins: [String] = [],
-        maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, demo: Bool = false
+        maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, publicDirectory: String = "Public",
+        demo: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -77,6 +82,7 @@ public struct ServerConfiguration: Sendable {
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength
         self.recentMessages = recentMessages
+        self.publicDirectory = publicDirectory
         self.demo = demo
     }
 }

@@ -1,0 +1,58 @@
+// The server's REST API and the demo's token endpoint (docs/PROTOCOL.md, "REST").
+
+/** The demo users `typewire serve --demo` seeds (the bot, clawd, is not offered as a person). */
+export const DEMO_USERS = Object.freeze([
+  { id: 'alice', name: 'Alice' },
+  { id: 'bob', name: 'Bob' },
+  { id: 'carol', name: 'Carol' },
+  { id: 'dave', name: 'Dave' },
+  { id: 'erin', name: 'Erin' },
+  { id: 'frank', name: 'Frank' },
+]);
+
+/** The id of the demo's bot. */
+export const BOT_USER = 'clawd';
+
+async function json(response) {
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      const body = await response.json();
+      message = body?.error?.message ?? message;
+    } catch {
+      message = (await response.text().catch(() => '')) || message;
+    }
+    throw new Error(message);
+  }
+  return response.json();
+}
+
+/**
+ * A demo token for a user: `{token, user, name}`. Only a server started with `--demo` hands them out.
+ * @param {string} user
+ */
+export async function demoToken(user) {
+  return json(await fetch(`/v1/demo/token?user=${encodeURIComponent(user)}`, { cache: 'no-store' }));
+}
+
+/** The REST calls a signed-in page makes, with its bearer token. */
+export class Api {
+  /** @param {() => string} token The current token (it changes when the page fetches a new one). */
+  constructor(token) {
+    this.token = token;
+  }
+
+  async #get(path) {
+    return json(await fetch(path, { headers: { Authorization: `Bearer ${this.token()}` }, cache: 'no-store' }));
+  }
+
+  /** The user's conversations: `[{id, kind, title, creator}]`. */
+  async conversations() {
+    return (await this.#get('/v1/conversations')).conversations;
+  }
+
+  /** A conversation's participants: `[{id, name, online}]`. */
+  async participants(conversation) {
+    return (await this.#get(`/v1/conversations/${encodeURIComponent(conversation)}/participants`)).participants;
+  }
+}

@@ -1,0 +1,62 @@
+// Renders a Thread into the message list, reusing the DOM node of each item by its key, so a streamed
+// reply grows in place and a pending send turns into the stored message without a new bubble.
+import { el, avatar, clock } from './dom.js';
+
+/**
+ * @param {HTMLElement} container
+ * @param {import('./thread.js').Thread} thread
+ * @param {{me: string, nameOf: (id: string) => string, isBot: (id: string) => boolean}} people
+ */
+export function renderThread(container, thread, { me, nameOf, isBot }) {
+  const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
+  const existing = new Map([...container.children].map((node) => [node.dataset.key, node]));
+  let previous = null;
+  thread.items.forEach((item, index) => {
+    let node = existing.get(item.key);
+    if (!node) node = buildMessage(item, { me, nameOf, isBot });
+    existing.delete(item.key);
+    updateMessage(node, item, thread.items[index - 1]);
+    if (node.previousElementSibling !== previous || node.parentNode !== container) {
+      if (previous) previous.after(node);
+      else container.prepend(node);
+    }
+    previous = node;
+  });
+  for (const stale of existing.values()) stale.remove();
+  if (nearBottom || thread.items.at(-1)?.sender === me) container.scrollTop = container.scrollHeight;
+}
+
+function buildMessage(item, { me, nameOf, isBot }) {
+  const mine = item.sender === me;
+  const bot = isBot(item.sender);
+  const name = item.senderName ?? nameOf(item.sender);
+  const classes = ['message', mine ? 'mine' : 'theirs', bot ? 'bot' : ''].filter(Boolean).join(' ');
+  return el('div', { class: classes, 'data-testid': 'message', dataset: { key: item.key, sender: item.sender } }, [
+    avatar({ id: item.sender, name, bot }),
+    el('div', { class: 'message-content' }, [
+      el('span', { class: 'message-author', text: name }),
+      el('div', { class: 'message-bubble' }, [el('span', { class: 'message-text', 'data-testid': 'message-text' })]),
+      el('span', { class: 'message-meta' }),
+    ]),
+  ]);
+}
+
+function updateMessage(node, item, before) {
+  const text = node.querySelector('.message-text');
+  if (text.textContent !== item.text) text.textContent = item.text;
+  node.classList.toggle('pending', item.pending);
+  node.classList.toggle('continued', !!before && before.sender === item.sender && item.sentAt - before.sentAt < 5 * 60_000);
+  node.dataset.streaming = String(item.streaming);
+  if (item.id) node.dataset.messageId = item.id;
+  const bubble = node.querySelector('.message-bubble');
+  let cursor = bubble.querySelector('.stream-cursor');
+  if (item.streaming && !cursor) {
+    cursor = el('span', { class: 'stream-cursor', 'data-testid': 'stream-cursor', 'aria-hidden': 'true' });
+    bubble.append(cursor);
+  } else if (!item.streaming && cursor) {
+    cursor.remove();
+  }
+  const meta = item.pending ? 'Sending…' : item.streaming ? '' : `${clock(item.sentAt)}${item.editedAt ? ' · edited' : ''}`;
+  const metaNode = node.querySelector('.message-meta');
+  if (metaNode.textContent !== meta) metaNode.textContent = meta;
+}

@@ -1,0 +1,105 @@
+// The messages of one conversation as the page shows them: history, the user's own sends while they
+// travel, and bots' replies while they stream. Pure (no DOM), so node tests the merge rules.
+//
+// Each item has a key that every later version of the same message carries:
+// - a message with a clientMessageId: "<sender>:<clientMessageId>" (the sender's pending copy has it too);
+// - a bot's streamed reply: "<bot>:stream-<messageId>", because the server stores the finished reply with
+//   clientMessageId "stream-<messageId>": the stored `message` merges into the streamed bubble;
+// - any other message: "id:<id>".
+
+/** The key under which a `message` frame (or a history entry) is shown. */
+export const messageKey = (message) =>
+  message.clientMessageId ? `${message.sender}:${message.clientMessageId}` : `id:${message.id}`;
+
+/** The key of a streamed reply, the same as the stored reply's. */
+export const streamKey = (user, messageId) => `${user}:stream-${messageId}`;
+
+export class Thread {
+  /** @type {Array<{key: string, id: string|null, sender: string, senderName: string|null, text: string, sentAt: number, pending: boolean, streaming: boolean, editedAt: number|null}>} */
+  items = [];
+
+  /**
+   * Replaces the history (the `subscribed` frame's recentMessages, oldest first); sends still travelling
+   * and replies still streaming stay.
+   */
+  reset(messages) {
+    const history = messages.map((m) => this.#fromMessage(m));
+    const keys = new Set(history.map((item) => item.key));
+    const inFlight = this.items.filter((item) => (item.pending || item.streaming) && !keys.has(item.key));
+    this.items = history.concat(inFlight);
+  }
+
+  /** Shows the user's own message at once, before the server has it. */
+  addPending({ clientMessageId, sender, senderName, text, sentAt }) {
+    const item = { key: `${sender}:${clientMessageId}`, id: null, sender, senderName, text, sentAt, pending: true, streaming: false, editedAt: null };
+    this.items.push(item);
+    return item;
+  }
+
+  /**
+   * A `message` frame: a new message, the stored copy of a pending send or of a streamed reply (merged,
+   * never a second bubble), or an edit.
+   * @returns {{item: object, isNew: boolean}}
+   */
+  applyMessage(message) {
+    const key = messageKey(message);
+    const existing = this.items.find((item) => item.key === key || (item.id !== null && item.id === message.id));
+    if (existing) {
+      Object.assign(existing, this.#fromMessage(message), { key: existing.key });
+      return { item: existing, isNew: false };
+    }
+    const item = this.#fromMessage(message);
+    this.items.push(item);
+    return { item, isNew: true };
+  }
+
+  /**
+   * A `stream` frame: appends the delta to the reply's item (creating it on the first part); the final
+   * part ends the streaming.
+   * @returns {{item: object, isNew: boolean}}
+   */
+  applyStream({ messageId, user, delta, final }, senderName, now) {
+    const key = streamKey(user, messageId);
+    let item = this.items.find((candidate) => candidate.key === key);
+    const isNew = !item;
+    if (!item) {
+      item = { key, id: null, sender: user, senderName, text: '', sentAt: now, pending: false, streaming: true, editedAt: null };
+      this.items.push(item);
+    }
+    if (item.streaming) {
+      item.text += delta ?? '';
+      if (final) item.streaming = false;
+    }
+    return { item, isNew };
+  }
+
+  /** Ends a reply that stopped streaming without its final part (a dead bot leaves no cursor behind). */
+  endStream(key) {
+    const item = this.items.find((candidate) => candidate.key === key);
+    if (item) item.streaming = false;
+  }
+
+  /** The users whose replies are streaming now: their bubble's cursor says what an indicator would. */
+  streamingUsers() {
+    return new Set(this.items.filter((item) => item.streaming).map((item) => item.sender));
+  }
+
+  /** The newest item, for the conversation list's preview. */
+  last() {
+    return this.items.at(-1) ?? null;
+  }
+
+  #fromMessage(message) {
+    return {
+      key: messageKey(message),
+      id: message.id,
+      sender: message.sender,
+      senderName: message.senderName ?? null,
+      text: message.text,
+      sentAt: message.sentAt,
+      pending: false,
+      streaming: false,
+      editedAt: message.editedAt ?? null,
+    };
+  }
+}

@@ -1,0 +1,237 @@
+// The words of a typing indicator: "Alice is typing…", "Alice, Bob, and 2 others are typing…".
+// A port of TypewireCore's TypingText (Sources/TypewireCore/Text/); both are checked against the same
+// table, TestVectors/typing-text.json. Pure: no DOM, so node's test runner checks it too.
+
+/** How many names a sentence shows: full (up to three) or compact (up to two). */
+export const STYLES = Object.freeze(['full', 'compact']);
+
+const isWhitespace = (character) => /^\p{White_Space}+$/u.test(character);
+
+const english = {
+  someone: 'Someone',
+  separator: '. ',
+  people: (n) => `${n} people`,
+  pair: (a, b) => `${a} and ${b}`,
+  triple: (a, b, c) => `${a}, ${b}, and ${c}`,
+  twoAndOthers: (a, b, n) => `${a}, ${b}, and ${n === 1 ? '1 other' : `${n} others`}`,
+  oneAndOthers: (a, n) => `${a} and ${n === 1 ? '1 other' : `${n} others`}`,
+  sentence(subject, plural, { activity, detail }) {
+    const doing = {
+      thinking: 'thinking',
+      tool: `using ${detail ?? 'a tool'}`,
+      recording: 'recording audio',
+      uploading: 'uploading a file',
+    }[activity] ?? 'typing';
+    return `${subject} ${plural ? 'are' : 'is'} ${doing}`;
+  },
+};
+
+const germanOthers = (n) => (n === 1 ? '1 weitere Person' : `${n} weitere Personen`);
+const german = {
+  someone: 'Jemand',
+  separator: '. ',
+  people: (n) => `${n} Personen`,
+  pair: (a, b) => `${a} und ${b}`,
+  triple: (a, b, c) => `${a}, ${b} und ${c}`,
+  twoAndOthers: (a, b, n) => `${a}, ${b} und ${germanOthers(n)}`,
+  oneAndOthers: (a, n) => `${a} und ${germanOthers(n)}`,
+  sentence(subject, plural, { activity, detail }) {
+    const forms = {
+      thinking: ['denkt nach', 'denken nach'],
+      tool: [`verwendet ${detail ?? 'ein Werkzeug'}`, `verwenden ${detail ?? 'ein Werkzeug'}`],
+      recording: ['nimmt Audio auf', 'nehmen Audio auf'],
+      uploading: ['lädt eine Datei hoch', 'laden eine Datei hoch'],
+    }[activity] ?? ['schreibt', 'schreiben'];
+    return `${subject} ${forms[plural ? 1 : 0]}`;
+  },
+};
+
+const frenchOthers = (n) => (n === 1 ? '1 autre personne' : `${n} autres personnes`);
+const french = {
+  someone: "Quelqu'un",
+  separator: '. ',
+  people: (n) => `${n} personnes`,
+  pair: (a, b) => `${a} et ${b}`,
+  triple: (a, b, c) => `${a}, ${b} et ${c}`,
+  twoAndOthers: (a, b, n) => `${a}, ${b} et ${frenchOthers(n)}`,
+  oneAndOthers: (a, n) => `${a} et ${frenchOthers(n)}`,
+  sentence(subject, plural, { activity, detail }) {
+    const forms = {
+      thinking: ['réfléchit', 'réfléchissent'],
+      tool: [`utilise ${detail ?? 'un outil'}`, `utilisent ${detail ?? 'un outil'}`],
+      recording: ['enregistre un message audio', 'enregistrent un message audio'],
+      uploading: ['envoie un fichier', 'envoient un fichier'],
+    }[activity] ?? ["est en train d'écrire", "sont en train d'écrire"];
+    return `${subject} ${forms[plural ? 1 : 0]}`;
+  },
+};
+
+/** Spanish "y" becomes "e" before the sound /i/ ("Bob e Isabel", "Ana e Hilda"), not before a diphthong ("Ana y Hielo"). */
+export function spanishAnd(word) {
+  let letters = Array.from(word.normalize('NFC').toLowerCase());
+  if (letters[0] === 'h') letters = letters.slice(1);
+  const [first, second] = letters;
+  if (first !== 'i' && first !== 'í') return 'y';
+  return first === 'i' && second !== undefined && 'aeou'.includes(second) ? 'y' : 'e';
+}
+
+const spanishOthers = (n) => (n === 1 ? '1 persona más' : `${n} personas más`);
+const spanish = {
+  someone: 'Alguien',
+  separator: '. ',
+  people: (n) => `${n} personas`,
+  pair: (a, b) => `${a} ${spanishAnd(b)} ${b}`,
+  triple: (a, b, c) => `${a}, ${b} ${spanishAnd(c)} ${c}`,
+  twoAndOthers: (a, b, n) => `${a}, ${b} y ${spanishOthers(n)}`,
+  oneAndOthers: (a, n) => `${a} y ${spanishOthers(n)}`,
+  sentence(subject, plural, { activity, detail }) {
+    const doing = {
+      thinking: 'pensando',
+      tool: `usando ${detail ?? 'una herramienta'}`,
+      recording: 'grabando audio',
+      uploading: 'subiendo un archivo',
+    }[activity] ?? 'escribiendo';
+    return `${subject} ${plural ? 'están' : 'está'} ${doing}`;
+  },
+};
+
+const japanese = {
+  someone: '誰か',
+  separator: '。',
+  people: (n) => `${n}人`,
+  pair: (a, b) => `${a}と${b}`,
+  triple: (a, b, c) => `${a}、${b}、${c}`,
+  twoAndOthers: (a, b, n) => `${a}、${b}と他${n}人`,
+  oneAndOthers: (a, n) => `${a}と他${n}人`,
+  sentence(subject, _plural, { activity, detail }) {
+    const doing = {
+      thinking: '考え中',
+      tool: `${detail ?? 'ツール'}を使用中`,
+      recording: '録音中',
+      uploading: 'ファイルをアップロード中',
+    }[activity] ?? '入力中';
+    return `${subject}が${doing}`;
+  },
+};
+
+const LANGUAGES = Object.freeze({ en: english, de: german, fr: french, es: spanish, ja: japanese });
+
+/** The supported language codes. */
+export const LOCALES = Object.freeze(Object.keys(LANGUAGES));
+
+/**
+ * The supported language for a locale identifier ("fr", "fr-CA", "ja_JP"), or null.
+ * @param {string} identifier
+ * @returns {string|null}
+ */
+export function localeFor(identifier) {
+  const code = (String(identifier ?? '').match(/^\p{L}*/u)[0] ?? '').toLowerCase();
+  return Object.hasOwn(LANGUAGES, code) ? code : null;
+}
+
+const segmenter = typeof Intl !== 'undefined' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+
+/** The user-perceived characters of a string (Swift's `Character`s). */
+function characters(text) {
+  return segmenter ? Array.from(segmenter.segment(text), (s) => s.segment) : Array.from(text);
+}
+
+const isBlank = (name) => name == null || characters(name).every(isWhitespace);
+const isActive = (typer) => (typer.activity ?? 'typing') !== 'none';
+/** Two typers do the same thing: the same activity, and for tools the same tool. */
+const sameActivity = (a, b) =>
+  (a.activity ?? 'typing') === (b.activity ?? 'typing') && (a.activity !== 'tool' || (a.detail ?? null) === (b.detail ?? null));
+
+/**
+ * Formats the indicator's text.
+ *
+ * A typer is `{userID?, name?, activity?, detail?}`: `activity` is the wire name ("typing", "thinking",
+ * "tool", "recording", "uploading", "none"; default "typing"), `detail` the tool's name.
+ *
+ * Rules (the same as the Swift TypingText): no one active gives null; 1, 2 and 3 names, then two names and
+ * a count ("Alice, Bob, and 2 others are typing…"); the compact style names one beside two or more others;
+ * names over `maxNameLength` characters are cut, the ellipsis included; a blank name is "Someone", and
+ * when no name is known "3 people"; mixed activities get one sentence each, joined by " · ".
+ */
+export class TypingText {
+  /**
+   * @param {{style?: 'full'|'compact', maxNameLength?: number, locale?: string}} [options]
+   */
+  constructor({ style = 'full', maxNameLength = 15, locale = 'en' } = {}) {
+    this.style = STYLES.includes(style) ? style : 'full';
+    this.maxNameLength = Math.max(2, maxNameLength);
+    this.locale = localeFor(locale) ?? 'en';
+    this.rules = LANGUAGES[this.locale];
+  }
+
+  /**
+   * The visible text, or null when no one is active.
+   * @param {Array<object>} typers The active members in display order.
+   * @param {number} [total] How many are active in all, if the server listed fewer than it counted.
+   */
+  text(typers, total) {
+    return this.#compose(typers, total, false);
+  }
+
+  /** The text for assistive technology (aria-live): no ellipsis, names uncut. */
+  accessibilityText(typers, total) {
+    return this.#compose(typers, total, true);
+  }
+
+  #compose(typers, total, accessible) {
+    const active = typers.filter(isActive);
+    const unlisted = Math.max(0, (total ?? active.length) - active.length);
+    const finish = (sentence) => (accessible ? sentence : `${sentence}…`);
+    if (active.length === 0) {
+      return unlisted > 0 ? finish(this.#sentence([], unlisted, { activity: 'typing' }, accessible)) : null;
+    }
+    const groups = [];
+    for (const typer of active) {
+      const group = groups.find((g) => sameActivity(g.activity, typer));
+      if (group) group.members.push(typer);
+      else groups.push({ activity: { activity: typer.activity ?? 'typing', detail: typer.detail }, members: [typer] });
+    }
+    const sentences = groups.map((group, index) =>
+      finish(this.#sentence(group.members, index === 0 ? unlisted : 0, group.activity, accessible)),
+    );
+    return sentences.join(accessible ? this.rules.separator : ' · ');
+  }
+
+  #sentence(members, unlisted, activity, accessible) {
+    const rules = this.rules;
+    const count = members.length + unlisted;
+    if (count >= 2 && members.every((m) => isBlank(m.name))) {
+      return rules.sentence(rules.people(count), true, activity);
+    }
+    const named = this.style === 'full' ? (count <= 3 ? count : 2) : count <= 2 ? count : 1;
+    const shown = members.slice(0, named).map((m) => this.displayName(m.name, accessible) ?? rules.someone);
+    let subject;
+    if (shown.length === 0) subject = rules.someone;
+    else if (count === 1) subject = shown[0];
+    else if (count === 2 && shown.length === 2) subject = rules.pair(shown[0], shown[1]);
+    else if (count === 3 && shown.length === 3) subject = rules.triple(shown[0], shown[1], shown[2]);
+    else if (shown.length === 1) subject = rules.oneAndOthers(shown[0], count - 1);
+    else subject = rules.twoAndOthers(shown[0], shown[1], count - 2);
+    return rules.sentence(subject, count > 1, activity);
+  }
+
+  /**
+   * A name as shown: trimmed, null if blank, cut to `maxNameLength` characters (the last one an
+   * ellipsis, no space before it) unless for assistive technology.
+   * @param {string|null|undefined} name
+   * @param {boolean} [accessible]
+   */
+  displayName(name, accessible = false) {
+    if (name == null) return null;
+    const all = characters(name);
+    const start = all.findIndex((c) => !isWhitespace(c));
+    if (start < 0) return null;
+    let end = all.length;
+    while (isWhitespace(all[end - 1])) end -= 1;
+    const trimmed = all.slice(start, end);
+    if (accessible || trimmed.length <= this.maxNameLength) return trimmed.join('');
+    const kept = trimmed.slice(0, this.maxNameLength - 1);
+    while (isWhitespace(kept[kept.length - 1])) kept.pop();
+    return `${kept.join('')}…`;
+  }
+}

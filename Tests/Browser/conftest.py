@@ -1,0 +1,113 @@
+"""Fixtures of the browser tests: the real `typewire serve --demo` and headless Chromium sessions.
+
+The server is the built binary (`.build/debug/typewire`, or $TYPEWIRE_BIN) on a free port with a fresh
+SQLite file; the browsers are Debian's chromium driven by chromium-driver through selenium. Screenshots
+and the server's log go to .artifacts/ (ignored by git).
+"""
+
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+from pages import ChatPage
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / ".artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+LISTENING = re.compile(r"Typewire is listening on [^\s:]+:(\d+)")
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The base URL of a running `typewire serve --demo --port 0`; stopped with SIGTERM at the end.
+
+    With $TYPEWIRE_TEST_SERVER (e.g. http://127.0.0.1:8080) the tests use that server instead.
+    """
+    if os.environ.get("TYPEWIRE_TEST_SERVER"):
+        yield os.environ["TYPEWIRE_TEST_SERVER"].rstrip("/")
+        return
+    binary = pathlib.Path(os.environ.get("TYPEWIRE_BIN", ROOT / ".build" / "debug" / "typewire"))
+    if not binary.exists():
+        pytest.fail(f"{binary} does not exist: run `swift build` first (scripts/test.sh does).")
+    ARTIFACTS.mkdir(exist_ok=True)
+    folder = tempfile.mkdtemp(prefix="typewire-browser-")
+    log = open(ARTIFACTS / "server.log", "w", encoding="utf-8")
+    process = subprocess.Popen(
+        [str(binary), "serve", "--demo", "--port", "0", "--sqlite", f"{folder}/typewire.sqlite", "--public", str(ROOT / "Public")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    port = {}
+    started = threading.Event()
+
+    def pump():
+        # Keep reading, so the server never blocks on a full pipe; note the port it prints.
+        for line in process.stdout:
+            log.write(line)
+            log.flush()
+            match = LISTENING.search(line)
+            if match and not started.is_set():
+                port["value"] = int(match.group(1))
+                started.set()
+        started.set()
+
+    threading.Thread(target=pump, daemon=True).start()
+    if not started.wait(60) or "value" not in port:
+        process.kill()
+        pytest.fail(f"the server did not start; see {ARTIFACTS / 'server.log'}")
+    yield f"http://127.0.0.1:{port['value']}"
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _chromium():
+    options = Options()
+    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",  # CI runs as root
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1200,820",
+        "--lang=en-US",
+        "--force-device-scale-factor=1",
+        # Two sessions side by side must both count as visible, with timers on time.
+        "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
+        "--disable-renderer-backgrounding",
+    ):
+        options.add_argument(argument)
+    # A driver path of our own: selenium never tries to download one (the tests run offline).
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    return webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+
+
+@pytest.fixture(scope="session")
+def browsers():
+    """Two independent browser sessions, opened once for the whole run."""
+    sessions = [_chromium(), _chromium()]
+    yield sessions
+    for session in sessions:
+        session.quit()
+
+
+@pytest.fixture()
+def pages(server, browsers):
+    """Two chat pages, A and B, each on a fresh load (a fresh socket) of the demo."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return [ChatPage(driver, server, SCREENSHOTS) for driver in browsers]

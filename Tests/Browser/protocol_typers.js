@@ -1,0 +1,44 @@
+// Run in a page of the demo (selenium's execute_async_script): opens one socket per user, as any client of
+// the protocol would, subscribes each to the conversation and starts its typing, one after the other, so
+// the server orders them as listed. The sockets refresh their typing until closeProtocolTypers() runs.
+const [users, conversation, done] = arguments;
+
+async function startTyper(user) {
+  const { token } = await (await fetch(`/v1/demo/token?user=${encodeURIComponent(user)}`)).json();
+  const socket = new WebSocket(`ws://${location.host}/v1/socket`);
+  const inbox = [];
+  const waiters = [];
+  socket.onmessage = (event) => {
+    inbox.push(JSON.parse(event.data));
+    for (const waiter of waiters.splice(0)) waiter();
+  };
+  const next = (matches) => new Promise((resolve) => {
+    const look = () => {
+      const index = inbox.findIndex(matches);
+      if (index >= 0) resolve(inbox.splice(index, 1)[0]);
+      else waiters.push(look);
+    };
+    look();
+  });
+  const send = (frame) => socket.send(JSON.stringify(frame));
+  await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
+  send({ type: 'hello', token });
+  await next((f) => f.type === 'welcome');
+  send({ type: 'subscribe', conversation });
+  await next((f) => f.type === 'subscribed');
+  send({ type: 'activity', conversation, activity: 'typing' });
+  await next((f) => f.type === 'activity' && f.entries.some((e) => e.user === user));
+  const refresh = setInterval(() => send({ type: 'activity', conversation, activity: 'typing' }), 2000);
+  return { socket, refresh };
+}
+
+(async () => {
+  window.protocolTypers = window.protocolTypers ?? [];
+  for (const user of users) window.protocolTypers.push(await startTyper(user));
+  window.closeProtocolTypers = () => {
+    for (const typer of window.protocolTypers.splice(0)) {
+      clearInterval(typer.refresh);
+      typer.socket.close();
+    }
+  };
+})().then(() => done(null), (error) => done(String(error)));

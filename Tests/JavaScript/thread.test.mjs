@@ -1,0 +1,73 @@
+// The page's message model (Public/js/thread.js): a send shows at once and is replaced by the stored copy;
+// a streamed bot reply becomes one bubble, never two, when the stored reply arrives.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Thread, messageKey, streamKey } from '../../Public/js/thread.js';
+
+const message = (fields) => ({ conversation: 'c1', senderName: null, sentAt: 1000, ...fields });
+
+test("a pending send is replaced by the server's copy, not duplicated", () => {
+  const thread = new Thread();
+  thread.addPending({ clientMessageId: 'm1', sender: 'alice', senderName: 'Alice', text: 'Hi', sentAt: 5 });
+  assert.equal(thread.items[0].pending, true);
+  const { isNew } = thread.applyMessage(message({ id: '42', sender: 'alice', text: 'Hi', clientMessageId: 'm1' }));
+  assert.equal(isNew, false);
+  assert.equal(thread.items.length, 1);
+  assert.equal(thread.items[0].pending, false);
+  assert.equal(thread.items[0].id, '42');
+});
+
+test('a streamed reply grows part by part, then merges with the stored message', () => {
+  const thread = new Thread();
+  thread.applyStream({ messageId: 'r1', user: 'clawd', delta: 'Hello', final: false }, 'Clawd', 10);
+  thread.applyStream({ messageId: 'r1', user: 'clawd', delta: ' there', final: false }, 'Clawd', 11);
+  assert.deepEqual([...thread.streamingUsers()], ['clawd']);
+  thread.applyStream({ messageId: 'r1', user: 'clawd', delta: '!', final: true }, 'Clawd', 12);
+  assert.equal(thread.items.length, 1);
+  assert.equal(thread.items[0].text, 'Hello there!');
+  assert.equal(thread.streamingUsers().size, 0, 'the final part ends the streaming');
+  const stored = message({ id: '77', sender: 'clawd', senderName: 'Clawd', text: 'Hello there!', clientMessageId: 'stream-r1' });
+  assert.equal(messageKey(stored), streamKey('clawd', 'r1'));
+  const { isNew } = thread.applyMessage(stored);
+  assert.equal(isNew, false);
+  assert.equal(thread.items.length, 1, 'one bubble, not two');
+  assert.equal(thread.items[0].id, '77');
+});
+
+test('the stored reply may arrive before the final part: still one bubble, and no cursor', () => {
+  const thread = new Thread();
+  thread.applyStream({ messageId: 'r2', user: 'clawd', delta: 'Hel', final: false }, 'Clawd', 10);
+  thread.applyMessage(message({ id: '78', sender: 'clawd', text: 'Hello', clientMessageId: 'stream-r2' }));
+  thread.applyStream({ messageId: 'r2', user: 'clawd', delta: 'lo', final: true }, 'Clawd', 11);
+  assert.equal(thread.items.length, 1);
+  assert.equal(thread.items[0].text, 'Hello', 'the stored text wins');
+  assert.equal(thread.items[0].streaming, false);
+});
+
+test('an edit updates the message in place', () => {
+  const thread = new Thread();
+  thread.applyMessage(message({ id: '1', sender: 'bob', text: 'teh' }));
+  thread.applyMessage(message({ id: '1', sender: 'bob', text: 'the', editedAt: 2000 }));
+  assert.equal(thread.items.length, 1);
+  assert.equal(thread.items[0].text, 'the');
+  assert.equal(thread.items[0].editedAt, 2000);
+});
+
+test('a new history keeps sends in flight and streaming replies, and drops what it now holds', () => {
+  const thread = new Thread();
+  thread.addPending({ clientMessageId: 'm1', sender: 'alice', senderName: 'Alice', text: 'one', sentAt: 1 });
+  thread.addPending({ clientMessageId: 'm2', sender: 'alice', senderName: 'Alice', text: 'two', sentAt: 2 });
+  thread.applyStream({ messageId: 'r1', user: 'clawd', delta: 'Thinking about it', final: false }, 'Clawd', 3);
+  thread.reset([message({ id: '9', sender: 'alice', text: 'one', clientMessageId: 'm1' })]);
+  assert.deepEqual(thread.items.map((item) => item.text), ['one', 'two', 'Thinking about it']);
+  assert.deepEqual(thread.items.map((item) => item.pending), [false, true, false]);
+});
+
+test('a reply that stops streaming without a final part loses its cursor', () => {
+  const thread = new Thread();
+  const { item } = thread.applyStream({ messageId: 'r3', user: 'clawd', delta: 'Hm', final: false }, 'Clawd', 1);
+  thread.endStream(item.key);
+  assert.equal(thread.streamingUsers().size, 0);
+  thread.applyStream({ messageId: 'r3', user: 'clawd', delta: ' late', final: false }, 'Clawd', 2);
+  assert.equal(thread.items[0].text, 'Hm', 'parts after the end are ignored');
+});

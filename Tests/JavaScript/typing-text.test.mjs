@@ -1,0 +1,46 @@
+// The web demo's TypingText port against every row of TestVectors/typing-text.json: the same table the
+// Swift tests (TypingTextTests) check, so the page and the SDK say the same words.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { TypingText, LOCALES, localeFor, spanishAnd } from '../../Public/js/typing-text.js';
+
+const table = JSON.parse(readFileSync(new URL('../../TestVectors/typing-text.json', import.meta.url), 'utf8'));
+
+test('the table has vectors for every locale the page knows', () => {
+  assert.ok(table.vectors.length >= 70, `only ${table.vectors.length} vectors`);
+  assert.deepEqual(new Set(table.vectors.map((v) => v.locale)), new Set(LOCALES));
+});
+
+table.vectors.forEach((vector, index) => {
+  const names = vector.typers.map((t) => (t.name === undefined || t.name === null ? 'nil' : JSON.stringify(t.name)));
+  test(`vector ${index}: ${vector.locale}/${vector.style} [${names.join(', ')}] → ${vector.text}`, () => {
+    const formatter = new TypingText({ style: vector.style, maxNameLength: vector.maxNameLength ?? 15, locale: vector.locale });
+    const typers = vector.typers.map((t, i) => ({ userID: `u${i}`, name: t.name ?? null, activity: t.activity, detail: t.detail }));
+    assert.equal(formatter.text(typers, vector.total), vector.text);
+    assert.equal(formatter.accessibilityText(typers, vector.total), vector.accessibility);
+  });
+});
+
+test('locale identifiers map to their language, unknown ones to null', () => {
+  assert.equal(localeFor('fr-CA'), 'fr');
+  assert.equal(localeFor('ja_JP'), 'ja');
+  assert.equal(localeFor('DE'), 'de');
+  assert.equal(localeFor('pt-BR'), null);
+  assert.equal(new TypingText({ locale: 'pt' }).locale, 'en', 'an unsupported locale falls back to English');
+});
+
+test('names are cut by user-perceived characters, not UTF-16 units', () => {
+  const text = new TypingText({ maxNameLength: 4 });
+  assert.equal(text.displayName('👩‍👩‍👧‍👦👩‍👩‍👧‍👦👩‍👩‍👧‍👦👩‍👩‍👧‍👦'), '👩‍👩‍👧‍👦👩‍👩‍👧‍👦👩‍👩‍👧‍👦👩‍👩‍👧‍👦', 'four family emoji fit in four characters');
+  assert.equal(text.displayName('ééééé'), 'ééé…');
+  assert.equal(text.displayName(' \u3000 '), null, 'ideographic spaces are blank too');
+});
+
+test('Spanish "y" becomes "e" before an /i/ sound only', () => {
+  assert.equal(spanishAnd('Isabel'), 'e');
+  assert.equal(spanishAnd('Íñigo'), 'e');
+  assert.equal(spanishAnd('Hilda'), 'e');
+  assert.equal(spanishAnd('Hielo'), 'y');
+  assert.equal(spanishAnd('Yolanda'), 'y');
+});
