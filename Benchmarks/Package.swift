@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 
-// Micro-benchmarks for TypewireCore, kept in their own package so that the main package
+// Micro-benchmarks for TypewireCore and TypewireClient, kept in their own package so that the main package
 // does not depend on ordo-one/benchmark (and its malloc interposer) at all.
 // Run from this folder: `swift package --disable-sandbox benchmark` (see README.md).
 
@@ -26,6 +26,17 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "TypewireCoreBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        .executableTarget(
+            name: "TypewireClientBenchmarks",
+            dependencies: [
+                .product(name: "TypewireClient", package: typewirePackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "TypewireClientBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
