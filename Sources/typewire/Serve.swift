@@ -23,6 +23,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The SQLite file (TYPEWIRE_SQLITE).")
     var sqlite: String?
 
+    @Option(help: "Run as one node of a cluster on this PostgreSQL database instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (TYPEWIRE_POSTGRES_URL). Every node gets the same URL.")
+    var postgresUrl: String?
+
     @Option(help: "The HS256 secret for tokens (TYPEWIRE_JWT_SECRET). Required unless --demo.")
     var jwtSecret: String?
 
@@ -85,17 +88,26 @@ struct Serve: AsyncParsableCommand {
         }
         let authority = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
         _ = try configuration.resolvedPublicDirectory()  // and a demo without its page
-        let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
+        let postgres = try setting(postgresUrl, "TYPEWIRE_POSTGRES_URL") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        let store: any ChatStore = if let postgres {
+            try await PostgresChatStore.open(url: postgres, logger: logger)
+        } else {
+            try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
+        }
         if demo { try await DemoSeed.seed(into: store) }
         let host = configuration.host
-        let mode = configuration.demo ? " (demo)" : ""
+        let mode = (configuration.demo ? " (demo)" : "") + (postgres == nil ? "" : " (cluster node on PostgreSQL)")
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
-        let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
+        let server = try await TypewireApplication.make(
+            configuration: configuration, store: store, logger: logger, cluster: postgres == nil ? nil : .init()
+        ) { port in
             logger.info("Typewire is listening on \(host):\(port)\(mode)")
             boundPort.yield(port)
         }
         var services: [any Service] = [server]
-        if demo {
+        if demo, postgres != nil {
+            logger.notice("The demo bot runs on single nodes only: in a cluster every node would answer each message.")
+        } else if demo {
             // The demo bot answers in its conversations; it stops before the server does.
             let bot = DemoSeed.bot
             let local = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
@@ -111,7 +123,8 @@ struct Serve: AsyncParsableCommand {
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await group.run()
-        try await store.close()
+        if let sqlite = store as? SQLiteChatStore { try await sqlite.close() }
+        if let postgres = store as? PostgresChatStore { await postgres.close() }
     }
 
     private static func number(_ text: String) throws -> Double {

@@ -14,14 +14,26 @@ public enum TypewireApplication {
     /// - Parameters:
     ///   - configuration: Address, limits and intervals.
     ///   - store: The opened store.
+    ///   - cluster: With a PostgreSQL store, makes this node one of a cluster: events reach the members
+    ///     connected to the other nodes (docs/CLUSTER.md).
     ///   - onServerRunning: Called with the bound port once the server listens (port 0 picks one).
     public static func make(
         configuration: ServerConfiguration, store: any ChatStore, logger: Logger = Logger(label: "typewire"),
+        cluster: PostgresClusterBus.Configuration? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> TypewireService {
         let authority = try await TokenAuthority(secret: configuration.jwtSecret)
         let metrics = HubMetrics()
-        let hub = Hub(store: store, configuration: configuration, metrics: metrics, logger: logger)
+        let node = UUID().uuidString.lowercased()
+        let outbox = cluster.map { _ in ClusterOutbox.make(node: node) }
+        let hub = Hub(store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: outbox?.0)
+        var bus: PostgresClusterBus?
+        if let cluster, let outbox {
+            guard let postgres = store as? PostgresChatStore else {
+                throw StoreError.clusterNeedsPostgres
+            }
+            bus = PostgresClusterBus(client: postgres.client, hub: hub, node: node, outgoing: outbox.1, configuration: cluster, logger: logger)
+        }
         let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger)
 
         let router = Router(context: BasicWebSocketRequestContext.self)
@@ -75,6 +87,6 @@ public enum TypewireApplication {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        return TypewireService(application: application, hub: hub, logger: logger)
+        return TypewireService(application: application, hub: hub, bus: bus, logger: logger)
     }
 }

@@ -10,11 +10,14 @@ import ServiceLifecycle
 public struct TypewireService: Service {
     let application: any Service
     let hub: Hub
+    let bus: PostgresClusterBus?
     let logger: Logger
 
     public func run() async throws {
-        // A service group shuts its services down in reverse order: the hub's before the server's.
-        let group = ServiceGroup(configuration: .init(services: [application, HubService(hub: hub)], logger: logger))
+        // A service group shuts its services down in reverse order: the hub's before the server's, and
+        // the cluster bus last, so the hub's last events still reach the other nodes.
+        let services: [any Service] = (bus.map { [$0] } ?? []) + [application, HubService(hub: hub)]
+        let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         try await group.run()
     }
 }

@@ -10,6 +10,14 @@ public typealias ConnectionID = Int
 /// out per user: ``entries(in:)`` gives one entry per user (the latest activity, the earliest start, the
 /// latest expiry).
 struct ActivityBoard {
+    /// Where an entry comes from: a socket of this node, or a user's slice from another node of a cluster.
+    private enum Device: Hashable {
+        case local(ConnectionID)
+        case remote(node: String, user: String)
+
+        var isLocal: Bool { if case .local = self { true } else { false } }
+    }
+
     private struct DeviceEntry {
         var user: String
         var name: String?
@@ -20,7 +28,7 @@ struct ActivityBoard {
 
     /// How long an activity lives after its last frame, in milliseconds.
     let ttl: Int64
-    private var conversations: [String: [ConnectionID: DeviceEntry]] = [:]
+    private var conversations: [String: [Device: DeviceEntry]] = [:]
 
     init(ttl: Int64) {
         self.ttl = ttl
@@ -32,11 +40,11 @@ struct ActivityBoard {
         _ activity: Activity, in conversation: String, connection: ConnectionID, user: String, name: String?, now: Int64
     ) -> Bool {
         guard activity.isActive else {
-            return conversations[conversation]?.removeValue(forKey: connection) != nil
+            return conversations[conversation]?.removeValue(forKey: .local(connection)) != nil
         }
-        let previous = conversations[conversation]?[connection]
+        let previous = conversations[conversation]?[.local(connection)]
         let since = previous?.activity == activity ? previous!.since : now
-        conversations[conversation, default: [:]][connection] = DeviceEntry(
+        conversations[conversation, default: [:]][.local(connection)] = DeviceEntry(
             user: user, name: name, activity: activity, since: since, expiresAt: now + ttl
         )
         return true
@@ -61,8 +69,8 @@ struct ActivityBoard {
     /// - Returns: The conversations that changed.
     mutating func clear(connection: ConnectionID) -> [String] {
         var changed: [String] = []
-        for (conversation, devices) in conversations where devices[connection] != nil {
-            conversations[conversation]![connection] = nil
+        for (conversation, devices) in conversations where devices[.local(connection)] != nil {
+            conversations[conversation]![.local(connection)] = nil
             if conversations[conversation]!.isEmpty { conversations[conversation] = nil }
             changed.append(conversation)
         }
@@ -82,16 +90,49 @@ struct ActivityBoard {
         return changed
     }
 
+    /// Replaces what another node of the cluster reported for a conversation (its users' entries, with
+    /// times already on this node's clock).
+    /// - Returns: Whether the conversation's state changed.
+    mutating func replace(slice entries: [ActivityEntry], of node: String, in conversation: String) -> Bool {
+        let before = conversations[conversation] ?? [:]
+        var devices = before.filter { if case .remote(node, _) = $0.key { false } else { true } }
+        for entry in entries {
+            devices[.remote(node: node, user: entry.user)] = DeviceEntry(
+                user: entry.user, name: entry.name, activity: entry.activity, since: entry.since, expiresAt: entry.expiresAt
+            )
+        }
+        conversations[conversation] = devices.isEmpty ? nil : devices
+        return before.count != devices.count || devices.contains { before[$0.key].map(Self.sameEntry($0.value)) != true }
+    }
+
+    /// Clears everything another node reported (the node stopped or died).
+    /// - Returns: The conversations that changed.
+    mutating func clear(node: String) -> [String] {
+        var changed: [String] = []
+        for (conversation, devices) in conversations {
+            let kept = devices.filter { if case .remote(node, _) = $0.key { false } else { true } }
+            guard kept.count != devices.count else { continue }
+            conversations[conversation] = kept.isEmpty ? nil : kept
+            changed.append(conversation)
+        }
+        return changed
+    }
+
+    private static func sameEntry(_ a: DeviceEntry) -> (DeviceEntry) -> Bool {
+        { b in a.activity == b.activity && a.since == b.since && a.expiresAt == b.expiresAt && a.name == b.name }
+    }
+
     /// When the next entry expires.
     var nextExpiry: Int64? {
         conversations.values.lazy.flatMap(\.values).map(\.expiresAt).min()
     }
 
     /// The conversation's state, one entry per user, in the order they started.
-    func entries(in conversation: String) -> [ActivityEntry] {
+    /// - Parameter localOnly: Only this node's sockets: the slice a cluster node shares with the others.
+    func entries(in conversation: String, localOnly: Bool = false) -> [ActivityEntry] {
         guard let devices = conversations[conversation] else { return [] }
         var byUser: [String: ActivityEntry] = [:]
-        for device in devices.values {
+        for (key, device) in devices where !localOnly || key.isLocal {
             let entry = ActivityEntry(user: device.user, name: device.name, activity: device.activity, since: device.since, expiresAt: device.expiresAt)
             guard var merged = byUser[device.user] else {
                 byUser[device.user] = entry

@@ -9,7 +9,7 @@ import TypewireCore
 /// itself: each connection drains its own outbox, so a slow reader cannot stall the hub.
 public actor Hub {
     /// One socket's state.
-    private struct Connection {
+    struct Connection {
         var identity: Identity
         var outbox: AsyncStream<String>.Continuation
         var close: @Sendable (_ reason: String) async -> Void
@@ -28,36 +28,41 @@ public actor Hub {
         case close(reason: String)
     }
 
-    private let store: any ChatStore
+    let store: any ChatStore
     /// The hub's counters.
     public nonisolated let metrics: HubMetrics
     private let configuration: ServerConfiguration
-    private let now: @Sendable () -> Int64
-    private let logger: Logger
-    private var connections: [ConnectionID: Connection] = [:]
+    let now: @Sendable () -> Int64
+    let logger: Logger
+    var connections: [ConnectionID: Connection] = [:]
     private var nextConnectionID: ConnectionID = 1
-    private var subscribers: [String: Set<ConnectionID>] = [:]
-    private var members: [String: Set<String>] = [:]
-    private var connectionsOfUser: [String: Set<ConnectionID>] = [:]
+    var subscribers: [String: Set<ConnectionID>] = [:]
+    var members: [String: Set<String>] = [:]
+    var connectionsOfUser: [String: Set<ConnectionID>] = [:]
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
-    private var notSharing: Set<String> = []
+    var notSharing: Set<String> = []
     /// Whom each connected user has blocked (loaded on connect, dropped on the last close).
-    private var blocks: [String: Set<String>] = [:]
-    private var board: ActivityBoard
+    var blocks: [String: Set<String>] = [:]
+    var board: ActivityBoard
     /// Counts membership changes, so that a participant list read from the store during a change is not cached.
     private var membershipChanges = 0
     /// Replies being streamed: the text so far.
     private var streams: [StreamKey: String] = [:]
+    /// Where events for the other nodes of a cluster go; nil on a single node.
+    let cluster: ClusterOutbox?
+    /// For each user online on other nodes of the cluster, those nodes.
+    var remoteOnline: [String: Set<String>] = [:]
 
     /// Creates a hub.
     /// - Parameters:
     ///   - store: Where conversations and messages live.
     ///   - configuration: Limits and intervals.
     ///   - metrics: Where the counters go.
+    ///   - cluster: Where events for the other nodes go, when the node is part of a cluster.
     ///   - now: The server's clock in milliseconds since 1970; injected for tests.
     public init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics = HubMetrics(),
-        logger: Logger = Logger(label: "typewire.hub"),
+        logger: Logger = Logger(label: "typewire.hub"), cluster: ClusterOutbox? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) }
     ) {
         self.store = store
@@ -66,6 +71,7 @@ public actor Hub {
         self.logger = logger
         self.now = now
         self.board = ActivityBoard(ttl: configuration.activityTTL)
+        self.cluster = cluster
     }
 
     // MARK: Connections
@@ -104,7 +110,10 @@ public actor Hub {
         ))
         deliver(Self.encode(welcome), as: "welcome", to: outbox)
         metrics.connections.increment()
-        if firstDevice { announcePresence(of: identity.userID, online: true) }
+        if firstDevice {
+            cluster?.publish(.presence(user: identity.userID, online: true))
+            if remoteOnline[identity.userID] == nil { announcePresence(of: identity.userID, online: true) }
+        }
         return id
     }
 
@@ -124,7 +133,8 @@ public actor Hub {
             streams = streams.filter { $0.key.bot != user }
             blocks[user] = nil  // reloaded from the store when the user connects again
             notSharing.remove(user)
-            announcePresence(of: user, online: false)
+            cluster?.publish(.presence(user: user, online: false))
+            if remoteOnline[user] == nil { announcePresence(of: user, online: false) }
         }
     }
 
@@ -132,12 +142,22 @@ public actor Hub {
 
     /// A participant joined: they may subscribe from now on.
     public func participantAdded(_ user: String, to conversation: String) {
+        cluster?.publish(.membership(conversation: conversation, user: user, added: true))
+        applyParticipantAdded(user, to: conversation)
+    }
+
+    func applyParticipantAdded(_ user: String, to conversation: String) {
         membershipChanges += 1
         members[conversation]?.insert(user)
     }
 
     /// A participant left or was removed: their activity is cleared and their subscriptions end at once.
     public func participantRemoved(_ user: String, from conversation: String) {
+        cluster?.publish(.membership(conversation: conversation, user: user, added: false))
+        applyParticipantRemoved(user, from: conversation)
+    }
+
+    func applyParticipantRemoved(_ user: String, from conversation: String) {
         membershipChanges += 1
         members[conversation]?.remove(user)
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
@@ -151,16 +171,24 @@ public actor Hub {
 
     /// A user turned sharing their typing on or off; off clears what they were doing everywhere.
     public func sharingChanged(_ shares: Bool, for user: String) {
-        if shares {
-            notSharing.remove(user)
-        } else {
-            notSharing.insert(user)
-            for conversation in board.clear(user: user) { publishActivity(of: conversation) }
-        }
+        cluster?.publish(.sharing(user: user, shares: shares))
+        applySharingChanged(shares, for: user)
+    }
+
+    func applySharingChanged(_ shares: Bool, for user: String) {
+        if !shares { for conversation in board.clear(user: user) { publishActivity(of: conversation) } }
+        guard connectionsOfUser[user] != nil else { return }  // loaded from the store when the user connects
+        if shares { notSharing.remove(user) } else { notSharing.insert(user) }
     }
 
     /// A user blocked or unblocked another; the blocker's subscriptions are brought up to date at once.
     public func blockChanged(_ isBlocked: Bool, user: String, by blocker: String) {
+        cluster?.publish(.block(blocker: blocker, user: user, blocked: isBlocked))
+        applyBlockChanged(isBlocked, user: user, by: blocker)
+    }
+
+    func applyBlockChanged(_ isBlocked: Bool, user: String, by blocker: String) {
+        guard connectionsOfUser[blocker] != nil else { return }  // loaded from the store when the blocker connects
         if isBlocked {
             blocks[blocker, default: []].insert(user)
         } else {
@@ -294,7 +322,7 @@ public actor Hub {
         subscribers[conversation, default: []].insert(id)
         let blocked = blocks[user] ?? []
         let online = participants.map {
-            Participant(id: $0.id, name: $0.name, online: connectionsOfUser[$0.id] != nil && !blocked.contains($0.id))
+            Participant(id: $0.id, name: $0.name, online: isOnline($0.id) && !blocked.contains($0.id))
         }
         let subscribed = ServerFrame.subscribed(.init(
             conversation: conversation, participants: online, activity: activityUpdate(of: conversation, seenBy: user),
@@ -339,7 +367,7 @@ public actor Hub {
             logger.error("storing a message failed", metadata: ["error": "\(error)"])
             return reply(to: id, .init(code: .unavailable, message: "The message could not be stored; send it again.", ref: send.clientMessageId))
         }
-        if stored.isNew { broadcast(Self.encode(.message(stored.message)), as: "message", to: send.conversation) }
+        if stored.isNew { deliverMessage(stored.message) }
         if send.clientMessageId.hasPrefix("stream-") {
             // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
             streams[StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID)] = nil
@@ -366,7 +394,13 @@ public actor Hub {
         guard let edited else {
             return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId))
         }
-        broadcast(Self.encode(.message(edited)), as: "message", to: edit.conversation)
+        deliverMessage(edited)
+    }
+
+    /// Sends a new or edited message to the conversation's subscribers, here and on the other nodes.
+    private func deliverMessage(_ message: ChatMessage) {
+        broadcast(Self.encode(.message(message)), as: "message", to: message.conversation)
+        cluster?.publish(message.text.utf8.count > 6_000 ? .messageRef(conversation: message.conversation, id: message.id) : .message(message))
     }
 
     /// A bot streams a reply: each part is fanned out as it comes; the final part stores the whole reply as
@@ -391,6 +425,7 @@ public actor Hub {
             conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
         )
         broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
+        if delta.delta.utf8.count <= 6_000 { cluster?.publish(.stream(delta)) }  // the stored reply carries a longer part
         guard part.isFinal else { return }
         await self.send(.init(conversation: part.conversation, clientMessageId: "stream-\(part.messageId)", text: text), from: id)
     }
@@ -411,7 +446,8 @@ public actor Hub {
     /// - Returns: When the next entry expires (server milliseconds), if any.
     @discardableResult
     public func expire() -> Int64? {
-        for conversation in board.expire(now: now()) { publishActivity(of: conversation) }
+        // The other nodes expire this node's entries by themselves, at the same time.
+        for conversation in board.expire(now: now()) { publishActivity(of: conversation, sharing: false) }
         return board.nextExpiry
     }
 
@@ -429,7 +465,12 @@ public actor Hub {
 
     /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
     /// blocked someone in it, who get the state without the users they blocked.
-    private func publishActivity(of conversation: String) {
+    /// - Parameter sharing: Whether to tell the other nodes of a cluster this node's slice (whenever it
+    ///   may have changed, except by expiry, which they apply by themselves).
+    func publishActivity(of conversation: String, sharing: Bool = true) {
+        if sharing, let cluster {
+            cluster.publish(.slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
+        }
         guard let ids = subscribers[conversation], !ids.isEmpty else { return }
         let entries = board.entries(in: conversation)
         let time = now()
@@ -455,7 +496,7 @@ public actor Hub {
     }
 
     /// Sends the same bytes to every subscriber of a conversation.
-    private func broadcast(_ text: String, as type: String, to conversation: String) {
+    func broadcast(_ text: String, as type: String, to conversation: String) {
         let ids = subscribers[conversation] ?? []
         for id in ids { connections[id]?.outbox.yield(text) }
         metrics.sent(type, count: ids.count)
@@ -463,7 +504,7 @@ public actor Hub {
     }
 
     /// Tells the subscribers of the user's conversations, except those who blocked the user.
-    private func announcePresence(of user: String, online: Bool) {
+    func announcePresence(of user: String, online: Bool) {
         for (conversation, memberSet) in members where memberSet.contains(user) {
             let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
             for id in subscribers[conversation] ?? [] {
@@ -474,13 +515,13 @@ public actor Hub {
         }
     }
 
-    private func reply(to id: ConnectionID, _ failure: ServerFrame.Failure) {
+    func reply(to id: ConnectionID, _ failure: ServerFrame.Failure) {
         guard let outbox = connections[id]?.outbox else { return }
         deliver(Self.encode(.error(failure)), as: "error", to: outbox)
     }
 
     /// Queues a frame on one socket and counts it.
-    private func deliver(_ text: String, as type: String, to outbox: AsyncStream<String>.Continuation) {
+    func deliver(_ text: String, as type: String, to outbox: AsyncStream<String>.Continuation) {
         outbox.yield(text)
         metrics.sent(type)
     }
@@ -488,7 +529,7 @@ public actor Hub {
     /// The participants of a conversation, cached; nil if it does not exist.
     ///
     /// A membership change made while the store answered wins: the answer is then used once but not cached.
-    private func members(of conversation: String) async -> Set<String>? {
+    func members(of conversation: String) async -> Set<String>? {
         if let cached = members[conversation] { return cached }
         let version = membershipChanges
         guard let participants = try? await store.participants(of: conversation), !participants.isEmpty else { return nil }
@@ -507,7 +548,7 @@ public actor Hub {
         .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref)
     }
 
-    private static func encode(_ frame: ServerFrame) -> String {
+    static func encode(_ frame: ServerFrame) -> String {
         String(decoding: FrameCodec.encode(frame), as: UTF8.self)
     }
 }

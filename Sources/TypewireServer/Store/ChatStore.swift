@@ -47,6 +47,8 @@ public protocol ChatStore: Sendable {
     /// Replaces the text of a message its sender wrote.
     /// - Returns: The edited message, or nil if no such message of this sender is in the conversation.
     func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws -> ChatMessage?
+    /// One message of a conversation, if it exists.
+    func message(_ id: String, in conversation: String) async throws -> ChatMessage?
     /// The latest messages of a conversation, oldest first.
     func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage]
     /// A page of history: up to `limit` messages older than the message `before` (all if nil), oldest first.

@@ -54,6 +54,11 @@ public final class PostgresChatStore: ChatStore {
             "CREATE INDEX messages_by_conversation ON messages (conversation, seq)",
             "CREATE TABLE blocks (blocker TEXT NOT NULL, blocked TEXT NOT NULL, PRIMARY KEY (blocker, blocked))",
         ],
+        [
+            // The cluster: each node's heartbeat, and which users each node has sockets of.
+            "CREATE TABLE cluster_nodes (id TEXT PRIMARY KEY, heartbeat_at TIMESTAMPTZ NOT NULL)",
+            #"CREATE TABLE cluster_presence (node TEXT NOT NULL, "user" TEXT NOT NULL, PRIMARY KEY (node, "user"))"#,
+        ],
     ]
 
     private func migrate() async throws {
@@ -140,6 +145,11 @@ public final class PostgresChatStore: ChatStore {
             WHERE seq = \(seq) AND conversation = \(conversation) AND sender = \(sender)
             RETURNING \(unescaped: Self.messageColumns)
             """).first
+    }
+
+    public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {
+        guard let seq = Int64(id) else { return nil }
+        return try await messages("SELECT \(unescaped: Self.messageColumns) FROM messages WHERE seq = \(seq) AND conversation = \(conversation)").first
     }
 
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {

@@ -153,6 +153,17 @@ public final class SQLiteChatStore: ChatStore {
         return StoredMessage(message: message, isNew: false)
     }
 
+    public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {
+        guard let seq = Int(id) else { return nil }
+        return try await connection.query(
+            """
+            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            WHERE seq = ? AND conversation = ?
+            """,
+            [.integer(seq), .text(conversation)]
+        ).first.flatMap(Self.message(from:))
+    }
+
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
         try await connection.query(
             """

@@ -8,5 +8,9 @@ public struct StoreError: Error, CustomStringConvertible {
         StoreError(message: "The PostgreSQL URL '\(url)' cannot be used: \(expected).")
     }
 
+    static let clusterNeedsPostgres = StoreError(
+        message: "A cluster shares one PostgreSQL database: give every node the same --postgres-url."
+    )
+
     public var description: String { message }
 }

@@ -70,6 +70,9 @@ struct ChatStoreContract {
         let edited = try await store.editMessage(first.message.id, in: "d", by: "alice", text: "Hi!", editedAt: 9_000)
         #expect(edited?.text == "Hi!" && edited?.editedAt == 9_000 && edited?.id == first.message.id)
         #expect(try await store.editMessage("not-a-number", in: "d", by: "alice", text: "x", editedAt: 1) == nil)
+        #expect(try await store.message(first.message.id, in: "d") == edited)
+        #expect(try await store.message(first.message.id, in: "other") == nil)
+        #expect(try await store.message("x", in: "d") == nil)
         try await close(store)
     }
 

@@ -1,0 +1,85 @@
+import TypewireCore
+
+extension Hub {
+    /// Whether a user has a socket on this node or on another node of the cluster.
+    func isOnline(_ user: String) -> Bool {
+        connectionsOfUser[user] != nil || remoteOnline[user] != nil
+    }
+
+    /// Applies what another node of the cluster reported, for this node's subscribers.
+    func apply(_ envelope: ClusterEnvelope) async {
+        let node = envelope.node
+        switch envelope.event {
+        case .slice(let conversation, let entries, let serverTime):
+            // The sender's times become this node's: what is left of each entry counts from now.
+            let offset = now() - serverTime
+            let local = entries.map { ActivityEntry(user: $0.user, name: $0.name, activity: $0.activity, since: $0.since + offset, expiresAt: $0.expiresAt + offset) }
+            if board.replace(slice: local, of: node, in: conversation) { publishActivity(of: conversation, sharing: false) }
+        case .presence(let user, let online):
+            setRemotePresence(of: user, on: node, online: online)
+        case .message(let message):
+            deliverRemoteMessage(message)
+        case .messageRef(let conversation, let id):
+            guard subscribers[conversation]?.isEmpty == false else { return }
+            guard let message = try? await store.message(id, in: conversation) else {
+                return logger.error("a message announced by another node could not be read", metadata: ["id": "\(id)"])
+            }
+            deliverRemoteMessage(message)
+        case .stream(let delta):
+            broadcast(Self.encode(.stream(delta)), as: "stream", to: delta.conversation)
+        case .membership(let conversation, let user, let added):
+            if added { applyParticipantAdded(user, to: conversation) } else { applyParticipantRemoved(user, from: conversation) }
+        case .sharing(let user, let shares):
+            applySharingChanged(shares, for: user)
+        case .block(let blocker, let user, let blocked):
+            applyBlockChanged(blocked, user: user, by: blocker)
+        case .nodeStopping:
+            nodeGone(node)
+        case .nodeDead(let dead):
+            nodeGone(dead)
+        }
+    }
+
+    /// Ends the events for the other nodes (on shutdown, after the sockets closed); the bus then says
+    /// goodbye, and the other nodes forget this node's users at once.
+    func leaveCluster() {
+        cluster?.finish()
+    }
+
+    /// A node stopped sending heartbeats: this node forgets it and tells the others.
+    func nodeDied(_ node: String) {
+        cluster?.publish(.nodeDead(node: node))
+        nodeGone(node)
+    }
+
+    /// Forgets a node that stopped or died: its users' activity goes at once, and those not connected
+    /// anywhere else go offline.
+    func nodeGone(_ node: String) {
+        for conversation in board.clear(node: node) { publishActivity(of: conversation, sharing: false) }
+        for (user, nodes) in remoteOnline where nodes.contains(node) { setRemotePresence(of: user, on: node, online: false) }
+    }
+
+    /// Who is online on other nodes, read from the cluster's table when this node starts.
+    func loadRemotePresence(_ rows: [(node: String, user: String)]) {
+        for row in rows { setRemotePresence(of: row.user, on: row.node, online: true) }
+    }
+
+    private func setRemotePresence(of user: String, on node: String, online: Bool) {
+        let wasOnline = isOnline(user)
+        if online {
+            remoteOnline[user, default: []].insert(node)
+        } else {
+            remoteOnline[user]?.remove(node)
+            if remoteOnline[user]?.isEmpty == true { remoteOnline[user] = nil }
+        }
+        if isOnline(user) != wasOnline { announcePresence(of: user, online: !wasOnline) }
+    }
+
+    /// A message stored by another node: like on the sender's node, the sender's typing goes first.
+    private func deliverRemoteMessage(_ message: ChatMessage) {
+        if message.editedAt == nil, board.clear(user: message.sender, in: message.conversation) {
+            publishActivity(of: message.conversation)
+        }
+        broadcast(Self.encode(.message(message)), as: "message", to: message.conversation)
+    }
+}

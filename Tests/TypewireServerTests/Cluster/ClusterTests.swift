@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+import TypewireTesting
+
+/// Three `typewire serve` processes on one PostgreSQL database, with users spread over them.
+@Suite(
+    "Cluster: three nodes on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)),
+    .timeLimit(.minutes(2))
+)
+struct ClusterTests {
+    static let group = "group-six"
+
+    @Test func typingPresenceAndMessagesCrossNodesAndAReceiverSeesTheStopBeforeTheMessage() async throws {
+        try await withCluster(nodes: 3) { nodes in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
+            let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+            for watcher in [bob, carol] {
+                try await watcher.next { if case .presence(let p) = $0 { p.user == "alice" && p.online } else { false } }
+            }
+            let start = ContinuousClock.now
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            for watcher in [bob, carol] {
+                try await watcher.activity(in: Self.group, within: .seconds(1)) { $0.map(\.user) == ["alice"] }
+            }
+            #expect(ContinuousClock.now - start < .seconds(1), "seen on both other nodes within 1 s")
+            alice.send(.send(.init(conversation: Self.group, clientMessageId: "c1", text: "Picnic at noon?")))
+            for watcher in [bob, carol] {
+                try await watcher.next { if case .message(let m) = $0 { m.text == "Picnic at noon?" } else { false } }
+                let frames = await watcher.received
+                let message = try #require(frames.lastIndex { $0.contains("Picnic at noon?") })
+                let stop = frames.lastIndex { $0.contains(#""type":"activity""#) && !$0.contains(#""user":"alice""#) }
+                #expect(stop.map { $0 < message } == true, "the stop arrived before the message")
+            }
+            // Presence: her last socket closes, and the other nodes turn her offline.
+            alice.close()
+            for watcher in [bob, carol] {
+                try await watcher.next { if case .presence(let p) = $0 { p.user == "alice" && !p.online } else { false } }
+            }
+        }
+    }
+
+    @Test func aKilledNodesUsersStopTypingAndGoOfflineOnTheOthers() async throws {
+        try await withCluster(nodes: 3) { nodes in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
+            carol.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
+            let killedAt = ContinuousClock.now
+            nodes[2].kill()
+            // The ttl is 4.8 s; a dead node is noticed after 3 s without heartbeats.
+            try await bob.activity(in: Self.group, within: .seconds(6)) { $0.isEmpty }
+            let cleared = ContinuousClock.now - killedAt
+            try await bob.next(within: .seconds(8)) { if case .presence(let p) = $0 { p.user == "carol" && !p.online } else { false } }
+            let offline = ContinuousClock.now - killedAt
+            #expect(cleared < .milliseconds(5_800), "typing gone within the ttl and a margin: \(cleared)")
+            #expect(offline < .seconds(6), "offline within the heartbeat bound and a margin: \(offline)")
+        }
+    }
+
+    @Test func messagesSentAroundAKillAreStoredExactlyOnce() async throws {
+        try await withCluster(nodes: 3) { nodes in
+            let dave = try await nodes[2].socket("dave")
+            let ids = (1...20).map { "around-the-kill-\($0)" }  // within the burst of the message rate limit
+            for (index, id) in ids.enumerated() {
+                dave.send(.send(.init(conversation: Self.group, clientMessageId: id, text: id)))
+                if index == 9 { nodes[2].kill() }
+            }
+            // Dave's app reconnects to another node and sends again everything not acknowledged; here,
+            // everything, since a retry of a stored message stores nothing new.
+            let acked = Set(await dave.received.compactMap { text -> String? in
+                guard case .ack(let ack)? = try? FrameCodec.decodeServerFrame(Data(text.utf8)) else { return nil }
+                return ack.clientMessageId
+            })
+            let again = try await nodes[0].socket("dave")
+            for id in ids { again.send(.send(.init(conversation: Self.group, clientMessageId: id, text: id))) }
+            for id in ids {
+                try await again.next(within: .seconds(10)) { if case .ack(let ack) = $0 { ack.clientMessageId == id } else { false } }
+            }
+            let store = try await PostgresChatStore.open(url: nodes[0].postgresURL)
+            let history = try await store.messages(of: Self.group, before: nil, limit: 200)
+            await store.close()
+            for id in ids { #expect(history.filter { $0.clientMessageId == id }.count == 1, "\(id) stored once") }
+            #expect(acked.isSubset(of: Set(history.compactMap(\.clientMessageId))), "no acknowledged message lost")
+        }
+    }
+}

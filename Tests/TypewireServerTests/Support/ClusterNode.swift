@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TypewireServer
+import TypewireTesting
+
+/// A `typewire serve` process on a shared PostgreSQL database: one node of a test cluster, on a free
+/// port, with its output in a log file (kept when a test fails).
+final class ClusterNode: Sendable {
+    let port: Int
+    let log: URL
+    let postgresURL: String
+    private let process: Process
+
+    private init(process: Process, port: Int, log: URL, postgresURL: String) {
+        self.process = process
+        self.port = port
+        self.log = log
+        self.postgresURL = postgresURL
+    }
+
+    /// The executable `swift build` made (CI builds it before the tests).
+    static let executable = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/typewire")
+
+    /// Starts a node and waits until it listens.
+    static func start(postgresURL: String, name: String) async throws -> ClusterNode {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw ClusterTestError("\(executable.path) is missing: run `swift build` before the cluster tests")
+        }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-node-\(name)-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--demo", "--port", "0", "--postgres-url", postgresURL, "--jwt-secret", TestServer.secret]
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+               let port = Int(text[range].split(separator: ":").last!) {
+                return ClusterNode(process: process, port: port, log: log, postgresURL: postgresURL)
+            }
+            guard process.isRunning else { throw ClusterTestError("node \(name) exited: \(text.suffix(2_000))") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.terminate()
+        throw ClusterTestError("node \(name) did not listen within 30 s; log: \(log.path)")
+    }
+
+    /// A socket that said hello as this user.
+    func socket(_ user: String) async throws -> TestSocket {
+        let authority = try await TokenAuthority(secret: TestServer.secret)
+        let identity = DemoSeed.users.first { $0.userID == user } ?? Identity(userID: user, name: nil)
+        return try await TestSocket.connect(port: port, token: try await authority.sign(identity))
+    }
+
+    /// A socket that said hello as this user and subscribed to a conversation.
+    func subscribedSocket(_ user: String, to conversation: String) async throws -> TestSocket {
+        let socket = try await socket(user)
+        socket.send(.subscribe(.init(conversation: conversation)))
+        try await socket.next(within: .seconds(5)) { if case .subscribed = $0 { true } else { false } }
+        return socket
+    }
+
+    /// Kills the process at once (SIGKILL): no goodbye, no closing handshake; the kernel closes its sockets.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Stops the process gracefully (SIGTERM) and waits for it.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Runs a cluster of nodes on a new database for the body's duration.
+func withCluster(nodes count: Int, _ body: ([ClusterNode]) async throws -> Void) async throws {
+    let url = try await TestDatabase.create()
+    var nodes: [ClusterNode] = []
+    defer { nodes.forEach { $0.stop() } }
+    // The first node migrates the schema; the others start together.
+    nodes.append(try await ClusterNode.start(postgresURL: url, name: "1"))
+    try await withThrowingTaskGroup(of: ClusterNode.self) { group in
+        for index in 2...max(2, count) where index <= count {
+            group.addTask { try await ClusterNode.start(postgresURL: url, name: "\(index)") }
+        }
+        for try await node in group { nodes.append(node) }
+    }
+    try await body(nodes)
+}
+
+struct ClusterTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
