@@ -26,7 +26,12 @@ public enum DemoSeed {
         ]
         conversations += botConversations.map { ($0.id, .direct, "Clawd", $0.user, ["clawd"]) }
         for (id, kind, title, creator, members) in conversations where try await store.conversation(id) == nil {
-            _ = try await store.createConversation(id: id, kind: kind, title: title, creator: creator, members: members)
+            do {
+                _ = try await store.createConversation(id: id, kind: kind, title: title, creator: creator, members: members)
+            } catch {
+                // Another node of a cluster may have seeded it at the same moment.
+                guard try await store.conversation(id) != nil else { throw error }
+            }
         }
     }
 }

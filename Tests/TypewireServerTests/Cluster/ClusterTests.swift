@@ -49,7 +49,7 @@ struct ClusterTests {
             carol.send(.activity(.init(conversation: Self.group, activity: .typing)))
             try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
             let killedAt = ContinuousClock.now
-            nodes[2].kill()
+            await nodes[2].kill()
             // The ttl is 4.8 s; a dead node is noticed after 3 s without heartbeats.
             try await bob.activity(in: Self.group, within: .seconds(6)) { $0.isEmpty }
             let cleared = ContinuousClock.now - killedAt
@@ -66,7 +66,7 @@ struct ClusterTests {
             let ids = (1...20).map { "around-the-kill-\($0)" }  // within the burst of the message rate limit
             for (index, id) in ids.enumerated() {
                 dave.send(.send(.init(conversation: Self.group, clientMessageId: id, text: id)))
-                if index == 9 { nodes[2].kill() }
+                if index == 9 { await nodes[2].kill() }
             }
             // Dave's app reconnects to another node and sends again everything not acknowledged; here,
             // everything, since a retry of a stored message stores nothing new.

@@ -67,16 +67,29 @@ final class ClusterNode: Sendable {
     }
 
     /// Kills the process at once (SIGKILL): no goodbye, no closing handshake; the kernel closes its sockets.
-    func kill() {
+    func kill() async {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await waitForExit(within: .seconds(5))
     }
 
-    /// Stops the process gracefully (SIGTERM) and waits for it.
-    func stop() {
+    /// Stops the process gracefully (SIGTERM), and kills it if it has not exited within 10 s.
+    ///
+    /// Waiting never blocks a thread: the test's own sockets must still answer the node's closing
+    /// handshakes while it shuts down.
+    func stop() async {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        if await !waitForExit(within: .seconds(10)) {
+            Issue.record("node on port \(port) did not stop within 10 s of SIGTERM; killed it (log: \(log.path))")
+            await kill()
+        }
+    }
+
+    @discardableResult
+    private func waitForExit(within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return !process.isRunning
     }
 }
 
@@ -84,16 +97,19 @@ final class ClusterNode: Sendable {
 func withCluster(nodes count: Int, _ body: ([ClusterNode]) async throws -> Void) async throws {
     let url = try await TestDatabase.create()
     var nodes: [ClusterNode] = []
-    defer { nodes.forEach { $0.stop() } }
-    // The first node migrates the schema; the others start together.
-    nodes.append(try await ClusterNode.start(postgresURL: url, name: "1"))
-    try await withThrowingTaskGroup(of: ClusterNode.self) { group in
-        for index in 2...max(2, count) where index <= count {
-            group.addTask { try await ClusterNode.start(postgresURL: url, name: "\(index)") }
+    do {
+        // All start together: they migrate the schema and seed the demo once between them.
+        try await withThrowingTaskGroup(of: ClusterNode.self) { group in
+            for index in 1...count { group.addTask { try await ClusterNode.start(postgresURL: url, name: "\(index)") } }
+            for try await node in group { nodes.append(node) }
         }
-        for try await node in group { nodes.append(node) }
+        nodes.sort { $0.port < $1.port }
+        try await body(nodes)
+    } catch {
+        for node in nodes { await node.stop() }
+        throw error
     }
-    try await body(nodes)
+    for node in nodes { await node.stop() }
 }
 
 struct ClusterTestError: Error, CustomStringConvertible {
