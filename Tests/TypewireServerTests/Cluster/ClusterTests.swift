@@ -42,6 +42,22 @@ struct ClusterTests {
         }
     }
 
+    @Test func aRemovalOnOneNodeEndsTheSubscriptionAndTypingOnTheOthers() async throws {
+        try await withCluster(nodes: 3) { nodes in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
+            bob.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await carol.activity(in: Self.group) { $0.map(\.user) == ["bob"] }
+            // Alice created the group; she removes Bob through the first node's REST API.
+            #expect(try await nodes[0].request("DELETE", "/v1/conversations/\(Self.group)/participants/bob", as: "alice") == 204)
+            let notice = try await bob.error(within: .seconds(2))
+            #expect(notice.code == .unknownConversation && notice.ref == Self.group)
+            try await carol.activity(in: Self.group) { $0.isEmpty }
+            bob.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            #expect(try await bob.error().code == .unknownConversation, "his node knows he is out")
+        }
+    }
+
     @Test func aKilledNodesUsersStopTypingAndGoOfflineOnTheOthers() async throws {
         try await withCluster(nodes: 3) { nodes in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)

@@ -37,6 +37,28 @@ struct ActivityBoardTests {
         #expect(board.entries(in: "c").isEmpty)
     }
 
+    @Test func slicesFromOtherNodesMergeWithLocalEntriesAndLeaveWithTheirNode() {
+        var board = board
+        _ = board.set(.typing, in: "c", connection: 1, user: "alice", name: "Alice", now: 1_000)
+        let bob = ActivityEntry(user: "bob", name: "Bob", activity: .typing, since: 900, expiresAt: 5_900)
+        let carol = ActivityEntry(user: "carol", name: "Carol", activity: .thinking, since: 1_100, expiresAt: 6_100)
+        let changed1 = board.replace(slice: [bob], of: "node-b", in: "c")
+        let changed2 = board.replace(slice: [carol], of: "node-c", in: "c")
+        #expect(changed1 && changed2)
+        #expect(board.entries(in: "c").map(\.user) == ["bob", "alice", "carol"], "one state, ordered by since")
+        #expect(board.entries(in: "c", localOnly: true).map(\.user) == ["alice"], "a node shares only its own users")
+        let unchanged = board.replace(slice: [bob], of: "node-b", in: "c")
+        #expect(!unchanged, "the same slice again changes nothing")
+        let stopped = board.replace(slice: [], of: "node-b", in: "c")
+        #expect(stopped, "an empty slice is node b's stop")
+        #expect(board.entries(in: "c").map(\.user) == ["alice", "carol"])
+        #expect(board.clear(node: "node-c") == ["c"])
+        #expect(board.entries(in: "c").map(\.user) == ["alice"], "a dead node's users go; local ones stay")
+        _ = board.replace(slice: [bob], of: "node-b", in: "c")
+        #expect(board.expire(now: 5_950) == ["c"], "remote entries expire by their own expiresAt")
+        #expect(board.entries(in: "c").map(\.user) == ["alice"])
+    }
+
     @Test func expiryDropsOnlyWhatRanOut() {
         var board = board
         _ = board.set(.typing, in: "c", connection: 1, user: "alice", name: nil, now: 1_000)

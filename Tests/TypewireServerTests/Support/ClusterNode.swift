@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TypewireServer
 import TypewireTesting
@@ -64,6 +67,17 @@ final class ClusterNode: Sendable {
         socket.send(.subscribe(.init(conversation: conversation)))
         try await socket.next(within: .seconds(5)) { if case .subscribed = $0 { true } else { false } }
         return socket
+    }
+
+    /// Calls the node's REST API as a user; returns the status.
+    func request(_ method: String, _ path: String, as user: String) async throws -> Int {
+        let authority = try await TokenAuthority(secret: TestServer.secret)
+        let identity = DemoSeed.users.first { $0.userID == user } ?? Identity(userID: user, name: nil)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.setValue("Bearer \(try await authority.sign(identity))", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
     /// Kills the process at once (SIGKILL): no goodbye, no closing handshake; the kernel closes its sockets.
