@@ -54,11 +54,15 @@ final class ClusterNode: Sendable {
         throw ClusterTestError("node \(name) did not listen within 30 s; log: \(log.path)")
     }
 
+    /// A token for a demo user, signed with the nodes' secret.
+    func token(_ user: String) async throws -> String {
+        let identity = DemoSeed.users.first { $0.userID == user } ?? Identity(userID: user, name: nil)
+        return try await TokenAuthority(secret: TestServer.secret).sign(identity)
+    }
+
     /// A socket that said hello as this user.
     func socket(_ user: String) async throws -> TestSocket {
-        let authority = try await TokenAuthority(secret: TestServer.secret)
-        let identity = DemoSeed.users.first { $0.userID == user } ?? Identity(userID: user, name: nil)
-        return try await TestSocket.connect(port: port, token: try await authority.sign(identity))
+        try await TestSocket.connect(port: port, token: try await token(user))
     }
 
     /// A socket that said hello as this user and subscribed to a conversation.
@@ -71,11 +75,9 @@ final class ClusterNode: Sendable {
 
     /// Calls the node's REST API as a user; returns the status.
     func request(_ method: String, _ path: String, as user: String) async throws -> Int {
-        let authority = try await TokenAuthority(secret: TestServer.secret)
-        let identity = DemoSeed.users.first { $0.userID == user } ?? Identity(userID: user, name: nil)
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
-        request.setValue("Bearer \(try await authority.sign(identity))", forHTTPHeaderField: "Authorization")
+        request.setValue("Bearer \(try await token(user))", forHTTPHeaderField: "Authorization")
         let (_, response) = try await URLSession.shared.data(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
