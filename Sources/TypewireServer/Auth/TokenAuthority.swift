@@ -20,8 +20,13 @@ public struct TokenAuthority: Sendable {
 
     /// The identity a token names, or nil if the token is not valid.
     public func verify(_ token: String) async -> Identity? {
+        await verifyWithExpiry(token)?.identity
+    }
+
+    /// The identity a token names and when the token expires, or nil if the token is not valid.
+    public func verifyWithExpiry(_ token: String) async -> (identity: Identity, expiresAt: Date)? {
         guard let claims = try? await keys.verify(token, as: TypewireClaims.self) else { return nil }
-        return Identity(userID: claims.sub.value, name: claims.name, isBot: claims.role == "bot")
+        return (Identity(userID: claims.sub.value, name: claims.name, isBot: claims.role == "bot"), claims.exp.value)
     }
 
     /// Mints a token.

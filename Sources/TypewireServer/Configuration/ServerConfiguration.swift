@@ -34,6 +34,17 @@ public struct ServerConfiguration: Sendable {
     /// socket, sustained: a reply streams faster than people write messages. The excess is refused with
     /// `rate_limited` and not fanned out; the reply is still stored whole at its end. Default 20.
     public var streamRate: Double
+    /// `subscribe` frames allowed per second and socket, sustained; the excess is refused with
+    /// `rate_limited` (the client subscribes again shortly). Default 10.
+    public var subscribeRate: Double
+    /// `subscribe` frames allowed at once per socket: an app opening its conversations at launch. Default 100.
+    public var subscribeBurst: Double
+    /// Conversations one socket may follow at once; a subscribe past it is refused with `forbidden`.
+    /// Default 1 000.
+    public var maxSubscriptionsPerSocket: Int
+    /// Sockets one user may have open at once (devices and tabs); a hello past it is refused and the
+    /// socket closed with 1008. Default 100.
+    public var maxSocketsPerUser: Int
     /// Reply parts allowed at once per socket. Default 40.
     public var streamBurst: Double
     /// Browser origins allowed to open a socket (the `Origin` header, e.g. `https://chat.example`); empty
@@ -58,7 +69,8 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, sqlitePath: String = "./typewire.sqlite", jwtSecret: String,
         activityTTL: Int64 = 4_800, refreshInterval: Int64 = 2_000, idleTimeout: Int64 = 3_000, helloTimeout: Int64 = 5_000, pingInterval: Int64 = 30_000,
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
-        messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40, allowedOrigins: [String] = [],
+        messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40,
+        subscribeRate: Double = 10, subscribeBurst: Double = 100, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, publicDirectory: String = "Public",
         demo: Bool = false
     ) {
@@ -78,6 +90,10 @@ public struct ServerConfiguration: Sendable {
         self.messageBurst = messageBurst
         self.streamRate = streamRate
         self.streamBurst = streamBurst
+        self.subscribeRate = subscribeRate
+        self.subscribeBurst = subscribeBurst
+        self.maxSubscriptionsPerSocket = maxSubscriptionsPerSocket
+        self.maxSocketsPerUser = maxSocketsPerUser
         self.allowedOrigins = allowedOrigins
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength

@@ -17,6 +17,7 @@ public actor Hub {
         var activityLimiter: RateLimiter
         var messageLimiter: RateLimiter
         var streamLimiter: RateLimiter
+        var subscribeLimiter: RateLimiter
         var lastRateLimitNotice: Int64?
     }
 
@@ -81,11 +82,13 @@ public actor Hub {
     ///   - identity: Who the socket's token named.
     ///   - outbox: Where the hub queues the socket's frames.
     ///   - close: Closes the socket with the going-away code (1001), for shutdown.
-    /// - Returns: The connection's id, for every later call.
+    /// - Returns: The connection's id, for every later call; nil if the user already has
+    ///   ``ServerConfiguration/maxSocketsPerUser`` sockets (the caller refuses this one).
     public func connect(
         _ identity: Identity, outbox: AsyncStream<String>.Continuation,
         close: @escaping @Sendable (_ reason: String) async -> Void = { _ in }
-    ) async -> ConnectionID {
+    ) async -> ConnectionID? {
+        guard connectionsOfUser[identity.userID, default: []].count < configuration.maxSocketsPerUser else { return nil }
         try? await store.upsertUser(identity)
         let shares = (try? await store.sharesTyping(identity.userID)) ?? true
         let blocked = (try? await store.blockedUsers(of: identity.userID)) ?? []
@@ -97,7 +100,8 @@ public actor Hub {
             identity: identity, outbox: outbox, close: close,
             activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst),
             messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst),
-            streamLimiter: RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst)
+            streamLimiter: RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst),
+            subscribeLimiter: RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
         )
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
@@ -214,6 +218,11 @@ public actor Hub {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello"))
         case .subscribe(let subscribe):
+            // Each subscribe to an unknown id costs a store query: a socket may not ask for thousands.
+            let admitted = admit(from: id, by: \.subscribeLimiter, ref: subscribe.conversation) {
+                "More than \(Int($0.subscribeRate)) subscribes a second: this one was refused; subscribe again shortly."
+            }
+            guard admitted else { break }
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
             if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
@@ -303,6 +312,10 @@ public actor Hub {
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {
         guard let user = connections[id]?.identity.userID else { return }
+        let limit = configuration.maxSubscriptionsPerSocket
+        guard connections[id]!.subscriptions.count < limit || connections[id]!.subscriptions.contains(conversation) else {
+            return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation))
+        }
         guard await isMember(user, of: conversation) else {
             return reply(to: id, Self.unknownConversation(conversation, ref: conversation))
         }

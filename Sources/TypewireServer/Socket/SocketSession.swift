@@ -30,18 +30,30 @@ struct SocketSession {
         // The socket accepts frames up to `hardFrameLimit`, so that a frame over the configured limit can be
         // answered with `too_large` and the socket kept, rather than torn down by the WebSocket layer.
         var messages = inbound.messages(maxSize: Self.hardFrameLimit).makeAsyncIterator()
-        guard let identity = try await hello(from: &messages, outbound: outbound) else { return }
+        guard let (identity, expiresAt) = try await hello(from: &messages, outbound: outbound) else { return }
         watchdog.cancel()
 
         let (outbox, continuation) = AsyncStream.makeStream(of: String.self)
-        let id = await hub.connect(identity, outbox: continuation) { reason in
+        guard let id = await hub.connect(identity, outbox: continuation, close: { reason in
             try? await outbound.close(.goingAway, reason: reason)
+        }) else {
+            let limit = configuration.maxSocketsPerUser
+            try await outbound.write(.text(Self.failure(.forbidden, "This user already has \(limit) open sockets; close one first.")))
+            try await outbound.close(.policyViolation, reason: "too many sockets for this user")
+            return
         }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in outbox {
                     do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
                 }
+            }
+            group.addTask {
+                // A socket lives no longer than its token: the client reconnects with a fresh one.
+                try? await Task.sleep(for: .seconds(max(0, expiresAt.timeIntervalSinceNow)))
+                guard !Task.isCancelled else { return }
+                try? await outbound.write(.text(Self.failure(.unauthorized, "The token expired; connect again with a new token.")))
+                try? await outbound.close(.policyViolation, reason: "token expired")
             }
             do {
                 reading: while let message = try await messages.next() {
@@ -74,18 +86,18 @@ struct SocketSession {
     /// Reads frames until a valid `hello`; anything else before it is answered with an error.
     private func hello(
         from messages: inout WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter
-    ) async throws -> Identity? {
+    ) async throws -> (Identity, Date)? {
         while let message = try await messages.next() {
             guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else {
                 try await outbound.write(.text(Self.failure(.unauthorized, "Send {\"type\":\"hello\",\"token\":\"…\"} first.")))
                 continue
             }
-            guard let identity = await authority.verify(hello.token) else {
+            guard let verified = await authority.verifyWithExpiry(hello.token) else {
                 try await outbound.write(.text(Self.failure(.unauthorized, "The token is invalid or expired.")))
                 try await outbound.close(.policyViolation, reason: "invalid token")
                 return nil
             }
-            return identity
+            return verified
         }
         return nil
     }

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+import TypewireTesting
+
+/// Tokens that run out, strangers probing, and one user or socket asking for too much.
+@Suite("typewire serve: token lifetime, probing and per-user limits", .timeLimit(.minutes(1)))
+struct LimitsAndTokensTests {
+    static let direct = "direct-alice-bob"
+
+    @Test func aLiveSocketIsClosedWhenItsTokenExpires() async throws {
+        try await TestServer.run { server in
+            let alice = try await TestSocket.connect(port: server.port, token: try await server.token("alice", lifetime: .seconds(2)))
+            alice.send(.subscribe(.init(conversation: Self.direct)))
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            let notice = try await alice.error(within: .seconds(5))
+            #expect(notice.code == .unauthorized && notice.message.contains("expired"))
+            try await eventually { await alice.isClosed }
+        }
+    }
+
+    @Test func theRESTAPITellsAPrivateConversationFromAMissingOneNoMoreThanTheSocketDoes() async throws {
+        try await TestServer.run { server in
+            // Carol is not in the direct chat of Alice and Bob.
+            let private1 = try await server.request("GET", "/v1/conversations/\(Self.direct)/participants", as: "carol")
+            let missing = try await server.request("GET", "/v1/conversations/no-such-conversation/participants", as: "carol")
+            #expect(private1.status == 404 && missing.status == 404)
+            #expect(
+                private1.body.replacingOccurrences(of: Self.direct, with: "X") == missing.body.replacingOccurrences(of: "no-such-conversation", with: "X"),
+                "the same answer but for the id she asked about"
+            )
+            let history = try await server.request("GET", "/v1/conversations/\(Self.direct)/messages", as: "carol")
+            #expect(history.status == 404)
+        }
+    }
+
+    @Test func aSocketFollowsAtMostItsLimitOfConversations() async throws {
+        try await TestServer.run(configure: { $0.maxSubscriptionsPerSocket = 2 }) { server in
+            let alice = try await server.socket("alice")
+            for conversation in [Self.direct, "group-six"] {
+                alice.send(.subscribe(.init(conversation: conversation)))
+                try await alice.next { if case .subscribed = $0 { true } else { false } }
+            }
+            alice.send(.subscribe(.init(conversation: "bot-clawd")))
+            let refused = try await alice.error()
+            #expect(refused.code == .forbidden && refused.ref == "bot-clawd")
+            alice.send(.subscribe(.init(conversation: Self.direct)))  // one it follows already: fine
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            alice.send(.unsubscribe(.init(conversation: "group-six")))
+            alice.send(.subscribe(.init(conversation: "bot-clawd")))
+            try await alice.next { if case .subscribed(let s) = $0 { s.conversation == "bot-clawd" } else { false } }
+        }
+    }
+
+    @Test func probingSubscribesPastTheBurstAreRefusedEachWithAnAnswer() async throws {
+        // 10 000 probes on one socket run in Tests/Faults against a server process; here, the rule.
+        try await TestServer.run(configure: { $0.subscribeBurst = 20; $0.subscribeRate = 1 }) { server in
+            let mallory = try await server.socket("alice")
+            let bob = try await server.subscribedSocket("bob", to: "group-six")
+            let carol = try await server.socket("carol")
+            for index in 0..<300 { mallory.send(.subscribe(.init(conversation: "probe-\(index)"))) }
+            carol.send(.activity(.init(conversation: "group-six", activity: .typing)))
+            try await bob.activity(in: "group-six") { $0.map(\.user) == ["carol"] }
+            try await eventually { await mallory.received.count >= 301 }  // welcome and one answer per probe
+            let answers = await mallory.received.dropFirst().compactMap { try? FrameCodec.decodeServerFrame(Data($0.utf8)) }
+            let codes = answers.compactMap { if case .error(let failure) = $0 { failure.code } else { nil } }
+            let unknown = codes.filter { $0 == .unknownConversation }.count
+            let limited = codes.filter { $0 == .rateLimited }.count
+            #expect((20...25).contains(unknown), "the burst (and a token a second) reaches the store: \(unknown)")
+            #expect(unknown + limited == 300, "the rest is refused before it, each with an answer")
+        }
+    }
+
+    @Test func aUserHasAtMostTheirLimitOfSockets() async throws {
+        try await TestServer.run(configure: { $0.maxSocketsPerUser = 5 }) { server in
+            var sockets: [TestSocket] = []
+            for _ in 0..<5 { sockets.append(try await server.socket("alice")) }  // each welcomed
+            let sixth = try await TestSocket.connect(port: server.port, token: nil)
+            sixth.send(.hello(.init(token: try await server.token("alice"))))
+            let refused = try await sixth.error()
+            #expect(refused.code == .forbidden)
+            try await eventually { await sixth.isClosed }
+            _ = try await server.socket("bob")  // welcomed: others are not affected
+            sockets[0].close()
+            // Once the server has seen that socket close, a new one is welcome again.
+            try await eventually {
+                let metrics = try? await server.request("GET", "/metrics", as: nil).body
+                let line = metrics?.split(separator: "\n").first { $0.hasPrefix("typewire_connections ") }
+                return line.flatMap { Double($0.split(separator: " ")[1]) } == 5  // four of Alice's and Bob's
+            }
+            _ = try await server.socket("alice")
+        }
+    }
+}
+
+/// Waits (polling) until a condition holds.
+func eventually(within timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("the condition did not hold within \(timeout)")
+            throw TestSocketError.timedOut
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
