@@ -83,6 +83,7 @@ let package = Package(
             name: "TypewireServerTests",
             dependencies: [
                 "TypewireServer",
+                "TypewireClient",
                 "TypewireTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

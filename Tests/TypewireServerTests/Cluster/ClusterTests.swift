@@ -13,7 +13,7 @@ struct ClusterTests {
     static let group = "group-six"
 
     @Test func typingPresenceAndMessagesCrossNodesAndAReceiverSeesTheStopBeforeTheMessage() async throws {
-        try await withCluster(nodes: 3) { nodes in
+        try await withCluster(nodes: 3) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
             let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
             let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
@@ -43,7 +43,7 @@ struct ClusterTests {
     }
 
     @Test func aRemovalOnOneNodeEndsTheSubscriptionAndTypingOnTheOthers() async throws {
-        try await withCluster(nodes: 3) { nodes in
+        try await withCluster(nodes: 3) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
             let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
             bob.send(.activity(.init(conversation: Self.group, activity: .typing)))
@@ -59,7 +59,7 @@ struct ClusterTests {
     }
 
     @Test func aKilledNodesUsersStopTypingAndGoOfflineOnTheOthers() async throws {
-        try await withCluster(nodes: 3) { nodes in
+        try await withCluster(nodes: 3) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
             let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
             carol.send(.activity(.init(conversation: Self.group, activity: .typing)))
@@ -77,7 +77,7 @@ struct ClusterTests {
     }
 
     @Test func messagesSentAroundAKillAreStoredExactlyOnce() async throws {
-        try await withCluster(nodes: 3) { nodes in
+        try await withCluster(nodes: 3) { nodes, postgresURL in
             let dave = try await nodes[2].socket("dave")
             let ids = (1...20).map { "around-the-kill-\($0)" }  // within the burst of the message rate limit
             for (index, id) in ids.enumerated() {
@@ -95,7 +95,7 @@ struct ClusterTests {
             for id in ids {
                 try await again.next(within: .seconds(10)) { if case .ack(let ack) = $0 { ack.clientMessageId == id } else { false } }
             }
-            let store = try await PostgresChatStore.open(url: nodes[0].postgresURL)
+            let store = try await PostgresChatStore.open(url: postgresURL)
             let history = try await store.messages(of: Self.group, before: nil, limit: 200)
             await store.close()
             for id in ids { #expect(history.filter { $0.clientMessageId == id }.count == 1, "\(id) stored once") }

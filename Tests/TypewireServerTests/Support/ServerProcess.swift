@@ -6,19 +6,17 @@ import Testing
 import TypewireServer
 import TypewireTesting
 
-/// A `typewire serve` process on a shared PostgreSQL database: one node of a test cluster, on a free
-/// port, with its output in a log file (kept when a test fails).
-final class ClusterNode: Sendable {
+/// A `typewire serve` process with its output in a log file: one node of a test cluster on a shared
+/// PostgreSQL database, or a single server that a test kills and restarts.
+final class ServerProcess: Sendable {
     let port: Int
     let log: URL
-    let postgresURL: String
     private let process: Process
 
-    private init(process: Process, port: Int, log: URL, postgresURL: String) {
+    private init(process: Process, port: Int, log: URL) {
         self.process = process
         self.port = port
         self.log = log
-        self.postgresURL = postgresURL
     }
 
     /// The executable `swift build` made (CI builds it before the tests).
@@ -26,8 +24,14 @@ final class ClusterNode: Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/debug/typewire")
 
-    /// Starts a node and waits until it listens.
-    static func start(postgresURL: String, name: String) async throws -> ClusterNode {
+    /// Starts a node of a cluster on a free port and waits until it listens.
+    static func start(postgresURL: String, name: String) async throws -> ServerProcess {
+        try await start(name: name, arguments: ["--postgres-url", postgresURL])
+    }
+
+    /// Starts `typewire serve --demo` with the test secret and these arguments (`--port 0` unless they
+    /// name a port), and waits until it listens.
+    static func start(name: String, arguments: [String]) async throws -> ServerProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw ClusterTestError("\(executable.path) is missing: run `swift build` before the cluster tests")
         }
@@ -36,7 +40,7 @@ final class ClusterNode: Sendable {
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--demo", "--port", "0", "--postgres-url", postgresURL, "--jwt-secret", TestServer.secret]
+        process.arguments = ["serve", "--demo", "--jwt-secret", TestServer.secret] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -45,7 +49,7 @@ final class ClusterNode: Sendable {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
                let port = Int(text[range].split(separator: ":").last!) {
-                return ClusterNode(process: process, port: port, log: log, postgresURL: postgresURL)
+                return ServerProcess(process: process, port: port, log: log)
             }
             guard process.isRunning else { throw ClusterTestError("node \(name) exited: \(text.suffix(2_000))") }
             try await Task.sleep(for: .milliseconds(50))
@@ -110,17 +114,17 @@ final class ClusterNode: Sendable {
 }
 
 /// Runs a cluster of nodes on a new database for the body's duration.
-func withCluster(nodes count: Int, _ body: ([ClusterNode]) async throws -> Void) async throws {
+func withCluster(nodes count: Int, _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void) async throws {
     let url = try await TestDatabase.create()
-    var nodes: [ClusterNode] = []
+    var nodes: [ServerProcess] = []
     do {
         // All start together: they migrate the schema and seed the demo once between them.
-        try await withThrowingTaskGroup(of: ClusterNode.self) { group in
-            for index in 1...count { group.addTask { try await ClusterNode.start(postgresURL: url, name: "\(index)") } }
+        try await withThrowingTaskGroup(of: ServerProcess.self) { group in
+            for index in 1...count { group.addTask { try await ServerProcess.start(postgresURL: url, name: "\(index)") } }
             for try await node in group { nodes.append(node) }
         }
         nodes.sort { $0.port < $1.port }
-        try await body(nodes)
+        try await body(nodes, url)
     } catch {
         for node in nodes { await node.stop() }
         throw error
