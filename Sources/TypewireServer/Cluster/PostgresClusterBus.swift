@@ -114,11 +114,19 @@ public struct PostgresClusterBus: Service {
 
     // MARK: Heartbeats
 
-    private func heartbeat() async throws {
-        try await client.query("""
-            INSERT INTO cluster_nodes (id, heartbeat_at) VALUES (\(node), now())
-            ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
-            """, logger: logger).drain()
+    /// Writes this node's heartbeat.
+    /// - Returns: Whether the row was there: false the first time, and after the other nodes took this
+    ///   node for dead (it stalled for longer than ``Configuration/deadAfter``).
+    @discardableResult
+    private func heartbeat() async throws -> Bool {
+        var updated = false
+        for try await _ in try await client.query("UPDATE cluster_nodes SET heartbeat_at = now() WHERE id = \(node) RETURNING id", logger: logger) {
+            updated = true
+        }
+        if !updated {
+            try await client.query("INSERT INTO cluster_nodes (id, heartbeat_at) VALUES (\(node), now()) ON CONFLICT DO NOTHING", logger: logger).drain()
+        }
+        return updated
     }
 
     /// Writes this node's heartbeat and forgets nodes that stopped writing theirs.
@@ -127,7 +135,11 @@ public struct PostgresClusterBus: Service {
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.heartbeatInterval)
             do {
-                try await heartbeat()
+                if try await !heartbeat() {
+                    // The others forgot this node's users: their clients reconnect, which tells everyone again.
+                    logger.warning("this node was taken for dead by the cluster; closing its sockets so clients resync")
+                    await hub.closeAll(reason: "this node rejoined the cluster")
+                }
                 var dead: [String] = []
                 let rows = try await client.query(
                     "SELECT id FROM cluster_nodes WHERE id <> \(node) AND heartbeat_at < now() - make_interval(secs => \(deadAfter))",

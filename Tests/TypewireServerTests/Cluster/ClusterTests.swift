@@ -76,6 +76,20 @@ struct ClusterTests {
         }
     }
 
+    @Test func aStalledNodeIsTakenForDeadThenClosesItsSocketsSoItsClientsResync() async throws {
+        try await withCluster(nodes: 2) { nodes, _ in
+            let bob = try await nodes[0].subscribedSocket("bob", to: Self.group)
+            let carol = try await nodes[1].subscribedSocket("carol", to: Self.group)
+            try await bob.next { if case .presence(let p) = $0 { p.user == "carol" && p.online } else { false } }
+            nodes[1].pause(true)
+            try await bob.next(within: .seconds(8)) { if case .presence(let p) = $0 { p.user == "carol" && !p.online } else { false } }
+            nodes[1].pause(false)
+            // Back, it finds its heartbeat row gone: it closes its sockets so that clients reconnect.
+            try await eventually(within: .seconds(5)) { await carol.isClosed }
+            #expect(await carol.closedGoingAway)
+        }
+    }
+
     @Test func messagesSentAroundAKillAreStoredExactlyOnce() async throws {
         try await withCluster(nodes: 3) { nodes, postgresURL in
             let dave = try await nodes[2].socket("dave")

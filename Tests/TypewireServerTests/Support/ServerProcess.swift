@@ -92,6 +92,11 @@ final class ServerProcess: Sendable {
         await waitForExit(within: .seconds(5))
     }
 
+    /// Freezes the process (SIGSTOP) or lets it go on (SIGCONT): a node that stalls.
+    func pause(_ paused: Bool) {
+        Foundation.kill(process.processIdentifier, paused ? SIGSTOP : SIGCONT)
+    }
+
     /// Stops the process gracefully (SIGTERM), and kills it if it has not exited within 10 s.
     ///
     /// Waiting never blocks a thread: the test's own sockets must still answer the node's closing
