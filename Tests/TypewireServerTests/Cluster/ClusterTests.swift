@@ -76,6 +76,18 @@ struct ClusterTests {
         }
     }
 
+    @Test func aMessageTooLongForNotifyTravelsByIdAndArrivesWhole() async throws {
+        try await withCluster(nodes: 2) { nodes, _ in
+            let bob = try await nodes[1].subscribedSocket("bob", to: "direct-alice-bob")
+            let alice = try await nodes[0].socket("alice")
+            let long = String(repeating: "typing indicators ", count: 500)  // 9 000 bytes: over NOTIFY's 8 000
+            alice.send(.send(.init(conversation: "direct-alice-bob", clientMessageId: "long", text: long)))
+            let frame = try await bob.next(within: .seconds(3)) { if case .message = $0 { true } else { false } }
+            guard case .message(let message) = frame else { return }
+            #expect(message.text == long && message.clientMessageId == "long")
+        }
+    }
+
     @Test func aStalledNodeIsTakenForDeadThenClosesItsSocketsSoItsClientsResync() async throws {
         try await withCluster(nodes: 2) { nodes, _ in
             let bob = try await nodes[0].subscribedSocket("bob", to: Self.group)
