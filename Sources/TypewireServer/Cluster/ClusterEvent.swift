@@ -27,7 +27,7 @@ enum ClusterEvent: Codable, Sendable, Equatable {
 }
 
 /// An event with the node that sent it (a node hears its own notifications too).
-struct ClusterEnvelope: Codable, Sendable {
+struct ClusterEnvelope: Sendable {
     /// The sending node's id.
     var node: String
     /// The event.

@@ -66,11 +66,14 @@ public struct PostgresClusterBus: Service {
                             // Events were lost while nobody listened: clients resync by reconnecting.
                             await hub.closeAll(reason: "the cluster bus reconnected")
                         }
+                        let decoder = JSONDecoder()
                         for try await notification in notifications {
-                            guard let envelope = try? JSONDecoder().decode(ClusterEnvelope.self, from: Data(notification.payload.utf8)),
-                                  envelope.node != node
+                            // A node hears its own notifications: they are skipped before any decoding.
+                            let payload = notification.payload
+                            guard let space = payload.firstIndex(of: " "), payload[..<space] != node,
+                                  let event = try? decoder.decode(ClusterEvent.self, from: Data(payload[payload.index(after: space)...].utf8))
                             else { continue }
-                            await hub.apply(envelope)
+                            await hub.apply(ClusterEnvelope(node: String(payload[..<space]), event: event))
                         }
                     }
                 }
@@ -88,7 +91,7 @@ public struct PostgresClusterBus: Service {
         for await envelope in outgoing {
             do {
                 if case .presence(let user, let online) = envelope.event { try await recordPresence(of: user, online: online) }
-                let payload = String(decoding: try encoder.encode(envelope), as: UTF8.self)
+                let payload = try Self.payload(of: envelope, encoder: encoder)
                 guard payload.utf8.count <= Self.payloadLimit else {
                     logger.warning("a cluster event is too large for NOTIFY and was dropped", metadata: ["bytes": "\(payload.utf8.count)"])
                     continue
@@ -99,9 +102,15 @@ public struct PostgresClusterBus: Service {
             }
         }
         // The hub stopped: tell the others at once rather than by missing heartbeats.
-        let goodbye = String(decoding: (try? encoder.encode(ClusterEnvelope(node: node, event: .nodeStopping))) ?? Data(), as: UTF8.self)
-        try? await client.query("SELECT pg_notify(\(Self.channel), \(goodbye))", logger: logger).drain()
+        if let goodbye = try? Self.payload(of: ClusterEnvelope(node: node, event: .nodeStopping), encoder: encoder) {
+            try? await client.query("SELECT pg_notify(\(Self.channel), \(goodbye))", logger: logger).drain()
+        }
         try? await forget(node: node)
+    }
+
+    /// A notification's payload: the sending node's id, a space, and the event as JSON.
+    static func payload(of envelope: ClusterEnvelope, encoder: JSONEncoder) throws -> String {
+        envelope.node + " " + String(decoding: try encoder.encode(envelope.event), as: UTF8.self)
     }
 
     private func recordPresence(of user: String, online: Bool) async throws {
