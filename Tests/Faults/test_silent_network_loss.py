@@ -56,7 +56,7 @@ def veth_namespace():
     try:
         ip("netns", "add", namespace)
     except (OSError, subprocess.CalledProcessError) as error:
-        pytest.skip(f"no network namespaces here (`ip netns add` failed: {getattr(error, 'stderr', error)!s})")
+        pytest.skip(f"no network namespaces here (`ip netns add` failed: {str(getattr(error, 'stderr', error)).strip()})")
     try:
         ip("link", "add", here, "type", "veth", "peer", "name", there)
         ip("link", "set", there, "netns", namespace)

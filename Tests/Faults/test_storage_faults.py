@@ -40,7 +40,7 @@ def mounted(tmp_path, source, options, fstype):
     point.mkdir()
     result = run("mount", "-t", fstype, "-o", options, str(source), str(point))
     if result.returncode != 0:
-        pytest.skip(f"cannot mount a {fstype} here (needs root and mount permission): {result.stderr.strip()}")
+        pytest.skip(f"cannot mount {fstype} here (needs root and the permission to mount): {result.stderr.strip()}")
     try:
         yield point
     finally:
