@@ -3,10 +3,13 @@
 #   1. builds everything (so a broken executable fails too),
 #   2. the Swift tests,
 #   3. the web demo's JavaScript tests (node's built-in runner),
-#   4. the browser tests (pytest + selenium + headless Chromium) against the built server.
-# Needs: Swift 6.2+, node 18+, python3 with pytest and selenium, chromium and chromedriver
-# (`bash .ci/run` installs the last three on Debian, then runs this script).
-# Browser screenshots and the server's log go to .artifacts/ (not committed).
+#   4. the browser tests (pytest + selenium + headless Chromium) against the built server,
+#   5. the fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
+#      read-only disk under the built server (docs/RELIABILITY.md). As root they mount small file
+#      systems and make a network namespace; without the permission those cases are skipped, saying why.
+# Needs: Swift 6.2+, node 18+, python3 with pytest, selenium and websocket-client, chromium and
+# chromedriver, iproute2, e2fsprogs (`bash .ci/run` installs them on Debian, then runs this script).
+# Browser screenshots and the servers' logs go to .artifacts/ (not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +23,5 @@ step "node --test Tests/JavaScript/"
 node --test Tests/JavaScript/
 step "python3 -m pytest Tests/Browser"
 python3 -m pytest Tests/Browser
+step "python3 -m pytest Tests/Faults"
+python3 -m pytest Tests/Faults

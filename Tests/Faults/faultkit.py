@@ -1,0 +1,330 @@
+"""What the fault tests share: the real server, WebSocket peers, alice's child process, a freezable proxy.
+
+Everything here starts real processes and sockets and stops them on the way out (context managers),
+whatever happens in the test. Times are `time.monotonic()` seconds, taken where a frame arrives.
+"""
+
+import contextlib
+import json
+import math
+import os
+import pathlib
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import websocket
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = pathlib.Path(__file__).resolve().parent
+ARTIFACTS = ROOT / ".artifacts" / "faults"
+BINARY = pathlib.Path(os.environ.get("TYPEWIRE_BIN", ROOT / ".build" / "debug" / "typewire"))
+ALICE_HELPER = HERE / "alice_helper.py"
+LISTENING = re.compile(r"Typewire is listening on [^\s]+:(\d+)")
+#: At least 32 bytes, as `serve` and `token` require.
+SECRET = "typewire-fault-tests-secret-0123456789abcdef"
+DIRECT = "direct-alice-bob"
+
+
+def mint_token(user, name):
+    """A token from `typewire token` with the tests' secret."""
+    result = subprocess.run(
+        [str(BINARY), "token", "--user", user, "--name", name, "--jwt-secret", SECRET],
+        capture_output=True, text=True, timeout=60, check=True,
+    )
+    return result.stdout.strip()
+
+
+class Server:
+    """`typewire serve --demo --port 0` with the tests' secret; `log` is everything it printed."""
+
+    def __init__(self, process, port, host, log_path, lines):
+        self.process = process
+        self.port = port
+        self.host = host
+        self.log_path = log_path
+        self._lines = lines
+
+    @property
+    def url(self):
+        return f"ws://{self.host}:{self.port}/v1/socket"
+
+    @property
+    def log(self):
+        return "".join(self._lines)
+
+    def alive(self):
+        """The process runs and answers /healthz."""
+        if self.process.poll() is not None:
+            return False
+        with urllib.request.urlopen(f"http://{self.host}:{self.port}/healthz", timeout=5) as response:
+            return response.status == 200 and response.read() == b"ok"
+
+
+@contextlib.contextmanager
+def running_server(name, sqlite, *, host="127.0.0.1", extra=()):
+    """Starts the built server, yields a `Server`, and always stops it (SIGTERM, then SIGKILL)."""
+    if not BINARY.exists():
+        raise RuntimeError(f"{BINARY} does not exist: run `swift build --product typewire` first (scripts/test.sh does).")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log_path = ARTIFACTS / f"{name}.log"
+    log = open(log_path, "w", encoding="utf-8")
+    command = [
+        str(BINARY), "serve", "--demo", "--port", "0", "--host", host, "--jwt-secret", SECRET,
+        "--sqlite", str(sqlite), "--public", str(ROOT / "Public"), *map(str, extra),
+    ]
+    log.write("$ " + " ".join(command) + "\n")
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    port = {}
+    started = threading.Event()
+
+    def pump():
+        # Keep reading, so the server never blocks on a full pipe; note the port it prints.
+        for line in process.stdout:
+            lines.append(line)
+            log.write(line)
+            log.flush()
+            match = LISTENING.search(line)
+            if match and not started.is_set():
+                port["value"] = int(match.group(1))
+                started.set()
+        started.set()
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        if not started.wait(60) or "value" not in port:
+            raise RuntimeError(f"the server did not start; see {log_path}:\n{''.join(lines)}")
+        yield Server(process, port["value"], host, log_path, lines)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        reader.join(5)
+        log.close()
+
+
+class Peer:
+    """A WebSocket client in this process; a thread reads every frame (answering pings) with its arrival time."""
+
+    def __init__(self, url, token, label):
+        self.label = label
+        self.ws = websocket.create_connection(url, timeout=10)
+        self.ws.settimeout(None)
+        self.frames = []  # (arrival, frame)
+        self.closed_at = None
+        self._changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True, name=f"peer-{label}")
+        self._reader.start()
+        self.send({"type": "hello", "token": token})
+        self.wait_for(lambda f: f["type"] == "welcome", 10, "welcome")
+
+    def _read(self):
+        try:
+            while True:
+                opcode, frame = self.ws.recv_data_frame(control_frame=False)
+                arrival = time.monotonic()
+                if opcode == websocket.ABNF.OPCODE_CLOSE:
+                    break
+                if opcode == websocket.ABNF.OPCODE_TEXT:
+                    with self._changed:
+                        self.frames.append((arrival, json.loads(frame.data.decode())))
+                        self._changed.notify_all()
+        except Exception:  # the socket closed or failed: nothing more will come
+            pass
+        with self._changed:
+            self.closed_at = time.monotonic()
+            self._changed.notify_all()
+
+    def send(self, frame):
+        self.ws.send(json.dumps(frame))
+
+    def mark(self):
+        """The number of frames received so far, to wait only for later ones."""
+        with self._changed:
+            return len(self.frames)
+
+    def wait_for(self, predicate, timeout, what, since=0):
+        """The first frame (from index `since`) matching `predicate`, as (arrival, frame); fails after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            index = since
+            while True:
+                while index < len(self.frames):
+                    arrival, frame = self.frames[index]
+                    index += 1
+                    if predicate(frame):
+                        return arrival, frame
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed_at is not None:
+                    recent = [f for _, f in self.frames[since:]][-8:]
+                    state = "its socket closed" if self.closed_at is not None else f"{timeout} s passed"
+                    raise AssertionError(f"{self.label} never got {what}: {state}; last frames: {recent}")
+                self._changed.wait(left)
+
+    def subscribe(self, conversation):
+        self.send({"type": "subscribe", "conversation": conversation})
+        _, subscribed = self.wait_for(
+            lambda f: f["type"] == "subscribed" and f["conversation"] == conversation, 10, f"subscribed to {conversation}"
+        )
+        return subscribed
+
+    def close(self):
+        with contextlib.suppress(Exception):
+            self.ws.close(timeout=2)
+        self._reader.join(3)
+
+
+@contextlib.contextmanager
+def peer(url, token, label):
+    connection = Peer(url, token, label)
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+def typers(frame):
+    """The users an `activity` frame shows as typing."""
+    return {entry["user"] for entry in frame["entries"] if entry["activity"] == "typing"}
+
+
+def activity_with(user, conversation=DIRECT):
+    return lambda f: f["type"] == "activity" and f["conversation"] == conversation and user in typers(f)
+
+
+def activity_without(user, conversation=DIRECT):
+    return lambda f: f["type"] == "activity" and f["conversation"] == conversation and user not in typers(f)
+
+
+def presence(user, online, conversation=DIRECT):
+    return lambda f: f["type"] == "presence" and f["conversation"] == conversation and f["user"] == user and f["online"] is online
+
+
+class Child:
+    """alice_helper.py in a process of its own: it says hello, subscribes, types (refreshing), and reads."""
+
+    def __init__(self, url, token, conversation=DIRECT, refresh_ms=2000, prefix=()):
+        self.process = subprocess.Popen(
+            [*prefix, sys.executable, str(ALICE_HELPER), url, token, conversation, str(refresh_ms)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+
+    def wait_ready(self, timeout=20):
+        """Blocks until the child has subscribed and sent its first `typing`."""
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        line = self.process.stdout.readline() if ready else ""
+        if line.strip() != "ready":
+            self.stop()
+            raise AssertionError(f"alice's process did not get ready: {line!r} {self.process.stderr.read()}")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(10)
+        for stream in (self.process.stdout, self.process.stderr):
+            stream.close()
+
+
+@contextlib.contextmanager
+def child(*args, **kwargs):
+    process = Child(*args, **kwargs)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+class FreezableProxy:
+    """A TCP proxy on 127.0.0.1 to a server. `freeze()` stops forwarding in both directions and keeps
+    both sockets open: no FIN, no RST, no data, like a network that silently drops every packet."""
+
+    def __init__(self, target_port):
+        self.target = ("127.0.0.1", target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.frozen = threading.Event()
+        self.stopped = threading.Event()
+        self.sockets = []
+        self.threads = [threading.Thread(target=self._accept, daemon=True)]
+        self.threads[0].start()
+
+    def _accept(self):
+        self.listener.settimeout(0.1)
+        while not self.stopped.is_set():
+            try:
+                client, _ = self.listener.accept()
+            except (TimeoutError, socket.timeout):
+                continue
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            for s in (client, upstream):
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                thread = threading.Thread(target=self._pump, args=(source, sink), daemon=True)
+                thread.start()
+                self.threads.append(thread)
+
+    def _pump(self, source, sink):
+        while not self.stopped.is_set():
+            if self.frozen.is_set():
+                # Read nothing, send nothing: what arrives stays in the kernel's buffers.
+                self.stopped.wait(0.05)
+                continue
+            ready, _, _ = select.select([source], [], [], 0.05)
+            if not ready or self.frozen.is_set():
+                continue
+            try:
+                data = source.recv(65536)
+                if not data:
+                    sink.shutdown(socket.SHUT_WR)
+                    return
+                sink.sendall(data)
+            except OSError:
+                return
+
+    def freeze(self):
+        self.frozen.set()
+
+    def close(self):
+        self.stopped.set()
+        for s in [self.listener, *self.sockets]:
+            with contextlib.suppress(OSError):
+                s.close()
+        for thread in self.threads:
+            thread.join(2)
+
+
+@contextlib.contextmanager
+def freezable_proxy(target_port):
+    proxy = FreezableProxy(target_port)
+    try:
+        yield proxy
+    finally:
+        proxy.close()
+
+
+def percentile(values, fraction):
+    """The nearest-rank percentile of `values` (fraction in 0…1)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def record(name, **figures):
+    """Appends one measurement (JSON line) to .artifacts/faults/measurements.jsonl for docs/RELIABILITY.md."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with open(ARTIFACTS / "measurements.jsonl", "a", encoding="utf-8") as out:
+        out.write(json.dumps({"test": name, "at": time.time(), **figures}) + "\n")
