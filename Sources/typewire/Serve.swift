@@ -92,7 +92,7 @@ struct Serve: AsyncParsableCommand {
         let store: any ChatStore = if let postgres {
             try await PostgresChatStore.open(url: postgres, logger: logger)
         } else {
-            try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
+            try await Self.openSQLite(at: configuration.sqlitePath, logger: logger)
         }
         if demo { try await DemoSeed.seed(into: store) }
         let host = configuration.host
@@ -125,6 +125,17 @@ struct Serve: AsyncParsableCommand {
         try await group.run()
         if let sqlite = store as? SQLiteChatStore { try await sqlite.close() }
         if let postgres = store as? PostgresChatStore { await postgres.close() }
+    }
+
+    /// Opens the SQLite file, or says which file and what to check.
+    private static func openSQLite(at path: String, logger: Logger) async throws -> SQLiteChatStore {
+        do {
+            return try await SQLiteChatStore.open(path: path, logger: logger)
+        } catch {
+            throw CommandError(
+                "Cannot open the SQLite file '\(path)' (\(error)): its folder must exist and be writable, since SQLite creates files beside it."
+            )
+        }
     }
 
     private static func number(_ text: String) throws -> Double {

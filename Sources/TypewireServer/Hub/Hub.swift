@@ -378,7 +378,7 @@ public actor Hub {
             )
         } catch {
             logger.error("storing a message failed", metadata: ["error": "\(error)"])
-            return reply(to: id, .init(code: .unavailable, message: "The message could not be stored; send it again.", ref: send.clientMessageId))
+            return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId))
         }
         if stored.isNew { deliverMessage(stored.message) }
         if send.clientMessageId.hasPrefix("stream-") {
@@ -402,7 +402,7 @@ public actor Hub {
             edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
         } catch {
             logger.error("editing a message failed", metadata: ["error": "\(error)"])
-            return reply(to: id, .init(code: .unavailable, message: "The message could not be edited; try again.", ref: edit.messageId))
+            return reply(to: id, .init(code: .unavailable, message: "The message was not edited: the server cannot write to its storage now; try again later.", ref: edit.messageId))
         }
         guard let edited else {
             return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId))

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""The cost of a flood on everyone else (docs/RELIABILITY.md, "A flood from one socket").
+
+    swift build -c release --product typewire
+    python3 scripts/bench_flood.py                 # about 2 minutes
+
+One SQLite node. Alice and Bob measure relay latency as in bench_cluster.py (alice toggles typing in
+their direct chat at 50 changes a second; each sample is the time until bob's socket reads the change).
+In interleaved rounds, a separate process floods the server from one socket of Carol's at 10 000 frames
+a second (it reads its answers, like a real client), of one of three kinds:
+
+- none:     no flood (the baseline, measured in the same run);
+- activity: `activity typing` frames in the group: the rate limit drops them, and after 500 refused
+            in a row the server closes the socket; the flooder reconnects and goes on;
+- garbage:  frames that are not JSON: each one is answered with an `error` frame.
+
+Reports p50/p90/p99 per kind and the ratio to the baseline. The server runs with the default limits.
+"""
+import argparse
+import json
+import multiprocessing
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_cluster as bench  # noqa: E402  (Node, token, connect, run_round, percentile, stop_children)
+import websocket  # noqa: E402
+
+
+def flood(port, token_text, kind, rate, stop, counters):
+    """Sends `rate` frames a second of one kind until told to stop, reconnecting when the server closes."""
+    frame = {"activity": json.dumps({"type": "activity", "conversation": "group-six", "activity": "typing"}),
+             "garbage": "this is not JSON " * 4}[kind]
+    sent = closes = 0
+    batch = 100
+    while not stop.is_set():
+        try:
+            ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=5)
+            ws.send(json.dumps({"type": "hello", "token": token_text}))
+            ws.settimeout(0.0)
+            start, count = time.perf_counter(), 0
+            while not stop.is_set():
+                for _ in range(batch):
+                    ws.send(frame)
+                sent += batch
+                count += batch
+                try:  # read whatever came back, without waiting
+                    while ws.recv():
+                        pass
+                except (BlockingIOError, websocket.WebSocketTimeoutException):
+                    pass
+                ahead = start + count / rate - time.perf_counter()
+                if ahead > 0:
+                    time.sleep(ahead)
+        except (websocket.WebSocketException, OSError):
+            closes += 1  # closed for abuse (activity): connect again
+    counters["sent"], counters["closes"] = sent, closes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=".build/release/typewire")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds per kind, interleaved")
+    parser.add_argument("--samples", type=int, default=200, help="timed samples per round (even)")
+    parser.add_argument("--flood-rate", type=float, default=10_000)
+    args = parser.parse_args()
+    binary = str(bench.ROOT / args.binary)
+    logs = Path(tempfile.mkdtemp(prefix="bench-flood-"))
+    kinds = ["none", "activity", "garbage"]
+    results = {kind: {"latencies": [], "drops": 0, "errors": [], "sent": 0, "seconds": 0.0, "closes": 0} for kind in kinds}
+    try:
+        node = bench.Node("single", binary, logs, "--sqlite", str(logs / "flood.sqlite"))
+        tokens = {user: bench.token(binary, user) for user in ("alice", "bob", "carol")}
+        for repeat in range(args.rounds):
+            order = kinds[repeat % 3:] + kinds[:repeat % 3]
+            for kind in order:
+                stop, manager = multiprocessing.Event(), multiprocessing.Manager()
+                counters = manager.dict()
+                flooder = None
+                if kind != "none":
+                    flooder = multiprocessing.Process(target=flood, args=(node.port, tokens["carol"], kind, args.flood_rate, stop, counters))
+                    flooder.start()
+                    time.sleep(0.5)  # let the flood reach its rate before measuring
+                began = time.perf_counter()
+                got, drops, errors = bench.run_round(node.port, node.port, {"alice": tokens["alice"], "bob": tokens["bob"]}, args.samples, 50)
+                seconds = time.perf_counter() - began
+                stop.set()
+                if flooder:
+                    flooder.join(10)
+                result = results[kind]
+                result["latencies"] += got
+                result["drops"] += drops
+                result["errors"] += errors
+                result["sent"] += counters.get("sent", 0)
+                result["closes"] += counters.get("closes", 0)
+                result["seconds"] += seconds + (0.5 if flooder else 0)
+                manager.shutdown()
+                print(f"round {repeat + 1}/{args.rounds} {kind}: p50 {sorted(got)[len(got) // 2] / 1e3:.0f} µs,"
+                      f" p99 {bench.percentile(sorted(got), 99) / 1e3:.0f} µs", flush=True)
+        print("\n| flood | frames/s sent by the flooder | flooder reconnects | samples | dropped | p50 (µs) | p90 (µs) | p99 (µs) | p99 / baseline p99 |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        base = sorted(results["none"]["latencies"])
+        for kind in kinds:
+            values = sorted(results[kind]["latencies"])
+            rate = results[kind]["sent"] / results[kind]["seconds"] if kind != "none" else 0
+            cells = " | ".join(f"{bench.percentile(values, p) / 1e3:.0f}" for p in (50, 90, 99))
+            ratio = bench.percentile(values, 99) / bench.percentile(base, 99)
+            print(f"| {kind} | {rate:.0f} | {results[kind]['closes']} | {len(values)} | {results[kind]['drops']} | {cells} | {ratio:.2f} |")
+        print(f"\nserver log: {node.log_path}; problems logged: {len(node.problems())}")
+    finally:
+        bench.stop_children()
+
+
+if __name__ == "__main__":
+    main()
