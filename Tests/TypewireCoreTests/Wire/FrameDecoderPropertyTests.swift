@@ -8,8 +8,9 @@ import TypewireFuzzing
 /// round-trips or with a typed, readable error (see ``DecoderContract``).
 ///
 /// One run decodes 100 000 random inputs (4 sources × 25 000), plus a fixed sweep of every hostile value in
-/// every field of every frame type (about 4 000 more). A failure names the input and a seed that replays it.
-@Suite("Frame decoder: fuzzed input")
+/// every field of every frame type (about 3 600 more). A failure names the input and a seed that replays it.
+/// The tests run one at a time, so that they take one core and the timing tests of other suites keep one.
+@Suite("Frame decoder: fuzzed input", .serialized)
 struct FrameDecoderPropertyTests {
     /// Random inputs per source.
     static let inputsPerSource = 25_000
@@ -20,6 +21,8 @@ struct FrameDecoderPropertyTests {
         var tally = OutcomeTally()
         await propertyCheck(count: Self.inputsPerSource, input: inputs) { bytes in
             tally.add(DecoderContract.check(bytes))
+            // The checks never suspend: yield now and then, so that other suites' tasks get the shared threads.
+            if tally.total.isMultiple(of: 64) { await Task.yield() }
         }
         #expect(tally.total == Self.inputsPerSource, "\(tally)")
         // The mutations reach past the JSON parser: into the type, and into the fields.
@@ -30,10 +33,11 @@ struct FrameDecoderPropertyTests {
         }
     }
 
-    @Test func everyHostileValueInEveryFieldOfEveryFrameType() {
+    @Test func everyHostileValueInEveryFieldOfEveryFrameType() async {
         var tally = OutcomeTally()
         for bytes in FrameFuzzer.hostileSweep() {
             tally.add(DecoderContract.check(bytes))
+            if tally.total.isMultiple(of: 64) { await Task.yield() }
         }
         #expect(tally.total > 3_000, "\(tally)")
     }
