@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -79,12 +80,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Bad client frames for the decoder's property tests and the sockets' bad-input tests; not a product.
+        .target(name: "TypewireFuzzing", dependencies: ["TypewireCore"], path: "Tests/TypewireFuzzing"),
         .testTarget(
             name: "TypewireServerTests",
             dependencies: [
                 "TypewireServer",
                 "TypewireClient",
                 "TypewireTesting",
+                "TypewireFuzzing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,7 +115,9 @@ let package = Package(
             name: "TypewireCoreTests",
             dependencies: [
                 "TypewireCore",
+                "TypewireFuzzing",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ],

@@ -43,6 +43,9 @@ public enum FrameCodec {
 
     private static func decode<Frame: Decodable>(_: Frame.Type, from bytes: some DataProtocol) throws(FrameDecodingError) -> Frame {
         let data = bytes as? Data ?? Data(bytes)
+        // Foundation's JSONDecoder (Swift 6.3, Linux) traps, rather than throws, on input whose 513th nested
+        // "[" is its last byte: it places the nesting error one past the end. No JSON text ends with "[".
+        guard data.last != UInt8(ascii: "[") else { throw .notJSON }
         do {
             return try JSONDecoder().decode(Frame.self, from: data)
         } catch let error as FrameDecodingError {

@@ -44,7 +44,7 @@ struct RESTRoutes {
         }
         api.post("conversations") { request, context -> EditedResponse<Conversation> in
             let me = try await identity(of: request)
-            let new = try await request.decode(as: NewConversation.self, context: context)
+            let new = try await request.decodeJSON(as: NewConversation.self)
             let others = Set(new.members).subtracting([me.userID]).filter { !$0.isEmpty }
             guard !others.isEmpty else { throw HTTPError(.badRequest, message: "Name at least one other member in \"members\".") }
             if new.kind == .direct, others.count != 1 {
@@ -62,7 +62,7 @@ struct RESTRoutes {
         api.post("conversations/:id/participants") { request, context -> HTTPResponse.Status in
             let (me, conversation) = try await membership(request, context)
             guard conversation.creator == me.userID else { throw Self.notAdmin }
-            let new = try await request.decode(as: NewParticipant.self, context: context)
+            let new = try await request.decodeJSON(as: NewParticipant.self)
             guard !new.user.isEmpty else { throw HTTPError(.badRequest, message: "\"user\" cannot be empty.") }
             try await store.addParticipant(new.user, to: conversation.id)
             await hub.participantAdded(new.user, to: conversation.id)
@@ -90,7 +90,7 @@ struct RESTRoutes {
         }
         api.put("settings") { request, context -> Settings in
             let me = try await identity(of: request)
-            let settings = try await request.decode(as: Settings.self, context: context)
+            let settings = try await request.decodeJSON(as: Settings.self)
             try await store.setSharesTyping(settings.shareTyping, for: me.userID)
             await hub.sharingChanged(settings.shareTyping, for: me.userID)
             return settings

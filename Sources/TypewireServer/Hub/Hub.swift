@@ -307,7 +307,7 @@ public actor Hub {
     /// Answers a frame that could not be decoded; the socket stays usable.
     public func reject(_ error: FrameDecodingError, from id: ConnectionID) {
         metrics.received(error.frameType ?? "invalid")
-        reply(to: id, .init(code: error.code, message: error.description, ref: error.frameType))
+        reply(to: id, .init(code: error.code, message: error.description, ref: error.frameType.map { String($0.prefix(64)) }))
     }
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {

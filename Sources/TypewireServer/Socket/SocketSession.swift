@@ -29,7 +29,7 @@ struct SocketSession {
         defer { watchdog.cancel() }
         // The socket accepts frames up to `hardFrameLimit`, so that a frame over the configured limit can be
         // answered with `too_large` and the socket kept, rather than torn down by the WebSocket layer.
-        var messages = inbound.messages(maxSize: Self.hardFrameLimit).makeAsyncIterator()
+        var messages = InboundMessages(inbound, outbound: outbound, maxSize: Self.hardFrameLimit)
         guard let (identity, expiresAt) = try await hello(from: &messages, outbound: outbound) else { return }
         watchdog.cancel()
 
@@ -57,7 +57,7 @@ struct SocketSession {
             }
             do {
                 reading: while let message = try await messages.next() {
-                    guard case .text(let text) = message else {
+                    guard case .text(let text) = message else {  // binary, or text that is not UTF-8
                         await hub.reject(.notJSON, from: id)
                         continue
                     }
@@ -85,7 +85,7 @@ struct SocketSession {
 
     /// Reads frames until a valid `hello`; anything else before it is answered with an error.
     private func hello(
-        from messages: inout WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter
+        from messages: inout InboundMessages, outbound: WebSocketOutboundWriter
     ) async throws -> (Identity, Date)? {
         while let message = try await messages.next() {
             guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else {

@@ -98,6 +98,16 @@ struct FrameCodecTests {
         #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeClientFrame(Data(json.utf8)) }
     }
 
+    /// Foundation's JSONDecoder traps on these (a 513th nested "[" as the last byte); the codec must not.
+    @Test func anArrayNestedPastTheLimitAtTheEndDoesNotCrash() {
+        for prefix in ["", " ", #"{"type":"subscribe","conversation":"#] {
+            let json = prefix + String(repeating: "[", count: prefix.hasPrefix("{") ? 512 : 513)
+            let error = #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeClientFrame(Data(json.utf8)) }
+            #expect(error?.code == .malformedFrame)
+            #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeServerFrame(Data(json.utf8)) }
+        }
+    }
+
     @Test func outOfRangeNumbersAreInvalidFields() {
         let json = #"{"type":"activity","conversation":"c1","entries":[],"total":1e400,"serverTime":1}"#
         let error = #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeServerFrame(Data(json.utf8)) }

@@ -35,6 +35,16 @@ struct LimitsAndTokensTests {
         }
     }
 
+    @Test func aRESTBodyThatWouldTrapTheJSONDecoderIsABadRequest() async throws {
+        try await TestServer.run { server in
+            for body in [String(repeating: "[", count: 513), String(repeating: "[", count: 513) + "\n", #"{"kind":"group","members":"#] {
+                let answer = try await server.request("POST", "/v1/conversations", as: "alice", json: body)
+                #expect(answer.status == 400)
+            }
+            #expect(try await server.request("GET", "/healthz", as: nil).status == 200, "the server is still up")
+        }
+    }
+
     @Test func aSocketFollowsAtMostItsLimitOfConversations() async throws {
         try await TestServer.run(configure: { $0.maxSubscriptionsPerSocket = 2 }) { server in
             let alice = try await server.socket("alice")

@@ -2,17 +2,18 @@ import Foundation
 import HummingbirdWSClient
 import Hummingbird
 import Logging
+import NIOWebSocket
 import Testing
 import TypewireCore
 
 /// A real WebSocket client for tests: sends frames, collects what the server sends, and waits (with a
 /// deadline) for the frame a test expects.
 final class TestSocket: Sendable {
-    private let outgoing: AsyncStream<String>.Continuation
+    private let outgoing: AsyncStream<WebSocketOutboundWriter.OutboundFrame>.Continuation
     private let inbox: Inbox
     private let task: Task<Void, any Error>
 
-    private init(outgoing: AsyncStream<String>.Continuation, task: Task<Void, any Error>, inbox: Inbox) {
+    private init(outgoing: AsyncStream<WebSocketOutboundWriter.OutboundFrame>.Continuation, task: Task<Void, any Error>, inbox: Inbox) {
         self.outgoing = outgoing
         self.task = task
         self.inbox = inbox
@@ -21,12 +22,13 @@ final class TestSocket: Sendable {
     /// Connects and, if a token is given, says hello and waits for `welcome`.
     /// - Parameter origin: An `Origin` header, as a browser sends.
     static func connect(port: Int, token: String?, origin: String? = nil) async throws -> TestSocket {
-        let (outgoingTexts, outgoing) = AsyncStream.makeStream(of: String.self)
+        let (outgoingFrames, outgoing) = AsyncStream.makeStream(of: WebSocketOutboundWriter.OutboundFrame.self)
         let inbox = Inbox()
         let task = Task {
             var logger = Logger(label: "typewire.test.client")
             logger.logLevel = .critical
-            var configuration = WebSocketClientConfiguration()
+            // Frames up to 1 MiB, as TypewireClient reads: an error frame echoes part of a bad frame.
+            var configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
             if let origin { configuration.additionalHeaders[.origin] = origin }
             let closeFrame: WebSocketCloseFrame?
             do {
@@ -35,7 +37,7 @@ final class TestSocket: Sendable {
                 ) { inbound, outbound, _ in
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
-                            for await text in outgoingTexts { try await outbound.write(.text(text)) }
+                            for await frame in outgoingFrames { try await outbound.write(frame) }
                             try await outbound.close(.normalClosure, reason: nil)
                         }
                         for try await message in inbound.messages(maxSize: 1 << 20) {
@@ -45,10 +47,10 @@ final class TestSocket: Sendable {
                     }
                 }
             } catch {
-                await inbox.markClosed(goingAway: false)  // refused or dropped
+                await inbox.markClosed(code: nil)  // refused or dropped
                 throw error
             }
-            await inbox.markClosed(goingAway: closeFrame?.closeCode == .goingAway)
+            await inbox.markClosed(code: closeFrame?.closeCode)
         }
         let socket = TestSocket(outgoing: outgoing, task: task, inbox: inbox)
         if let token {
@@ -60,12 +62,20 @@ final class TestSocket: Sendable {
 
     /// Sends a frame.
     func send(_ frame: ClientFrame) {
-        outgoing.yield(String(decoding: FrameCodec.encode(frame), as: UTF8.self))
+        outgoing.yield(.text(String(decoding: FrameCodec.encode(frame), as: UTF8.self)))
     }
 
     /// Sends raw text, for bad-input tests.
     func sendRaw(_ text: String) {
-        outgoing.yield(text)
+        outgoing.yield(.text(text))
+    }
+
+    /// Sends bytes as one frame, whether or not they are UTF-8: for bad-input tests.
+    /// - Parameters:
+    ///   - opcode: The frame's opcode: text by default, `.continuation` for the later parts of a fragmented message.
+    ///   - fin: Whether the frame ends its message; false for all but the last fragment.
+    func sendRaw(_ bytes: [UInt8], opcode: WebSocketOpcode = .text, fin: Bool = true) {
+        outgoing.yield(.custom(WebSocketFrame(fin: fin, opcode: opcode, data: ByteBuffer(bytes: bytes))))
     }
 
     /// Closes the socket cleanly.
@@ -126,7 +136,12 @@ final class TestSocket: Sendable {
 
     /// Whether the server closed the socket with the going-away code (1001).
     var closedGoingAway: Bool {
-        get async { await inbox.goingAway }
+        get async { await inbox.closeCode == .goingAway }
+    }
+
+    /// The code the server closed the socket with, if it sent one.
+    var closeCode: WebSocketErrorCode? {
+        get async { await inbox.closeCode }
     }
 }
 
@@ -139,16 +154,16 @@ private actor Inbox {
     private(set) var texts: [String] = []
     private var pending: [ServerFrame] = []
     private(set) var closed = false
-    private(set) var goingAway = false
+    private(set) var closeCode: WebSocketErrorCode?
 
     func append(_ text: String) {
         texts.append(text)
         if let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8)) { pending.append(frame) }
     }
 
-    func markClosed(goingAway: Bool) {
+    func markClosed(code: WebSocketErrorCode?) {
         closed = true
-        self.goingAway = goingAway
+        closeCode = code
     }
 
     func take(where matches: (ServerFrame) -> Bool) -> ServerFrame? {
