@@ -80,10 +80,10 @@ def percentile(sorted_values, p):
 class Node:
     """A `typewire serve` process; its output goes to a log file, and its port comes from the log."""
 
-    def __init__(self, name, binary, logs, *extra):
+    def __init__(self, name, binary, logs, *extra, activity_rate="1000"):
         self.name, self.log_path = name, logs / f"{name}.log"
-        self.process = spawn([binary, "serve", "--port", "0", "--demo", "--jwt-secret", SECRET,
-                              "--activity-rate", "1000", *extra],
+        limit = ["--activity-rate", activity_rate] if activity_rate else []  # None: the server's default
+        self.process = spawn([binary, "serve", "--port", "0", "--demo", "--jwt-secret", SECRET, *limit, *extra],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.port = None
         ready = threading.Event()

@@ -2,10 +2,11 @@
 """The cost of a flood on everyone else (docs/RELIABILITY.md, "A flood from one socket").
 
     swift build -c release --product typewire
-    python3 scripts/bench_flood.py                 # about 2 minutes
+    python3 scripts/bench_flood.py                 # about 4 minutes
 
-One SQLite node. Alice and Bob measure relay latency as in bench_cluster.py (alice toggles typing in
-their direct chat at 50 changes a second; each sample is the time until bob's socket reads the change).
+One SQLite node with the default limits (10 activity frames a second per socket). Alice and Bob
+measure relay latency as in bench_cluster.py (alice toggles typing in their direct chat at 16 changes a
+second, under her own limit; each sample is the time until bob's socket reads the change).
 In interleaved rounds, a separate process floods the server from one socket of Carol's at 10 000 frames
 a second (it reads its answers, like a real client), of one of three kinds:
 
@@ -71,6 +72,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=6, help="rounds per kind, interleaved")
     parser.add_argument("--samples", type=int, default=200, help="timed samples per round (even)")
     parser.add_argument("--flood-rate", type=float, default=10_000)
+    parser.add_argument("--rate", type=float, default=16, help="the victims' changes a second (under 10 typing frames a second)")
     args = parser.parse_args()
     binary = str(bench.ROOT / args.binary)
     logs = Path(tempfile.mkdtemp(prefix="bench-flood-"))
@@ -78,7 +80,7 @@ def main():
     results = {kind: {"latencies": [], "drops": 0, "errors": [], "sent": 0, "seconds": 0.0, "closes": 0, "received": 0.0}
                for kind in kinds}
     try:
-        node = bench.Node("single", binary, logs, "--sqlite", str(logs / "flood.sqlite"))
+        node = bench.Node("single", binary, logs, "--sqlite", str(logs / "flood.sqlite"), activity_rate=None)
         tokens = {user: bench.token(binary, user) for user in ("alice", "bob", "carol")}
         for repeat in range(args.rounds):
             order = kinds[repeat % 3:] + kinds[:repeat % 3]
@@ -91,7 +93,7 @@ def main():
                     flooder.start()
                     time.sleep(0.5)  # let the flood reach its rate before measuring
                 began, received_before = time.perf_counter(), node.metric("typewire_frames_in_total")
-                got, drops, errors = bench.run_round(node.port, node.port, {"alice": tokens["alice"], "bob": tokens["bob"]}, args.samples, 50)
+                got, drops, errors = bench.run_round(node.port, node.port, {"alice": tokens["alice"], "bob": tokens["bob"]}, args.samples, args.rate)
                 seconds = time.perf_counter() - began
                 stop.set()
                 if flooder:

@@ -39,6 +39,12 @@ public struct ServerConfiguration: Sendable {
     public var subscribeRate: Double
     /// `subscribe` frames allowed at once per socket: an app opening its conversations at launch. Default 100.
     public var subscribeBurst: Double
+    /// Frames that cannot be read (not JSON, unknown type, bad fields) answered per second and socket,
+    /// sustained; past it they are dropped unanswered, and `abuseThreshold` dropped in a row close the
+    /// socket with 1008. Default 10.
+    public var badFrameRate: Double
+    /// Bad frames answered at once per socket. Default 100.
+    public var badFrameBurst: Double
     /// Conversations one socket may follow at once; a subscribe past it is refused with `forbidden`.
     /// Default 1 000.
     public var maxSubscriptionsPerSocket: Int
@@ -70,7 +76,8 @@ public struct ServerConfiguration: Sendable {
         activityTTL: Int64 = 4_800, refreshInterval: Int64 = 2_000, idleTimeout: Int64 = 3_000, helloTimeout: Int64 = 5_000, pingInterval: Int64 = 30_000,
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
         messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40,
-        subscribeRate: Double = 10, subscribeBurst: Double = 100, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
+        subscribeRate: Double = 10, subscribeBurst: Double = 100, badFrameRate: Double = 10, badFrameBurst: Double = 100,
+        maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, publicDirectory: String = "Public",
         demo: Bool = false
     ) {
@@ -92,6 +99,8 @@ public struct ServerConfiguration: Sendable {
         self.streamBurst = streamBurst
         self.subscribeRate = subscribeRate
         self.subscribeBurst = subscribeBurst
+        self.badFrameRate = badFrameRate
+        self.badFrameBurst = badFrameBurst
         self.maxSubscriptionsPerSocket = maxSubscriptionsPerSocket
         self.maxSocketsPerUser = maxSocketsPerUser
         self.allowedOrigins = allowedOrigins

@@ -18,6 +18,7 @@ public actor Hub {
         var messageLimiter: RateLimiter
         var streamLimiter: RateLimiter
         var subscribeLimiter: RateLimiter
+        var badFrameLimiter: RateLimiter
         var lastRateLimitNotice: Int64?
     }
 
@@ -101,7 +102,8 @@ public actor Hub {
             activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst),
             messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst),
             streamLimiter: RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst),
-            subscribeLimiter: RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
+            subscribeLimiter: RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst),
+            badFrameLimiter: RateLimiter(rate: configuration.badFrameRate, burst: configuration.badFrameBurst)
         )
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
@@ -305,9 +307,22 @@ public actor Hub {
     }
 
     /// Answers a frame that could not be decoded; the socket stays usable.
-    public func reject(_ error: FrameDecodingError, from id: ConnectionID) {
+    ///
+    /// Bad frames have a budget of their own (``ServerConfiguration/badFrameRate``): within it, each one is
+    /// answered; past it they are dropped unanswered (a flood of garbage costs no replies), and
+    /// ``ServerConfiguration/abuseThreshold`` dropped in a row close the socket.
+    /// - Returns: Whether the socket should stay open.
+    @discardableResult
+    public func reject(_ error: FrameDecodingError, from id: ConnectionID) -> Verdict {
         metrics.received(error.frameType ?? "invalid")
+        guard let admitted = connections[id]?.badFrameLimiter.allow(now: now()) else { return .keepOpen }
+        guard admitted else {
+            metrics.droppedByRateLimit.increment()
+            let refused = connections[id]!.badFrameLimiter.refusedInARow
+            return refused >= configuration.abuseThreshold ? .close(reason: "too many frames that cannot be read") : .keepOpen
+        }
         reply(to: id, .init(code: error.code, message: error.description, ref: error.frameType.map { String($0.prefix(64)) }))
+        return .keepOpen
     }
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {

@@ -58,7 +58,10 @@ struct SocketSession {
             do {
                 reading: while let message = try await messages.next() {
                     guard case .text(let text) = message else {  // binary, or text that is not UTF-8
-                        await hub.reject(.notJSON, from: id)
+                        if case .close(let reason) = await hub.reject(.notJSON, from: id) {
+                            try? await outbound.close(.policyViolation, reason: reason)
+                            break reading
+                        }
                         continue
                     }
                     guard text.utf8.count <= configuration.maxFrameSize else {
@@ -72,7 +75,10 @@ struct SocketSession {
                             break reading
                         }
                     } catch {
-                        await hub.reject(error, from: id)
+                        if case .close(let reason) = await hub.reject(error, from: id) {
+                            try? await outbound.close(.policyViolation, reason: reason)
+                            break reading
+                        }
                     }
                 }
             } catch {

@@ -66,4 +66,21 @@ struct RateLimitTests {
             #expect(await flooder.isClosed)
         }
     }
+
+    @Test func badFramesPastTheirBudgetAreDroppedThenTheSocketIsClosed() async throws {
+        try await TestServer.run(configure: { $0.badFrameBurst = 20; $0.badFrameRate = 1; $0.abuseThreshold = 50 }) { server in
+            let flooder = try await server.socket("carol")
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
+            for _ in 0..<30 { flooder.sendRaw("not JSON") }
+            try await eventually { await flooder.received.count >= 21 }  // welcome and 20 answers
+            let answers = await flooder.received.dropFirst().filter { $0.contains("malformed_frame") }.count
+            #expect((20...21).contains(answers), "answered within the budget only: \(answers)")
+            for _ in 0..<100 { flooder.sendRaw("not JSON") }
+            try await eventually { await flooder.isClosed }
+            // Others are unaffected.
+            let alice = try await server.socket("alice")
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+        }
+    }
 }
