@@ -24,16 +24,16 @@ struct ComposerTests: ClientTesting {
     }
 
     @Test func refreshesKeepTypingAliveAndTheIdleStopClearsIt() async throws {
-        // A ttl of 600 ms: without the composer's refresh every 200 ms, Bob would lose Alice after 600 ms.
-        try await TestServer.run(configure: { $0.activityTTL = 600 }) { server in
+        // A ttl of 1.5 s: without the composer's refresh every 300 ms, Bob would lose Alice after 1.5 s.
+        try await TestServer.run(configure: { $0.activityTTL = 1_500 }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
-                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(200), idleTimeout: .seconds(1)))
+                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(1)))
                 composer.textDidChange("a")
                 _ = try await first(bobChat.typing) { $0.text != nil }
-                // Alice keeps typing for 1.5 s (a key every 100 ms): Bob's indicator must not drop meanwhile.
+                // Alice keeps typing for 2.5 s (a key every 100 ms): Bob's indicator must not drop meanwhile.
                 let watcher = Task { try? await first(bobChat.typing, within: .seconds(10)) { $0 == .idle } }
-                for key in 0..<15 {
+                for key in 0..<25 {
                     try await Task.sleep(for: .milliseconds(100))
                     composer.textDidChange(String(repeating: "a", count: key + 2))
                 }
