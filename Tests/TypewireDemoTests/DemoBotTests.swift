@@ -11,7 +11,7 @@ struct DemoBotTests {
         try await TestServer.run { server in
             let bot = DemoBot(
                 userID: "clawd", url: { server.socketURL }, conversations: { ["bot-clawd"] },
-                timing: .init(thinking: .milliseconds(300), perWord: .milliseconds(40))
+                timing: .init(thinking: .seconds(1), perWord: .milliseconds(40))  // thinking long enough to be seen on a loaded machine
             ) { try await server.token("clawd") }
             let botRun = Task { try await bot.run() }
             defer { botRun.cancel() }
