@@ -84,10 +84,10 @@ struct TypingOverSocketsTests {
             let start = ContinuousClock.now
             alice.send(typing())
             try await bob.activity(in: Self.direct) { !$0.isEmpty }
-            try await bob.activity(in: Self.direct, within: .seconds(2)) { $0.isEmpty }
+            try await bob.activity(in: Self.direct, within: .seconds(4)) { $0.isEmpty }
             let elapsed = ContinuousClock.now - start
             #expect(elapsed >= .milliseconds(300), "not before its expiry")
-            #expect(elapsed < .milliseconds(1_500), "and soon after it (a generous bound for a loaded machine)")
+            #expect(elapsed < .seconds(3), "and soon after it (a liveness bound; the precision is measured, not asserted)")
         }
     }
 
