@@ -45,6 +45,10 @@ public struct ServerConfiguration: Sendable {
     public var badFrameRate: Double
     /// Bad frames answered at once per socket. Default 100.
     public var badFrameBurst: Double
+    /// Frames queued for one socket that it has not read yet; a socket whose queue fills up is closed with
+    /// 1001 (it reconnects and resyncs), so a client that stops reading cannot make the server buffer
+    /// without limit. Default 1 000.
+    public var maxQueuedFrames: Int
     /// Conversations one socket may follow at once; a subscribe past it is refused with `forbidden`.
     /// Default 1 000.
     public var maxSubscriptionsPerSocket: Int
@@ -77,7 +81,7 @@ public struct ServerConfiguration: Sendable {
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
         messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40,
         subscribeRate: Double = 10, subscribeBurst: Double = 100, badFrameRate: Double = 10, badFrameBurst: Double = 100,
-        maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
+        maxQueuedFrames: Int = 1_000, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, publicDirectory: String = "Public",
         demo: Bool = false
     ) {
@@ -101,6 +105,7 @@ public struct ServerConfiguration: Sendable {
         self.subscribeBurst = subscribeBurst
         self.badFrameRate = badFrameRate
         self.badFrameBurst = badFrameBurst
+        self.maxQueuedFrames = maxQueuedFrames
         self.maxSubscriptionsPerSocket = maxSubscriptionsPerSocket
         self.maxSocketsPerUser = maxSocketsPerUser
         self.allowedOrigins = allowedOrigins

@@ -507,9 +507,9 @@ public actor Hub {
             guard let connection = connections[id] else { continue }
             if let blocked = blocks[connection.identity.userID], entries.contains(where: { blocked.contains($0.user) }) {
                 let visible = entries.filter { !blocked.contains($0.user) }
-                connection.outbox.yield(Self.encode(.activity(ActivityUpdate(conversation: conversation, entries: visible, serverTime: time))))
+                Self.enqueue(Self.encode(.activity(ActivityUpdate(conversation: conversation, entries: visible, serverTime: time))), on: connection.outbox)
             } else {
-                connection.outbox.yield(shared)
+                Self.enqueue(shared, on: connection.outbox)
             }
         }
         metrics.sent("activity", count: ids.count)
@@ -526,7 +526,7 @@ public actor Hub {
     /// Sends the same bytes to every subscriber of a conversation.
     func broadcast(_ text: String, as type: String, to conversation: String) {
         let ids = subscribers[conversation] ?? []
-        for id in ids { connections[id]?.outbox.yield(text) }
+        for id in ids { if let outbox = connections[id]?.outbox { Self.enqueue(text, on: outbox) } }
         metrics.sent(type, count: ids.count)
         metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
@@ -550,7 +550,7 @@ public actor Hub {
 
     /// Queues a frame on one socket and counts it.
     func deliver(_ text: String, as type: String, to outbox: AsyncStream<String>.Continuation) {
-        outbox.yield(text)
+        Self.enqueue(text, on: outbox)
         metrics.sent(type)
     }
 
@@ -574,6 +574,14 @@ public actor Hub {
 
     private static func unknownConversation(_ conversation: String, ref: String) -> ServerFrame.Failure {
         .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref)
+    }
+
+    /// Queues a frame for one socket. A socket whose queue is full (the socket's session bounds it with
+    /// ``ServerConfiguration/maxQueuedFrames``) reads too slowly to follow: its queue is ended, so the hub
+    /// buffers nothing more for it, and its session closes the socket once what is queued is written (or
+    /// the ping timeout does, if the peer reads nothing at all). The client then reconnects and resyncs.
+    static func enqueue(_ text: String, on outbox: AsyncStream<String>.Continuation) {
+        if case .dropped = outbox.yield(text) { outbox.finish() }
     }
 
     static func encode(_ frame: ServerFrame) -> String {

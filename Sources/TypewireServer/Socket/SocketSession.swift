@@ -33,7 +33,9 @@ struct SocketSession {
         guard let (identity, expiresAt) = try await hello(from: &messages, outbound: outbound) else { return }
         watchdog.cancel()
 
-        let (outbox, continuation) = AsyncStream.makeStream(of: String.self)
+        let (outbox, continuation) = AsyncStream.makeStream(
+            of: String.self, bufferingPolicy: .bufferingOldest(configuration.maxQueuedFrames)
+        )
         guard let id = await hub.connect(identity, outbox: continuation, close: { reason in
             try? await outbound.close(.goingAway, reason: reason)
         }) else {
@@ -47,6 +49,8 @@ struct SocketSession {
                 for await text in outbox {
                     do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
                 }
+                // The hub ended the queue: the socket closed, or it read too slowly to follow (a full queue).
+                try? await outbound.close(.goingAway, reason: "the connection ended or read too slowly; reconnect")
             }
             group.addTask {
                 // A socket lives no longer than its token: the client reconnects with a fresh one.
