@@ -14,20 +14,9 @@ public actor Hub {
         var outbox: AsyncStream<String>.Continuation
         var close: @Sendable (_ reason: String) async -> Void
         var subscriptions: Set<String> = []
-        var activityLimiter: RateLimiter
         var messageLimiter: RateLimiter
         var streamLimiter: RateLimiter
         var subscribeLimiter: RateLimiter
-        var badFrameLimiter: RateLimiter
-        var lastRateLimitNotice: Int64?
-    }
-
-    /// What the socket should do after a frame.
-    public enum Verdict: Sendable, Equatable {
-        /// Carry on.
-        case keepOpen
-        /// Close the socket with the policy-violation code, for this reason.
-        case close(reason: String)
     }
 
     let store: any ChatStore
@@ -93,17 +82,17 @@ public actor Hub {
         try? await store.upsertUser(identity)
         let shares = (try? await store.sharesTyping(identity.userID)) ?? true
         let blocked = (try? await store.blockedUsers(of: identity.userID)) ?? []
+        // Checked again after the waits: other sockets of the user may have connected meanwhile.
+        guard connectionsOfUser[identity.userID, default: []].count < configuration.maxSocketsPerUser else { return nil }
         if shares { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
         blocks[identity.userID] = blocked.isEmpty ? nil : blocked
         let id = nextConnectionID
         nextConnectionID += 1
         connections[id] = Connection(
             identity: identity, outbox: outbox, close: close,
-            activityLimiter: RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst),
             messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst),
             streamLimiter: RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst),
-            subscribeLimiter: RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst),
-            badFrameLimiter: RateLimiter(rate: configuration.badFrameRate, burst: configuration.badFrameBurst)
+            subscribeLimiter: RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
         )
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
@@ -211,10 +200,9 @@ public actor Hub {
 
     // MARK: Frames
 
-    /// Handles one frame from an authenticated socket.
-    /// - Returns: Whether the socket should stay open (sustained abuse closes it).
-    @discardableResult
-    public func handle(_ frame: ClientFrame, from id: ConnectionID) async -> Verdict {
+    /// Handles one frame from an authenticated socket. The socket's session has already turned away
+    /// activity and bad frames past their budgets (`InboundGate`).
+    public func handle(_ frame: ClientFrame, from id: ConnectionID) async {
         metrics.received(frame.type)
         switch frame {
         case .hello:
@@ -230,14 +218,10 @@ public actor Hub {
             if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
             subscribers[unsubscribe.conversation]?.remove(id)
         case .activity(let request):
-            // A stop is never dropped: it only removes state, and dropping it would leave a stale indicator.
-            guard let verdict = request.activity.isActive ? admitActivity(from: id) : nil else {
-                let arrival = ContinuousClock.now
-                await setActivity(request.activity, in: request.conversation, from: id)
-                metrics.relayLatency.record(ContinuousClock.now - arrival)
-                return .keepOpen
-            }
-            return verdict
+            // The socket's session has already applied the activity rate limit (`InboundGate`).
+            let arrival = ContinuousClock.now
+            await setActivity(request.activity, in: request.conversation, from: id)
+            metrics.relayLatency.record(ContinuousClock.now - arrival)
         case .send(let send):
             guard admitMessage(from: id, ref: send.clientMessageId) else { break }
             await self.send(send, from: id)
@@ -249,7 +233,6 @@ public actor Hub {
             guard admitted else { break }
             await self.stream(stream, from: id)
         }
-        return .keepOpen
     }
 
     /// Applies the socket's message rate limit; a refused message is answered so the client can retry it.
@@ -275,54 +258,6 @@ public actor Hub {
         metrics.droppedByRateLimit.increment()
         reply(to: id, .init(code: .rateLimited, message: explanation(configuration), ref: ref))
         return false
-    }
-
-    /// Applies the socket's activity rate limit.
-    /// - Returns: nil if the frame may pass; otherwise what to do with the socket (the frame is dropped).
-    private func admitActivity(from id: ConnectionID) -> Verdict? {
-        let time = now()
-        guard var connection = connections[id] else { return .keepOpen }
-        defer { connections[id] = connection }
-        if connection.activityLimiter.allow(now: time) { return nil }
-        metrics.droppedByRateLimit.increment()
-        if connection.activityLimiter.refusedInARow >= configuration.abuseThreshold {
-            return .close(reason: "too many activity frames")
-        }
-        if connection.lastRateLimitNotice.map({ time - $0 >= 1_000 }) ?? true {
-            connection.lastRateLimitNotice = time
-            let failure = ServerFrame.Failure(
-                code: .rateLimited,
-                message: "More than \(Int(configuration.activityRate)) activity frames a second: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
-                ref: "activity"
-            )
-            deliver(Self.encode(.error(failure)), as: "error", to: connection.outbox)
-        }
-        return .keepOpen
-    }
-
-    /// Answers a frame larger than the configured limit; the socket stays usable.
-    public func refuseOversized(bytes: Int, from id: ConnectionID) {
-        metrics.received("invalid")
-        reply(to: id, .init(code: .tooLarge, message: "The frame has \(bytes) bytes; the limit is \(configuration.maxFrameSize)."))
-    }
-
-    /// Answers a frame that could not be decoded; the socket stays usable.
-    ///
-    /// Bad frames have a budget of their own (``ServerConfiguration/badFrameRate``): within it, each one is
-    /// answered; past it they are dropped unanswered (a flood of garbage costs no replies), and
-    /// ``ServerConfiguration/abuseThreshold`` dropped in a row close the socket.
-    /// - Returns: Whether the socket should stay open.
-    @discardableResult
-    public func reject(_ error: FrameDecodingError, from id: ConnectionID) -> Verdict {
-        metrics.received(error.frameType ?? "invalid")
-        guard let admitted = connections[id]?.badFrameLimiter.allow(now: now()) else { return .keepOpen }
-        guard admitted else {
-            metrics.droppedByRateLimit.increment()
-            let refused = connections[id]!.badFrameLimiter.refusedInARow
-            return refused >= configuration.abuseThreshold ? .close(reason: "too many frames that cannot be read") : .keepOpen
-        }
-        reply(to: id, .init(code: error.code, message: error.description, ref: error.frameType.map { String($0.prefix(64)) }))
-        return .keepOpen
     }
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {

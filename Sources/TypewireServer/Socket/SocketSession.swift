@@ -59,30 +59,37 @@ struct SocketSession {
                 try? await outbound.write(.text(Self.failure(.unauthorized, "The token expired; connect again with a new token.")))
                 try? await outbound.close(.policyViolation, reason: "token expired")
             }
+            var gate = InboundGate(configuration)
             do {
                 reading: while let message = try await messages.next() {
-                    guard case .text(let text) = message else {  // binary, or text that is not UTF-8
-                        if case .close(let reason) = await hub.reject(.notJSON, from: id) {
-                            try? await outbound.close(.policyViolation, reason: reason)
-                            break reading
+                    let refusal: Refusal
+                    switch Self.decode(message, maxFrameSize: configuration.maxFrameSize) {
+                    case .success(let frame):
+                        if case .activity(let request) = frame, request.activity.isActive {
+                            switch gate.admitActivity(now: hub.now()) {
+                            case .pass: break
+                            case .drop(let notify):
+                                hub.metrics.received("activity")
+                                hub.metrics.droppedByRateLimit.increment()
+                                if notify { answer(activityLimitNotice, on: continuation) }
+                                continue reading
+                            case .close(let reason):
+                                try? await outbound.close(.policyViolation, reason: reason)
+                                break reading
+                            }
                         }
-                        continue
+                        await hub.handle(frame, from: id)
+                        continue reading
+                    case .failure(let failure):
+                        refusal = failure
                     }
-                    guard text.utf8.count <= configuration.maxFrameSize else {
-                        await hub.refuseOversized(bytes: text.utf8.count, from: id)
-                        continue
-                    }
-                    do throws(FrameDecodingError) {
-                        let frame = try FrameCodec.decodeClientFrame(Data(text.utf8))
-                        if case .close(let reason) = await hub.handle(frame, from: id) {
-                            try? await outbound.close(.policyViolation, reason: reason)
-                            break reading
-                        }
-                    } catch {
-                        if case .close(let reason) = await hub.reject(error, from: id) {
-                            try? await outbound.close(.policyViolation, reason: reason)
-                            break reading
-                        }
+                    hub.metrics.received(refusal.frameType ?? "invalid")
+                    switch gate.admitBadFrame(now: hub.now()) {
+                    case .pass: answer(refusal.answer, on: continuation)
+                    case .drop: hub.metrics.droppedByRateLimit.increment()
+                    case .close(let reason):
+                        try? await outbound.close(.policyViolation, reason: reason)
+                        break reading
                     }
                 }
             } catch {
@@ -110,6 +117,44 @@ struct SocketSession {
             return verified
         }
         return nil
+    }
+
+    /// A frame that cannot be handled, and the error that answers it.
+    private struct Refusal: Error {
+        var answer: ServerFrame.Failure
+        var frameType: String?
+    }
+
+    /// Decodes one message; frames over the configured size, binary frames and text that is not UTF-8 are refused.
+    private static func decode(_ message: InboundMessages.Message, maxFrameSize: Int) -> Result<ClientFrame, Refusal> {
+        guard case .text(let text) = message else {  // binary, or text that is not UTF-8
+            let error = FrameDecodingError.notJSON
+            return .failure(Refusal(answer: .init(code: error.code, message: error.description), frameType: nil))
+        }
+        guard text.utf8.count <= maxFrameSize else {
+            let message = "The frame has \(text.utf8.count) bytes; the limit is \(maxFrameSize)."
+            return .failure(Refusal(answer: .init(code: .tooLarge, message: message), frameType: nil))
+        }
+        do throws(FrameDecodingError) {
+            return .success(try FrameCodec.decodeClientFrame(Data(text.utf8)))
+        } catch {
+            let ref = error.frameType.map { String($0.prefix(64)) }
+            return .failure(Refusal(answer: .init(code: error.code, message: error.description, ref: ref), frameType: error.frameType))
+        }
+    }
+
+    /// Queues an error frame on this socket, beside the hub's frames.
+    private func answer(_ failure: ServerFrame.Failure, on outbox: AsyncStream<String>.Continuation) {
+        Hub.enqueue(Hub.encode(.error(failure)), on: outbox)
+        hub.metrics.sent("error")
+    }
+
+    private var activityLimitNotice: ServerFrame.Failure {
+        .init(
+            code: .rateLimited,
+            message: "More than \(Int(configuration.activityRate)) activity frames a second: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
+            ref: "activity"
+        )
     }
 
     private static func failure(_ code: ErrorCode, _ message: String) -> String {

@@ -1,0 +1,129 @@
+"""Abuse at full scale against the server process: 10 000 subscribes on one socket, and 10 000 sockets of
+one user. Both with the default limits (docs/PROTOCOL.md): each subscribe is answered (the admitted ones
+as usual, the rest `rate_limited` with the conversation as `ref`), and past 100 sockets a user's `hello`
+gets `forbidden` and the socket is closed with 1008. Meanwhile others' typing keeps crossing the server.
+"""
+
+import json
+import struct
+import time
+
+import websocket
+
+from faultkit import DIRECT, activity_with, mint_token, peer, record, running_server
+
+GROUP = "group-six"
+SUBSCRIBES = 10_000
+SOCKETS = 10_000
+#: `maxSocketsPerUser`'s default.
+SOCKETS_PER_USER = 100
+
+
+def answers_ref(frame):
+    """What a `subscribe` answer names: the conversation of `subscribed`, or an error's `ref`."""
+    return frame["conversation"] if frame["type"] == "subscribed" else frame.get("ref")
+
+
+def typing_still_crosses(server, alice_token, bob_token):
+    """Alice's typing reaches Bob within a second (a liveness bound, not a measurement)."""
+    with peer(server.url, bob_token, "bob") as bob, peer(server.url, alice_token, "alice-typing") as alice:
+        bob.subscribe(DIRECT)
+        alice.subscribe(DIRECT)
+        start = bob.mark()
+        alice.send({"type": "activity", "conversation": DIRECT, "activity": "typing"})
+        bob.wait_for(activity_with("alice"), 1, "alice typing within 1 s", since=start)
+
+
+def test_ten_thousand_subscribes_on_one_socket(tmp_path, request):
+    carol_token = mint_token("carol", "Carol")
+    with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
+        ws = websocket.create_connection(server.url, timeout=30)
+        ws.send(json.dumps({"type": "hello", "token": carol_token}))
+        assert json.loads(ws.recv())["type"] == "welcome"
+
+        # Half to a conversation carol is in, half to ids that do not exist; in batches of 500 whose answers
+        # are read before the next batch, as a client that reads its socket would.
+        requests = [GROUP if index % 2 == 0 else f"no-such-conversation-{index}" for index in range(SUBSCRIBES)]
+        answers = []
+        started = time.monotonic()
+        for batch in range(0, SUBSCRIBES, 500):
+            for conversation in requests[batch:batch + 500]:
+                ws.send(json.dumps({"type": "subscribe", "conversation": conversation}))
+            while len(answers) < min(SUBSCRIBES, batch + 500):
+                frame = json.loads(ws.recv())
+                if frame["type"] in ("subscribed", "error"):
+                    answers.append(frame)
+        elapsed = time.monotonic() - started
+
+        assert [answers_ref(frame) for frame in answers] == requests, "every subscribe is answered once, in order"
+        codes = {}
+        for frame in answers:
+            key = frame["type"] if frame["type"] == "subscribed" else frame["code"]
+            codes[key] = codes.get(key, 0) + 1
+        record("ten_thousand_subscribes", seconds=elapsed, answers=codes)
+        # The burst of 100 and 10 a second for the run's length are admitted; everything else is refused.
+        admitted = codes.get("subscribed", 0) + codes.get("unknown_conversation", 0)
+        assert 100 <= admitted <= 100 + 10 * (elapsed + 1), codes
+        assert codes.get("rate_limited", 0) == SUBSCRIBES - admitted, codes
+        assert set(codes) <= {"subscribed", "unknown_conversation", "rate_limited"}, codes
+
+        # The socket is still usable, and the server still relays everyone else's typing.
+        time.sleep(1.1)  # one token of the subscribe budget comes back
+        ws.send(json.dumps({"type": "subscribe", "conversation": GROUP}))
+        assert json.loads(ws.recv())["type"] == "subscribed"
+        ws.close()
+        typing_still_crosses(server, mint_token("alice", "Alice"), mint_token("bob", "Bob"))
+        assert server.alive()
+
+
+def close_code(ws):
+    """The close code of the server's close frame, reading past other frames."""
+    while True:
+        opcode, frame = ws.recv_data_frame(control_frame=True)
+        if opcode == websocket.ABNF.OPCODE_CLOSE:
+            return struct.unpack("!H", frame.data[:2])[0] if len(frame.data) >= 2 else None
+
+
+def test_ten_thousand_sockets_of_one_user(tmp_path, request):
+    dave_token = mint_token("dave", "Dave")
+    with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
+        accepted, refused = [], 0
+        started = time.monotonic()
+        for batch in range(0, SOCKETS, 200):
+            sockets = [websocket.create_connection(server.url, timeout=30) for _ in range(200)]
+            for ws in sockets:
+                ws.send(json.dumps({"type": "hello", "token": dave_token}))
+            for ws in sockets:
+                answer = json.loads(ws.recv())
+                if answer["type"] == "welcome":
+                    accepted.append(ws)
+                    continue
+                assert answer["type"] == "error" and answer["code"] == "forbidden", answer
+                assert "100 open sockets" in answer["message"], answer
+                assert close_code(ws) == 1008
+                ws.close()
+                refused += 1
+        elapsed = time.monotonic() - started
+        record("ten_thousand_sockets", seconds=elapsed, accepted=len(accepted), refused=refused)
+        assert len(accepted) == SOCKETS_PER_USER and refused == SOCKETS - SOCKETS_PER_USER
+
+        # The accepted sockets still work, and other users are not affected.
+        accepted[0].send(json.dumps({"type": "subscribe", "conversation": GROUP}))
+        assert json.loads(accepted[0].recv())["type"] == "subscribed"
+        typing_still_crosses(server, mint_token("alice", "Alice"), mint_token("bob", "Bob"))
+
+        # Once one socket closes, the user may open another.
+        accepted.pop().close()
+        deadline = time.monotonic() + 5
+        while True:
+            ws = websocket.create_connection(server.url, timeout=10)
+            ws.send(json.dumps({"type": "hello", "token": dave_token}))
+            if json.loads(ws.recv())["type"] == "welcome":
+                break
+            ws.close()
+            assert time.monotonic() < deadline, "the server never noticed the closed socket"
+            time.sleep(0.05)
+        ws.close()
+        for ws in accepted:
+            ws.close()
+        assert server.alive()
