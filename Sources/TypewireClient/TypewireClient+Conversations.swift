@@ -86,8 +86,10 @@ extension TypewireClient {
         roster.removeExpired(now: now)
         conversation.roster = roster
         let typers = roster.typers(at: now)
+        let total = typers.count + roster.unlisted
         let state = TypingState(
-            typers: typers, text: formatter.text(for: typers), accessibilityText: formatter.accessibilityText(for: typers)
+            typers: typers, text: formatter.text(for: typers, total: total),
+            accessibilityText: formatter.accessibilityText(for: typers, total: total)
         )
         if state != conversation.lastPublished {
             conversation.lastPublished = state

@@ -33,6 +33,9 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
     public private(set) var participants: Set<String>
     /// Users whom presence reported offline.
     public private(set) var offlineUsers: Set<String> = []
+    /// How many active members the last update counted (`total`) beyond those it listed: a large group's
+    /// update lists only the first few. Pass `typers.count + unlisted` to `TypingText` as the total.
+    public private(set) var unlisted = 0
     private var entries: [Entry] = []
 
     /// Creates an empty roster.
@@ -62,6 +65,7 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
         var next = entries.compactMap { incoming.removeValue(forKey: $0.typer.userID) }
         next += incoming.values.sorted { ($0.since, $0.typer.userID) < ($1.since, $1.typer.userID) }
         entries = next
+        unlisted = max(0, update.total - update.entries.count)
     }
 
     /// Replaces the participant set; entries of users who left are dropped.

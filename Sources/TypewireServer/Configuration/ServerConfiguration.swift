@@ -45,6 +45,14 @@ public struct ServerConfiguration: Sendable {
     public var badFrameRate: Double
     /// Bad frames answered at once per socket. Default 100.
     public var badFrameBurst: Double
+    /// Subscribers from which a conversation is a large group: its `activity` updates are paced to one per
+    /// ``largeGroupInterval``, changes in between coalesced into the next one. Default 100.
+    public var largeGroupSize: Int
+    /// The shortest time between two `activity` updates of a large group, in milliseconds. Default 100.
+    public var largeGroupInterval: Int64
+    /// The most entries one `activity` update lists (the first to start); its `total` counts them all.
+    /// Default 10.
+    public var maxActivityEntries: Int
     /// Frames queued for one socket that it has not read yet; a socket whose queue fills up is closed with
     /// 1001 (it reconnects and resyncs), so a client that stops reading cannot make the server buffer
     /// without limit. Default 1 000.
@@ -81,7 +89,7 @@ public struct ServerConfiguration: Sendable {
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
         messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40,
         subscribeRate: Double = 10, subscribeBurst: Double = 100, badFrameRate: Double = 10, badFrameBurst: Double = 100,
-        maxQueuedFrames: Int = 1_000, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
+        largeGroupSize: Int = 100, largeGroupInterval: Int64 = 100, maxActivityEntries: Int = 10, maxQueuedFrames: Int = 1_000, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, publicDirectory: String = "Public",
         demo: Bool = false
     ) {
@@ -105,6 +113,9 @@ public struct ServerConfiguration: Sendable {
         self.subscribeBurst = subscribeBurst
         self.badFrameRate = badFrameRate
         self.badFrameBurst = badFrameBurst
+        self.largeGroupSize = largeGroupSize
+        self.largeGroupInterval = largeGroupInterval
+        self.maxActivityEntries = maxActivityEntries
         self.maxQueuedFrames = maxQueuedFrames
         self.maxSubscriptionsPerSocket = maxSubscriptionsPerSocket
         self.maxSocketsPerUser = maxSocketsPerUser

@@ -35,6 +35,8 @@ public actor Hub {
     /// Whom each connected user has blocked (loaded on connect, dropped on the last close).
     var blocks: [String: Set<String>] = [:]
     var board: ActivityBoard
+    /// Paces the activity updates of large groups.
+    private var pacer: ActivityPacer
     /// Counts membership changes, so that a participant list read from the store during a change is not cached.
     private var membershipChanges = 0
     /// Replies being streamed: the text so far.
@@ -62,6 +64,7 @@ public actor Hub {
         self.logger = logger
         self.now = now
         self.board = ActivityBoard(ttl: configuration.activityTTL)
+        self.pacer = ActivityPacer(interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize)
         self.cluster = cluster
     }
 
@@ -426,23 +429,47 @@ public actor Hub {
 
     // MARK: Fan-out
 
-    /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
-    /// blocked someone in it, who get the state without the users they blocked.
+    /// Tells a conversation's subscribers (and the other nodes of a cluster) that its activity changed.
+    /// Large groups get at most one update per ``ServerConfiguration/largeGroupInterval`` (`ActivityPacer`).
     /// - Parameter sharing: Whether to tell the other nodes of a cluster this node's slice (whenever it
     ///   may have changed, except by expiry, which they apply by themselves).
     func publishActivity(of conversation: String, sharing: Bool = true) {
         if sharing, let cluster {
             cluster.publish(.slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
         }
+        guard let ids = subscribers[conversation], !ids.isEmpty else { return pacer.forget(conversation) }
+        switch pacer.change(in: conversation, subscribers: ids.count, now: now()) {
+        case .now:
+            fanOutActivity(of: conversation)
+        case .at(let time):
+            let delay = max(0, time - now())
+            Task { [weak self] in
+                try? await Task.sleep(for: .milliseconds(delay))
+                await self?.sendScheduledActivity(of: conversation)
+            }
+        case .scheduled:
+            break
+        }
+    }
+
+    /// Sends a large group's paced update, if it is still due (a message may have taken it out early).
+    private func sendScheduledActivity(of conversation: String) {
+        if pacer.takeScheduled(conversation, now: now()) { fanOutActivity(of: conversation) }
+    }
+
+    /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
+    /// blocked someone in it, who get the state without the users they blocked. At most
+    /// ``ServerConfiguration/maxActivityEntries`` entries are listed; `total` counts all.
+    private func fanOutActivity(of conversation: String) {
         guard let ids = subscribers[conversation], !ids.isEmpty else { return }
         let entries = board.entries(in: conversation)
         let time = now()
-        let shared = Self.encode(.activity(ActivityUpdate(conversation: conversation, entries: entries, serverTime: time)))
+        let shared = Self.encode(.activity(capped(entries, in: conversation, serverTime: time)))
         for id in ids {
             guard let connection = connections[id] else { continue }
             if let blocked = blocks[connection.identity.userID], entries.contains(where: { blocked.contains($0.user) }) {
                 let visible = entries.filter { !blocked.contains($0.user) }
-                Self.enqueue(Self.encode(.activity(ActivityUpdate(conversation: conversation, entries: visible, serverTime: time))), on: connection.outbox)
+                Self.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: time))), on: connection.outbox)
             } else {
                 Self.enqueue(shared, on: connection.outbox)
             }
@@ -451,15 +478,24 @@ public actor Hub {
         metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
 
+    /// An update listing at most ``ServerConfiguration/maxActivityEntries`` of the entries, counting all.
+    private func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
+        ActivityUpdate(
+            conversation: conversation, entries: Array(entries.prefix(configuration.maxActivityEntries)),
+            total: entries.count, serverTime: serverTime
+        )
+    }
+
     /// The conversation's activity as one user may see it.
     private func activityUpdate(of conversation: String, seenBy viewer: String) -> ActivityUpdate {
         let blocked = blocks[viewer] ?? []
-        let entries = board.entries(in: conversation).filter { !blocked.contains($0.user) }
-        return ActivityUpdate(conversation: conversation, entries: entries, serverTime: now())
+        return capped(board.entries(in: conversation).filter { !blocked.contains($0.user) }, in: conversation, serverTime: now())
     }
 
-    /// Sends the same bytes to every subscriber of a conversation.
+    /// Sends the same bytes to every subscriber of a conversation, after its paced activity update if one
+    /// is waiting, so that no frame overtakes it (no one sees "is typing" after the message).
     func broadcast(_ text: String, as type: String, to conversation: String) {
+        if pacer.takeScheduled(conversation, now: now()) { fanOutActivity(of: conversation) }
         let ids = subscribers[conversation] ?? []
         for id in ids { if let outbox = connections[id]?.outbox { Self.enqueue(text, on: outbox) } }
         metrics.sent(type, count: ids.count)

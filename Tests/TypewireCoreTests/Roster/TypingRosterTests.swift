@@ -35,6 +35,16 @@ final class TypingRosterTests {
         #expect(test.shown(test.roster) == [])
     }
 
+    @Test func remembersHowManyActiveMembersTheServerCountedButDidNotList() {
+        let test = self
+        var large = test.update([("alice", 9_000), ("bob", 9_100)])
+        large.total = 5
+        test.roster.apply(large, now: test.clock.now)
+        #expect(test.roster.unlisted == 3)
+        test.roster.apply(test.update([("alice", 9_000)]), now: test.clock.now)
+        #expect(test.roster.unlisted == 0)
+    }
+
     @Test func dropsTheCurrentUser() {
         let test = self
         test.roster.apply(test.update([("me", 9_000), ("alice", 9_000)]), now: test.clock.now)

@@ -1,0 +1,49 @@
+import Testing
+@testable import TypewireServer
+
+@Suite("ActivityPacer: large groups get at most one activity update per interval")
+final class ActivityPacerTests {
+    var pacer = ActivityPacer(interval: 100, groupSize: 100)
+
+    func change(_ conversation: String, _ subscribers: Int, at time: Int64) -> ActivityPacer.Decision {
+        pacer.change(in: conversation, subscribers: subscribers, now: time)
+    }
+
+    func take(_ conversation: String, at time: Int64) -> Bool {
+        pacer.takeScheduled(conversation, now: time)
+    }
+
+    @Test func smallConversationsAreNeverPaced() {
+        for time in [0, 1, 2, 3] as [Int64] {
+            #expect(change("c", 99, at: time) == .now)
+        }
+    }
+
+    @Test func theFirstChangeGoesAtOnceAndTheRestOfTheIntervalIsCoalescedIntoOneUpdate() {
+        #expect(change("big", 5_000, at: 1_000) == .now)
+        #expect(change("big", 5_000, at: 1_010) == .at(1_100))
+        #expect(change("big", 5_000, at: 1_050) == .scheduled)
+        #expect(change("big", 5_000, at: 1_099) == .scheduled)
+        #expect(take("big", at: 1_100))
+        #expect(!take("big", at: 1_100), "one update per schedule")
+        // The scheduled update counts as the interval's update.
+        #expect(change("big", 5_000, at: 1_150) == .at(1_200))
+        #expect(take("big", at: 1_200))
+        #expect(change("big", 5_000, at: 1_400) == .now, "after a quiet interval, at once again")
+    }
+
+    @Test func aScheduledUpdateTakenEarlyStartsTheNextInterval() {
+        #expect(change("big", 500, at: 0) == .now)
+        #expect(change("big", 500, at: 20) == .at(100))
+        #expect(take("big", at: 30), "a message takes the stop out early")
+        #expect(!take("big", at: 100), "the timer then finds nothing due")
+        #expect(change("big", 500, at: 40) == .at(130))
+    }
+
+    @Test func conversationsArePacedApart() {
+        #expect(change("a", 200, at: 0) == .now)
+        #expect(change("b", 200, at: 10) == .now)
+        #expect(change("a", 200, at: 20) == .at(100))
+        #expect(change("b", 200, at: 20) == .at(110))
+    }
+}
