@@ -28,7 +28,7 @@ public actor Hub {
     var connections: [ConnectionID: Connection] = [:]
     private var nextConnectionID: ConnectionID = 1
     var subscribers: [String: Set<ConnectionID>] = [:]
-    var members: [String: Set<String>] = [:]
+    var members = MembershipCache()
     var connectionsOfUser: [String: Set<ConnectionID>] = [:]
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
     var notSharing: Set<String> = []
@@ -122,7 +122,7 @@ public actor Hub {
         connection.outbox.finish()
         metrics.connections.decrement()
         metrics.subscriptions.decrement(by: Double(connection.subscriptions.count))
-        for conversation in connection.subscriptions { subscribers[conversation]?.remove(id) }
+        for conversation in connection.subscriptions { removeSubscriber(id, from: conversation) }
         for conversation in board.clear(connection: id) { publishActivity(of: conversation) }
         let user = connection.identity.userID
         connectionsOfUser[user]?.remove(id)
@@ -146,7 +146,7 @@ public actor Hub {
 
     func applyParticipantAdded(_ user: String, to conversation: String) {
         membershipChanges += 1
-        members[conversation]?.insert(user)
+        members.add(user, to: conversation)
     }
 
     /// A participant left or was removed: their activity is cleared and their subscriptions end at once.
@@ -157,12 +157,12 @@ public actor Hub {
 
     func applyParticipantRemoved(_ user: String, from conversation: String) {
         membershipChanges += 1
-        members[conversation]?.remove(user)
+        members.remove(user, from: conversation)
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
         for id in connectionsOfUser[user] ?? [] where connections[id]?.subscriptions.contains(conversation) == true {
             connections[id]?.subscriptions.remove(conversation)
             metrics.subscriptions.decrement()
-            subscribers[conversation]?.remove(id)
+            removeSubscriber(id, from: conversation)
             reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation))
         }
     }
@@ -219,7 +219,7 @@ public actor Hub {
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
             if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
-            subscribers[unsubscribe.conversation]?.remove(id)
+            removeSubscriber(id, from: unsubscribe.conversation)
         case .activity(let request):
             // The socket's session has already applied the activity rate limit (`InboundGate`).
             let arrival = ContinuousClock.now
@@ -504,7 +504,7 @@ public actor Hub {
 
     /// Tells the subscribers of the user's conversations, except those who blocked the user.
     func announcePresence(of user: String, online: Bool) {
-        for (conversation, memberSet) in members where memberSet.contains(user) {
+        for conversation in members.conversations(of: user) {
             let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
             for id in subscribers[conversation] ?? [] {
                 guard let connection = connections[id], blocks[connection.identity.userID]?.contains(user) != true else { continue }
@@ -525,6 +525,14 @@ public actor Hub {
         metrics.sent(type)
     }
 
+    /// Stops a socket's subscription; a conversation nobody follows any more leaves the caches.
+    private func removeSubscriber(_ id: ConnectionID, from conversation: String) {
+        guard subscribers[conversation]?.remove(id) != nil, subscribers[conversation]?.isEmpty == true else { return }
+        subscribers[conversation] = nil
+        members.evict(conversation)
+        pacer.forget(conversation)
+    }
+
     /// The participants of a conversation, cached; nil if it does not exist.
     ///
     /// A membership change made while the store answered wins: the answer is then used once but not cached.
@@ -533,7 +541,7 @@ public actor Hub {
         let version = membershipChanges
         guard let participants = try? await store.participants(of: conversation), !participants.isEmpty else { return nil }
         let set = Set(participants.map(\.id))
-        if version == membershipChanges { members[conversation] = set }
+        if version == membershipChanges { members.cache(set, of: conversation) }
         return members[conversation] ?? set
     }
 
