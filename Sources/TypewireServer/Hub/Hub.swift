@@ -11,7 +11,7 @@ public actor Hub {
     /// One socket's state.
     struct Connection {
         var identity: Identity
-        var outbox: AsyncStream<String>.Continuation
+        var outbox: Outbox
         var close: @Sendable (_ reason: String) async -> Void
         var subscriptions: Set<String> = []
         var messageLimiter: RateLimiter
@@ -74,7 +74,8 @@ public actor Hub {
     /// - Parameters:
     ///   - identity: Who the socket's token named.
     ///   - outbox: Where the hub queues the socket's frames.
-    ///   - close: Closes the socket with the going-away code (1001), for shutdown.
+    ///   - close: Closes the socket with the going-away code (1001): for shutdown, and for a socket that
+    ///     reads too slowly to follow (its outbox filled up).
     /// - Returns: The connection's id, for every later call; nil if the user already has
     ///   ``ServerConfiguration/maxSocketsPerUser`` sockets (the caller refuses this one).
     public func connect(
@@ -92,7 +93,7 @@ public actor Hub {
         let id = nextConnectionID
         nextConnectionID += 1
         connections[id] = Connection(
-            identity: identity, outbox: outbox, close: close,
+            identity: identity, outbox: Outbox(frames: outbox) { await self.cutOff(id) }, close: close,
             messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst),
             streamLimiter: RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst),
             subscribeLimiter: RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
@@ -106,7 +107,7 @@ public actor Hub {
                 idleTimeout: configuration.idleTimeout
             )
         ))
-        deliver(Self.encode(welcome), as: "welcome", to: outbox)
+        deliver(Self.encode(welcome), as: "welcome", to: connections[id]!.outbox)
         metrics.connections.increment()
         if firstDevice {
             cluster?.publish(.presence(user: identity.userID, online: true))
@@ -115,11 +116,21 @@ public actor Hub {
         return id
     }
 
+    /// Forgets a socket that reads too slowly to follow (its outbox filled up) at once, as if it had
+    /// closed, and closes it with 1001. The close frame reaches the client only after what the kernel
+    /// already holds for it, so the others do not wait for that: they see the user's activity cleared
+    /// (and presence offline) now.
+    func cutOff(_ id: ConnectionID) async {
+        guard let close = connections[id]?.close else { return }
+        disconnect(id)
+        await close("the connection read too slowly to follow; reconnect")
+    }
+
     /// Forgets a closed socket: its activity is cleared at once, and if it was the user's last
     /// connection, the user goes offline.
     public func disconnect(_ id: ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
-        connection.outbox.finish()
+        connection.outbox.frames.finish()
         metrics.connections.decrement()
         metrics.subscriptions.decrement(by: Double(connection.subscriptions.count))
         for conversation in connection.subscriptions { removeSubscriber(id, from: conversation) }
@@ -469,9 +480,9 @@ public actor Hub {
             guard let connection = connections[id] else { continue }
             if let blocked = blocks[connection.identity.userID], entries.contains(where: { blocked.contains($0.user) }) {
                 let visible = entries.filter { !blocked.contains($0.user) }
-                Self.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: time))), on: connection.outbox)
+                connection.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: time))))
             } else {
-                Self.enqueue(shared, on: connection.outbox)
+                connection.outbox.enqueue(shared)
             }
         }
         metrics.sent("activity", count: ids.count)
@@ -497,7 +508,7 @@ public actor Hub {
     func broadcast(_ text: String, as type: String, to conversation: String) {
         if pacer.takeScheduled(conversation, now: now()) { fanOutActivity(of: conversation) }
         let ids = subscribers[conversation] ?? []
-        for id in ids { if let outbox = connections[id]?.outbox { Self.enqueue(text, on: outbox) } }
+        for id in ids { connections[id]?.outbox.enqueue(text) }
         metrics.sent(type, count: ids.count)
         metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
@@ -520,8 +531,8 @@ public actor Hub {
     }
 
     /// Queues a frame on one socket and counts it.
-    func deliver(_ text: String, as type: String, to outbox: AsyncStream<String>.Continuation) {
-        Self.enqueue(text, on: outbox)
+    func deliver(_ text: String, as type: String, to outbox: Outbox) {
+        outbox.enqueue(text)
         metrics.sent(type)
     }
 
@@ -553,14 +564,6 @@ public actor Hub {
 
     private static func unknownConversation(_ conversation: String, ref: String) -> ServerFrame.Failure {
         .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref)
-    }
-
-    /// Queues a frame for one socket. A socket whose queue is full (the socket's session bounds it with
-    /// ``ServerConfiguration/maxQueuedFrames``) reads too slowly to follow: its queue is ended, so the hub
-    /// buffers nothing more for it, and its session closes the socket once what is queued is written (or
-    /// the ping timeout does, if the peer reads nothing at all). The client then reconnects and resyncs.
-    static func enqueue(_ text: String, on outbox: AsyncStream<String>.Continuation) {
-        if case .dropped = outbox.yield(text) { outbox.finish() }
     }
 
     static func encode(_ frame: ServerFrame) -> String {

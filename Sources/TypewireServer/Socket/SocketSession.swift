@@ -33,7 +33,7 @@ struct SocketSession {
         guard let (identity, expiresAt) = try await hello(from: &messages, outbound: outbound) else { return }
         watchdog.cancel()
 
-        let (outbox, continuation) = AsyncStream.makeStream(
+        let (queue, continuation) = AsyncStream.makeStream(
             of: String.self, bufferingPolicy: .bufferingOldest(configuration.maxQueuedFrames)
         )
         guard let id = await hub.connect(identity, outbox: continuation, close: { reason in
@@ -44,12 +44,13 @@ struct SocketSession {
             try await outbound.close(.policyViolation, reason: "too many sockets for this user")
             return
         }
+        let outbox = Outbox(frames: continuation) { [hub] in await hub.cutOff(id) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await text in outbox {
+                for await text in queue {
                     do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
                 }
-                // The hub ended the queue: the socket closed, or it read too slowly to follow (a full queue).
+                // The queue ended: the socket closed, or it read too slowly to follow (`Outbox`).
                 try? await outbound.close(.goingAway, reason: "the connection ended or read too slowly; reconnect")
             }
             group.addTask {
@@ -71,7 +72,7 @@ struct SocketSession {
                             case .drop(let notify):
                                 hub.metrics.received("activity")
                                 hub.metrics.droppedByRateLimit.increment()
-                                if notify { answer(activityLimitNotice, on: continuation) }
+                                if notify { answer(activityLimitNotice, on: outbox) }
                                 continue reading
                             case .close(let reason):
                                 try? await outbound.close(.policyViolation, reason: reason)
@@ -85,7 +86,7 @@ struct SocketSession {
                     }
                     hub.metrics.received(refusal.frameType ?? "invalid")
                     switch gate.admitBadFrame(now: hub.now()) {
-                    case .pass: answer(refusal.answer, on: continuation)
+                    case .pass: answer(refusal.answer, on: outbox)
                     case .drop: hub.metrics.droppedByRateLimit.increment()
                     case .close(let reason):
                         try? await outbound.close(.policyViolation, reason: reason)
@@ -144,8 +145,8 @@ struct SocketSession {
     }
 
     /// Queues an error frame on this socket, beside the hub's frames.
-    private func answer(_ failure: ServerFrame.Failure, on outbox: AsyncStream<String>.Continuation) {
-        Hub.enqueue(Hub.encode(.error(failure)), on: outbox)
+    private func answer(_ failure: ServerFrame.Failure, on outbox: Outbox) {
+        outbox.enqueue(Hub.encode(.error(failure)))
         hub.metrics.sent("error")
     }
 

@@ -1,0 +1,130 @@
+"""A client that reads too slowly to follow: the server must not buffer for it without limit.
+
+Erin's socket says hello, subscribes to the group and then reads 10 frames a second (a small receive
+buffer, so the kernel holds little for her), answering pings as it goes, so the ping timeout never
+ends it. Alice sends large messages to the group from sockets of her own (each under the
+limit of 5 messages a second): 32 sockets each send 4 messages of 8 000 characters a second, so about
+1 MB a second goes to every subscriber. Once the kernel's socket buffers are full (a few MB), Erin's queue on the server
+(`maxQueuedFrames`, 1 000) fills up within seconds, and the server cuts her off: she reads the close
+frame (1001) once she has read what was already on its way. The others do not wait for that: she goes
+offline for them when she is cut off. Bob, who
+reads, keeps getting every update. The server's memory stays bounded meanwhile.
+"""
+
+import json
+import re
+import socket
+import threading
+import time
+import urllib.request
+
+import websocket
+
+from faultkit import mint_token, peer, record, running_server
+
+GROUP = "group-six"
+
+
+def server_rss_kib(server):
+    with open(f"/proc/{server.process.pid}/status") as status:
+        return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1))
+
+
+def open_connections(server):
+    with urllib.request.urlopen(f"http://{server.host}:{server.port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    return float(re.search(r"^typewire_connections(?:\{[^}]*\})? ([\d.e+]+)$", text, re.M).group(1))
+
+
+class SlowReader:
+    """A WebSocket that says hello, subscribes, then reads one frame every `pause` seconds until closed."""
+
+    def __init__(self, url, token, pause=0.1):
+        self.ws = websocket.WebSocket(sockopt=[(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)])
+        self.ws.connect(url, timeout=10)
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        self.ws.send(json.dumps({"type": "subscribe", "conversation": GROUP}))
+        self.pause = pause
+        self.read = 0
+        self.close_code = None
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        try:
+            while True:
+                opcode, frame = self.ws.recv_data_frame(control_frame=False)  # answers pings
+                if opcode == websocket.ABNF.OPCODE_CLOSE:
+                    self.close_code = int.from_bytes(frame.data[:2], "big") if len(frame.data) >= 2 else 0
+                    return
+                self.read += 1
+                time.sleep(self.pause)
+        except Exception:
+            return
+
+
+def drain(ws):
+    """Reads a socket's answers (acks) until it closes."""
+    try:
+        while ws.recv():
+            pass
+    except Exception:  # closed
+        pass
+
+
+def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
+    tokens = {user: mint_token(user, user.capitalize()) for user in ("alice", "bob", "erin")}
+    with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
+        with peer(server.url, tokens["bob"], "bob") as bob:
+            bob.subscribe(GROUP)
+            connections_before = open_connections(server)  # Bob's, and the demo bot's
+            erin = SlowReader(server.url, tokens["erin"])
+            bob.wait_for(lambda f: f["type"] == "presence" and f["user"] == "erin" and f["online"], 5, "erin online")
+            rss_before = server_rss_kib(server)
+            start = bob.mark()
+
+            # Alice sends 128 messages of 8 000 characters a second, from 32 sockets.
+            stop = threading.Event()
+            sent = [0]
+
+            def type_from_one_socket():
+                ws = websocket.create_connection(server.url, timeout=10)
+                ws.send(json.dumps({"type": "hello", "token": tokens["alice"]}))
+                threading.Thread(target=drain, args=(ws,), daemon=True).start()
+                while not stop.is_set():
+                    sent[0] += 1
+                    ws.send(json.dumps({"type": "send", "conversation": GROUP, "clientMessageId": f"m{sent[0]}", "text": "x" * 8_000}))
+                    time.sleep(0.25)
+                ws.close()
+
+            typers = [threading.Thread(target=type_from_one_socket, daemon=True) for _ in range(32)]
+            for typer in typers:
+                typer.start()
+            try:
+                offline, _ = bob.wait_for(
+                    lambda f: f["type"] == "presence" and f["user"] == "erin" and not f["online"], 30, "erin offline within 30 s (the cut-off, not her reading through the backlog)", since=start
+                )
+                peak_rss = server_rss_kib(server)
+                erin_read_at_cut_off = erin.read
+                received = sum(1 for _, f in bob.frames[start:] if f["type"] == "message")
+            finally:
+                stop.set()
+                for typer in typers:
+                    typer.join(5)
+            erin.pause = 0  # she catches up with what was on its way, and finds the close frame
+            erin.thread.join(10)
+            erin.ws.close()
+
+            record("slow_consumer", seconds_to_cut_off=offline - bob.frames[start][0], updates_sent=sent[0],
+                   bob_messages=received, erin_read_at_cut_off=erin_read_at_cut_off, erin_read=erin.read,
+                   erin_close_code=erin.close_code,
+                   rss_before_kib=rss_before, rss_at_cut_off_kib=peak_rss)
+            assert erin.close_code == 1001, f"erin's socket ended with {erin.close_code}"
+            assert received > 1_000 + erin_read_at_cut_off, f"cut off before 1 000 frames waited for her ({received} messages)"
+            # What the server may hold for Erin: 1 000 frames of about 8 KB, plus what NIO holds.
+            assert peak_rss - rss_before < 64 * 1024, f"the server grew by {peak_rss - rss_before} KiB"
+            deadline = time.monotonic() + 5
+            while open_connections(server) != connections_before:  # Erin's and Alice's sockets are gone
+                assert time.monotonic() < deadline, f"{open_connections(server)} sockets are still open"
+                time.sleep(0.05)
+            assert server.alive()
