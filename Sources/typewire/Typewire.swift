@@ -6,6 +6,6 @@ struct Typewire: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "typewire",
         abstract: "Real-time typing indicators and presence for chat apps.",
-        subcommands: [Serve.self, Token.self, Simulate.self]
+        subcommands: [Serve.self, Token.self, Simulate.self, Bench.self, Relay.self]
     )
 }

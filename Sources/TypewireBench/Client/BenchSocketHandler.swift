@@ -1,0 +1,190 @@
+import NIOCore
+import NIOWebSocket
+
+/// One benchmark socket after the WebSocket upgrade: says hello, subscribes, then counts what arrives.
+///
+/// Lives on its channel's event loop; everything it counts goes into its loop's ``TallyBox``. Frames are
+/// scanned, not decoded (``FrameScanner``): per receiving socket it keeps the latest stamp of each sender
+/// and records a latency sample when a larger one arrives, so a stamp repeated in later updates of the
+/// conversation counts once.
+final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private enum Phase { case hello, subscribing, ready, closing }
+
+    let socket: SocketPlan.Socket
+    private let token: String
+    private let tally: TallyBox
+    private let ready: EventLoopPromise<Void>
+    private let tracksExpiry: Bool
+    private var phase = Phase.hello
+    private var context: ChannelHandlerContext?
+    /// The latest stamp seen from each member of the conversation.
+    private var lastStamp: [UInt64]
+    /// The entries of the latest `activity` update: user → `expiresAt` (scenario `expiry`).
+    private var entries: [String: Int64] = [:]
+    private var messagesSent = 0
+    /// The refresh interval the server announced in `welcome` (milliseconds), if it did.
+    private(set) var refreshInterval: Int?
+
+    init(socket: SocketPlan.Socket, members: Int, token: String, tally: TallyBox, ready: EventLoopPromise<Void>, tracksExpiry: Bool) {
+        self.socket = socket
+        self.token = token
+        self.tally = tally
+        self.ready = ready
+        self.tracksExpiry = tracksExpiry
+        self.lastStamp = Array(repeating: 0, count: members)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    /// Says hello; called once the upgrade has finished and the HTTP handlers are gone.
+    func start() {
+        send(#"{"type":"hello","token":"\#(token)"}"#)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail("socket \(socket.userID) closed by the server")
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail("socket \(socket.userID): \(error)")
+        context.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            let now = BenchClock.monotonicNanos()
+            frame.unmaskedData.withUnsafeReadableBytes { received(UnsafeRawBufferPointer($0), at: now) }
+        case .ping:
+            write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+        case .connectionClose:
+            fail("socket \(socket.userID) got a close frame from the server")
+            context.close(promise: nil)
+        default:
+            break
+        }
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer, at now: UInt64) {
+        let kind = FrameScanner.kind(bytes)
+        switch (phase, kind) {
+        case (_, .error):
+            let text = String(decoding: bytes.prefix(300), as: UTF8.self)
+            if phase == .ready { tally.error("socket \(socket.userID) got \(text)") } else { fail("socket \(socket.userID) got \(text)") }
+        case (.hello, .welcome):
+            refreshInterval = FrameScanner.refreshInterval(bytes)
+            phase = .subscribing
+            send(#"{"type":"subscribe","conversation":"\#(socket.conversationID)"}"#)
+        case (.subscribing, .subscribed):
+            phase = .ready
+            ready.succeed()
+        case (.ready, _):
+            count(kind, bytes, at: now)
+        default:
+            break
+        }
+    }
+
+    private func count(_ kind: FrameScanner.Kind, _ bytes: UnsafeRawBufferPointer, at now: UInt64) {
+        var lateness: [UInt64] = []
+        if tracksExpiry, kind == .activity {
+            let wall = BenchClock.wallMillis()
+            let current = FrameScanner.entries(bytes)
+            let users = Set(current.map(\.user))
+            for (user, expiresAt) in entries where !users.contains(user) { lateness.append(UInt64(max(0, wall - expiresAt))) }
+            entries = Dictionary(current, uniquingKeysWith: { $1 })
+        }
+        tally.withLock { state in
+            if state.inWindow(now) {
+                state.tally.delivered += 1
+                if kind == .activity { state.tally.activityReceived += 1 }
+                if kind == .message { state.tally.messagesReceived += 1 }
+            }
+            for late in lateness { state.tally.expiryLateness.record(late) }
+            guard kind == .activity || kind == .message else { return }
+            FrameScanner.forEachStamp(bytes) { sent, sender in
+                guard sender < lastStamp.count, sent > lastStamp[sender] else { return }
+                lastStamp[sender] = sent
+                if state.inWindow(sent) { state.tally.latency.record(max(1, (now &- sent) / 1_000)) }
+            }
+        }
+    }
+
+    // MARK: Sending (on the event loop)
+
+    /// Sends a start or refresh, stamped with the time and this member's index; returns the stamp.
+    @discardableResult
+    func sendActivity() -> UInt64 {
+        let now = BenchClock.monotonicNanos()
+        send(#"{"type":"activity","conversation":"\#(socket.conversationID)","activity":"tool","detail":"t\#(now)u\#(socket.member)"}"#)
+        return now
+    }
+
+    /// Ends a typing session with a stop.
+    func sendStop() {
+        send(#"{"type":"activity","conversation":"\#(socket.conversationID)","activity":"none"}"#)
+    }
+
+    /// Ends a typing session with a message (the server clears the typing).
+    func sendMessage() {
+        messagesSent += 1
+        send(#"{"type":"send","conversation":"\#(socket.conversationID)","clientMessageId":"b\#(socket.index)-\#(messagesSent)","text":"bench message \#(messagesSent)"}"#)
+    }
+
+    /// Closes the socket with 1000; closing is not an error.
+    func close() {
+        guard let context, phase != .closing else { return }
+        phase = .closing
+        var payload = context.channel.allocator.buffer(capacity: 2)
+        payload.write(webSocketErrorCode: .normalClosure)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)))
+            .whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    var isReady: Bool { phase == .ready }
+
+    private func send(_ text: String) {
+        guard let context else { return }
+        let buffer = context.channel.allocator.buffer(string: text)
+        write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer))
+    }
+
+    private func write(_ frame: WebSocketFrame) {
+        context?.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+
+    /// Records an error, unless the socket is closing; fails the connect if it is still under way.
+    private func fail(_ note: String) {
+        switch phase {
+        case .closing:
+            return
+        case .hello, .subscribing:
+            phase = .closing
+            ready.fail(BenchError(note))
+        case .ready:
+            phase = .closing
+            tally.error(note)
+        }
+    }
+}
+
+extension BenchSocketHandler {
+    /// Gives up on a socket that did not get to `subscribed` in time.
+    func timeOut(after seconds: Int64) {
+        guard !isReady else { return }
+        fail("socket \(socket.userID) was not subscribed within \(seconds) s")
+        context?.close(promise: nil)
+    }
+}

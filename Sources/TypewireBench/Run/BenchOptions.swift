@@ -1,0 +1,111 @@
+/// What `typewire bench` measures.
+public enum BenchScenario: String, Codable, Sendable, CaseIterable {
+    /// Typing load at a fixed rate: latency, throughput, server CPU per delivered frame.
+    case latency
+    /// Open N sockets and close them: connections per second and server memory per connection.
+    case connections
+    /// Typewire only: starts that are never refreshed, and how late their entries disappear.
+    case expiry
+}
+
+/// Which servers a run measures.
+public enum BenchTarget: String, Codable, Sendable {
+    /// Typewire (`typewire serve`).
+    case typewire
+    /// The bare relay (`typewire relay`).
+    case relay
+}
+
+/// One run's settings, bounded so that a run always ends.
+public struct BenchOptions: Codable, Sendable {
+    /// Sockets in all.
+    public var connections: Int
+    /// Conversations.
+    public var conversations: Int
+    /// Members of each conversation.
+    public var members: Int
+    /// Frames per second over all sockets (starts, refreshes, stops and messages).
+    public var rate: Double
+    /// A typing session ends with a message instead of a stop once in this many sessions, on average.
+    public var messageEvery: Int
+    /// How many members of each conversation type.
+    public var typers: Int
+    /// Seconds of load before the measured window.
+    public var warmup: Double
+    /// Seconds in the measured window.
+    public var duration: Double
+    /// Connections being opened at once.
+    public var connectConcurrency: Int
+    /// Loopback source addresses the sockets are spread over (127.0.0.1 …).
+    public var sourceAddresses: Int
+    /// Event-loop threads of each generator process.
+    public var threads: Int
+    /// The scenario.
+    public var scenario: BenchScenario
+    /// Connect and subscribe only, with no load.
+    public var idle: Bool
+
+    /// The most sockets a run may open.
+    public static let maxConnections = 60_000
+    /// The longest measured window, in seconds.
+    public static let maxDuration = 600.0
+    /// The most frames one socket may send a second (Typewire's default rate limit).
+    public static let maxRatePerSocket = 10.0
+    /// Start and refresh frames in one typing session before it ends.
+    public static let framesPerSession = 3
+    /// Seconds the sockets may still receive after the window, before counting.
+    public static let drain = 2.0
+
+    /// Creates options; ``validate()`` checks them.
+    public init(
+        connections: Int, conversations: Int, members: Int, rate: Double, messageEvery: Int, typers: Int,
+        warmup: Double, duration: Double, connectConcurrency: Int, sourceAddresses: Int, threads: Int,
+        scenario: BenchScenario, idle: Bool
+    ) {
+        self.connections = connections
+        self.conversations = conversations
+        self.members = members
+        self.rate = rate
+        self.messageEvery = messageEvery
+        self.typers = typers
+        self.warmup = warmup
+        self.duration = duration
+        self.connectConcurrency = connectConcurrency
+        self.sourceAddresses = sourceAddresses
+        self.threads = threads
+        self.scenario = scenario
+        self.idle = idle
+    }
+
+    /// Whether the run sends frames after connecting.
+    var hasLoad: Bool { !idle && scenario != .connections }
+
+    /// The sockets that type, over all workers.
+    var typingSockets: Int { SocketPlan(options: self).sockets.filter(\.isTyper).count }
+
+    /// Refuses settings past the caps, or that the server's rate limit would cut.
+    public func validate() throws(BenchError) {
+        guard connections > 0, connections <= Self.maxConnections else {
+            throw BenchError("--connections must be between 1 and \(Self.maxConnections); it is \(connections).")
+        }
+        guard conversations > 0, members > 0 else { throw BenchError("--conversations and --members must be at least 1.") }
+        guard connections <= conversations * members else {
+            throw BenchError("--connections \(connections) exceeds --conversations × --members (\(conversations * members)): each socket is one member of one conversation.")
+        }
+        guard duration > 0, duration <= Self.maxDuration, warmup >= 0, warmup <= Self.maxDuration else {
+            throw BenchError("--duration must be over 0 s and at most \(Int(Self.maxDuration)) s, --warmup at most as long.")
+        }
+        guard typers >= 1, typers <= members else { throw BenchError("--typers must be between 1 and --members (\(members)).") }
+        guard messageEvery >= 1 else { throw BenchError("--message-every must be at least 1.") }
+        guard connectConcurrency >= 1, (1...250).contains(sourceAddresses), (1...8).contains(threads) else {
+            throw BenchError("--connect-concurrency must be at least 1, --source-addresses 1…250, --threads 1…8.")
+        }
+        if hasLoad {
+            guard rate > 0, rate <= 1_000_000 else { throw BenchError("--rate must be over 0 and at most 1 000 000 frames a second.") }
+            let typing = typingSockets
+            guard rate <= Double(typing) * Self.maxRatePerSocket else {
+                throw BenchError("--rate \(rate) needs over \(Int(Self.maxRatePerSocket)) frames a second from each of the \(typing) typing sockets; lower --rate or raise --typers / --connections.")
+            }
+        }
+    }
+}

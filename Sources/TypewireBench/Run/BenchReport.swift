@@ -1,0 +1,158 @@
+import Foundation
+
+/// One target's figures in one scenario.
+public struct TargetResult: Codable, Sendable {
+    public var target: BenchTarget
+    public var scenario: BenchScenario
+    /// Sockets that reached `subscribed`.
+    public var connections: Int
+    /// Ready sockets over the time from the first connect to the last `subscribed`.
+    public var connectionsPerSecond: Double
+    /// End-to-end relay latency in microseconds.
+    public var latencyP50: UInt64
+    public var latencyP90: UInt64
+    public var latencyP99: UInt64
+    public var latencyP999: UInt64
+    public var latencyMax: UInt64
+    /// Latency samples in the window.
+    public var samples: UInt64
+    /// How late expired entries disappeared, in milliseconds (scenario `expiry`).
+    public var expiryLatenessP50: UInt64
+    public var expiryLatenessP99: UInt64
+    public var expiryLatenessMax: UInt64
+    public var expirySamples: UInt64
+    public var framesSentPerSecond: Double
+    public var framesDeliveredPerSecond: Double
+    public var activityFramesReceived: UInt64
+    public var messageFramesReceived: UInt64
+    /// The server's CPU seconds in the window, and per frame delivered to all sockets in it.
+    public var serverCPUSeconds: Double
+    public var serverCPUMicrosPerDeliveredFrame: Double
+    /// The generator's own CPU seconds in the window (all its processes).
+    public var benchCPUSeconds: Double
+    /// The server's resident memory, KiB.
+    public var rssBeforeKiB: Double
+    public var rssAfterConnectKiB: Double
+    public var rssEndKiB: Double
+    public var rssPerConnectionKiB: Double
+    public var errors: UInt64
+    /// Latency samples (and expiries) expected but not recorded.
+    public var lost: UInt64
+    public var errorNotes: [String]
+
+    init(target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples, benchCPUSeconds: Double) {
+        self.target = target
+        scenario = options.scenario
+        connections = ready
+        connectionsPerSecond = connectSeconds > 0 ? Double(ready) / connectSeconds : 0
+        let latency = tally.latency
+        let some = latency.totalCount > 0
+        latencyP50 = some ? latency.valueAtPercentile(50) : 0
+        latencyP90 = some ? latency.valueAtPercentile(90) : 0
+        latencyP99 = some ? latency.valueAtPercentile(99) : 0
+        latencyP999 = some ? latency.valueAtPercentile(99.9) : 0
+        latencyMax = some ? latency.max : 0
+        samples = latency.totalCount
+        let expiry = tally.expiryLateness
+        expirySamples = expiry.totalCount
+        expiryLatenessP50 = expirySamples > 0 ? expiry.valueAtPercentile(50) : 0
+        expiryLatenessP99 = expirySamples > 0 ? expiry.valueAtPercentile(99) : 0
+        expiryLatenessMax = expirySamples > 0 ? expiry.max : 0
+        let window = options.hasLoad ? options.duration : 0
+        framesSentPerSecond = window > 0 ? Double(tally.activitySent + tally.otherSent) / window : 0
+        framesDeliveredPerSecond = window > 0 ? Double(tally.delivered) / window : 0
+        activityFramesReceived = tally.activityReceived
+        messageFramesReceived = tally.messagesReceived
+        serverCPUSeconds = server.cpuSeconds
+        serverCPUMicrosPerDeliveredFrame = tally.delivered > 0 ? server.cpuSeconds * 1e6 / Double(tally.delivered) : 0
+        self.benchCPUSeconds = benchCPUSeconds
+        rssBeforeKiB = server.rssBefore
+        rssAfterConnectKiB = server.rssAfterConnect
+        rssEndKiB = server.rssEnd
+        rssPerConnectionKiB = ready > 0 ? (server.rssAfterConnect - server.rssBefore) / Double(ready) : 0
+        errors = tally.errors
+        let missingSamples = tally.expectedSamples > samples ? tally.expectedSamples - samples : 0
+        let missingExpiries = tally.expectedExpiries > expirySamples ? tally.expectedExpiries - expirySamples : 0
+        lost = missingSamples + missingExpiries
+        errorNotes = tally.errorNotes
+    }
+}
+
+/// The server's CPU in the window and its memory at three points.
+struct ServerSamples {
+    var cpuSeconds = 0.0
+    var rssBefore = 0.0
+    var rssAfterConnect = 0.0
+    var rssEnd = 0.0
+}
+
+/// A whole run: each target's figures and, with both, Typewire's over the relay's.
+public struct BenchReport: Codable, Sendable {
+    public var options: BenchOptions
+    public var results: [TargetResult]
+
+    /// Why the run failed (errors or lost frames), or nil.
+    public var failure: String? {
+        let failures = results.compactMap { result -> String? in
+            guard result.errors > 0 || result.lost > 0 else { return nil }
+            let notes = result.errorNotes.prefix(3).map { "\n  - \($0)" }.joined()
+            return "\(result.target.rawValue): \(result.errors) errors, \(result.lost) lost\(notes)"
+        }
+        return failures.isEmpty ? nil : failures.joined(separator: "\n")
+    }
+
+    /// The JSON object `--json` prints.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// A plain-text table: one row per figure, a column per target and the ratio.
+    public func table() -> String {
+        let typewire = results.first { $0.target == .typewire }
+        let relay = results.first { $0.target == .relay }
+        let rows: [(String, (TargetResult) -> Double, Int)] = [
+            ("connections", { Double($0.connections) }, 0),
+            ("connections/s", { $0.connectionsPerSecond }, 0),
+            ("latency p50 (µs)", { Double($0.latencyP50) }, 0),
+            ("latency p90 (µs)", { Double($0.latencyP90) }, 0),
+            ("latency p99 (µs)", { Double($0.latencyP99) }, 0),
+            ("latency p99.9 (µs)", { Double($0.latencyP999) }, 0),
+            ("latency max (µs)", { Double($0.latencyMax) }, 0),
+            ("latency samples", { Double($0.samples) }, 0),
+            ("frames sent/s", { $0.framesSentPerSecond }, 1),
+            ("frames delivered/s", { $0.framesDeliveredPerSecond }, 1),
+            ("server CPU (s)", { $0.serverCPUSeconds }, 2),
+            ("server CPU µs/delivered frame", { $0.serverCPUMicrosPerDeliveredFrame }, 2),
+            ("bench CPU (s)", { $0.benchCPUSeconds }, 2),
+            ("server RSS before (KiB)", { $0.rssBeforeKiB }, 0),
+            ("server RSS connected (KiB)", { $0.rssAfterConnectKiB }, 0),
+            ("server RSS end (KiB)", { $0.rssEndKiB }, 0),
+            ("server RSS/connection (KiB)", { $0.rssPerConnectionKiB }, 1),
+            ("expiry lateness p50 (ms)", { Double($0.expiryLatenessP50) }, 0),
+            ("expiry lateness p99 (ms)", { Double($0.expiryLatenessP99) }, 0),
+            ("expiry lateness max (ms)", { Double($0.expiryLatenessMax) }, 0),
+            ("errors", { Double($0.errors) }, 0),
+            ("lost", { Double($0.lost) }, 0),
+        ]
+        func cell(_ value: Double?, _ digits: Int) -> String {
+            guard let value else { return "-" }
+            return String(format: "%.\(digits)f", value)
+        }
+        var lines = [["figure", "typewire", "relay", "typewire/relay"]]
+        for (name, value, digits) in rows {
+            let left = typewire.map(value)
+            let right = relay.map(value)
+            let ratio = left.flatMap { l in right.flatMap { r in r != 0 ? l / r : nil } }
+            lines.append([name, cell(left, digits), cell(right, digits), cell(ratio, 2)])
+        }
+        let widths = (0..<4).map { column in lines.map { $0[column].count }.max() ?? 0 }
+        return lines.map { line in
+            line.enumerated().map { column, text in
+                column == 0 ? text.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - text.count) + text
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+
+/// Runs `typewire bench`: for each target, starts the server (or uses the one given), opens the sockets
+/// in this process or in worker processes, drives the load, reads the server's CPU and memory from /proc,
+/// and collects one ``TargetResult``.
+public struct BenchRunner: Sendable {
+    /// A server that is already running: its socket URL, its PID, and the secret of its tokens.
+    public struct External: Sendable {
+        public var url: String
+        public var pid: Int32?
+        public var jwtSecret: String?
+        public init(url: String, pid: Int32?, jwtSecret: String?) {
+            self.url = url
+            self.pid = pid
+            self.jwtSecret = jwtSecret
+        }
+    }
+
+    public var options: BenchOptions
+    public var targets: [BenchTarget]
+    public var workers: Int
+    public var external: External?
+    /// Where progress goes (stderr), so stdout carries only the result.
+    public var progress: @Sendable (String) -> Void
+
+    public init(options: BenchOptions, targets: [BenchTarget], workers: Int, external: External?, progress: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.targets = targets
+        self.workers = workers
+        self.external = external
+        self.progress = progress
+    }
+
+    /// The longest a whole run may take, in seconds: connecting, warmup, window, drain and margins.
+    public var deadlineSeconds: Double {
+        let connect = 30 + Double(options.connections) / 100
+        let expiry = options.scenario == .expiry ? 8.0 : 0
+        return Double(targets.count) * (connect + options.warmup + options.duration + BenchOptions.drain + expiry + 60)
+    }
+
+    /// Runs every target; the temporary folder is removed at the end.
+    public func run() async throws -> BenchReport {
+        try options.validate()
+        guard (1...64).contains(workers) else { throw BenchError("--workers must be between 1 and 64.") }
+        if options.scenario == .expiry, targets.contains(.relay), external == nil {
+            throw BenchError("The expiry scenario measures Typewire's expiry; the relay has none: use --target typewire.")
+        }
+        try FileLimits.raise(to: UInt64(options.connections + 1_000))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-bench-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var results: [TargetResult] = []
+        for target in targets {
+            progress("bench: \(target.rawValue), scenario \(options.scenario.rawValue), \(options.connections) sockets")
+            results.append(try await measure(target, folder: folder))
+        }
+        return BenchReport(options: options, results: results)
+    }
+
+    private func measure(_ target: BenchTarget, folder: URL) async throws -> TargetResult {
+        var server: ChildProcess?
+        let endpoint: BenchEndpoint
+        let pid: Int32?
+        if let external {
+            endpoint = try BenchEndpoint(url: external.url, jwtSecret: target == .typewire ? external.jwtSecret : nil)
+            pid = external.pid
+        } else {
+            let started = try await startServer(target, folder: folder)
+            server = started.0
+            endpoint = started.1
+            pid = started.0.pid
+        }
+        do {
+            let result = try await drive(target, endpoint: endpoint, pid: pid, folder: folder)
+            await server?.stop()
+            return result
+        } catch {
+            await server?.stop()
+            throw error
+        }
+    }
+
+    /// Starts the relay, or seeds a fresh SQLite file and starts Typewire on it; both on a free port.
+    private func startServer(_ target: BenchTarget, folder: URL) async throws -> (ChildProcess, BenchEndpoint) {
+        let child: ChildProcess
+        var secret: String?
+        switch target {
+        case .relay:
+            child = try ChildProcess(name: "relay", arguments: ["relay", "--host", "127.0.0.1", "--port", "0"], folder: folder)
+        case .typewire:
+            let sqlite = folder.appendingPathComponent("bench.sqlite").path
+            progress("bench: seeding \(options.conversations) conversations of \(options.members) members")
+            try await BenchSeeder.seed(sqlite: sqlite, options: options)
+            let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            secret = key
+            child = try ChildProcess(name: "typewire", arguments: [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--sqlite", sqlite, "--jwt-secret", key,
+                // The bench never sends over 10 activity frames a second per socket; the server's limits must not cut its bursts.
+                "--activity-rate", "1000", "--message-rate", "1000", "--public", folder.appendingPathComponent("no-public").path,
+            ], folder: folder)
+        }
+        do {
+            let port = try await child.listeningPort(within: 60)
+            return (child, BenchEndpoint(host: "127.0.0.1", port: port, path: "/v1/socket", jwtSecret: secret))
+        } catch {
+            await child.stop()
+            throw error
+        }
+    }
+
+    private func drive(_ target: BenchTarget, endpoint: BenchEndpoint, pid: Int32?, folder: URL) async throws -> TargetResult {
+        var server = ServerSamples()
+        server.rssBefore = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
+        let pool = workers == 1 ? nil : try WorkerPool(count: workers, endpoint: endpoint, options: options, target: target, folder: folder)
+        let local = workers == 1 ? LoadWorker(options: options, endpoint: endpoint, index: 0, workers: 1) : nil
+        do {
+            let phase = try await local?.connect()
+            try await pool?.waitUntilConnected()
+            server.rssAfterConnect = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
+            let start = BenchClock.monotonicNanos() + 100_000_000
+            let windowStart = start + UInt64(options.warmup * 1e9)
+            let windowEnd = windowStart + UInt64((options.hasLoad ? options.duration : 0) * 1e9)
+            let sampling = Task {
+                try await LoadWorker.sleep(until: windowStart)
+                let before = pid.flatMap { ProcessStats.cpuSeconds(of: $0) }
+                try await LoadWorker.sleep(until: windowEnd)
+                let after = pid.flatMap { ProcessStats.cpuSeconds(of: $0) }
+                return max(0, (after ?? 0) - (before ?? 0))
+            }
+            let results: [WorkerResult]
+            if let local, let phase {
+                results = [try await local.run(phase, start: start)]
+                await local.shutdown()
+            } else if let pool {
+                results = try await pool.run(start: start)
+            } else {
+                results = []
+            }
+            server.cpuSeconds = try await sampling.value
+            server.rssEnd = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
+            var tally = Tally()
+            for result in results { tally.merge(result.tally) }
+            let first = results.map(\.firstConnect).min() ?? 0
+            let last = results.map(\.lastReady).max() ?? 0
+            return TargetResult(
+                target: target, options: options, tally: tally, ready: results.map(\.ready).reduce(0, +),
+                connectSeconds: Double(last &- first) / 1e9, server: server, benchCPUSeconds: results.map(\.cpuSeconds).reduce(0, +)
+            )
+        } catch {
+            await pool?.stop()
+            await local?.shutdown()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Logging
+import TypewireServer
+
+/// Writes the benchmark's users and conversations into a Typewire SQLite file: conversation `c<i>` with
+/// members `u<i>-<j>`. Conversations already there are left alone, so seeding a file twice is harmless.
+public enum BenchSeeder {
+    /// Seeds the file; `options` says how many conversations and members.
+    public static func seed(sqlite path: String, options: BenchOptions) async throws {
+        let store: SQLiteChatStore
+        do {
+            store = try await SQLiteChatStore.open(path: path, logger: Logger(label: "typewire.bench.seed"))
+        } catch {
+            throw BenchError("Cannot open the SQLite file '\(path)' to seed it (\(error)); its folder must exist and be writable.")
+        }
+        do {
+            for conversation in 0..<options.conversations where try await store.conversation("c\(conversation)") == nil {
+                let members = (0..<options.members).map { "u\(conversation)-\($0)" }
+                for member in members { try await store.upsertUser(Identity(userID: member, name: member)) }
+                _ = try await store.createConversation(
+                    id: "c\(conversation)", kind: .group, title: "bench \(conversation)", creator: members[0], members: members
+                )
+            }
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+}

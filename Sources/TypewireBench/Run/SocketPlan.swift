@@ -1,0 +1,36 @@
+/// Which member of which conversation each socket is: socket `s` is in conversation `s % M`, as its
+/// member `s / M`, so any N ≤ M×K spreads evenly. Conversation `i` is `c<i>`, its member `j` is `u<i>-<j>`.
+struct SocketPlan: Sendable {
+    struct Socket: Sendable {
+        /// The socket's index over all workers.
+        var index: Int
+        /// The conversation's index.
+        var conversation: Int
+        /// The member's index in the conversation; the `u<member>` of its frames' stamps.
+        var member: Int
+        /// Whether this socket types (the first `--typers` members of each conversation).
+        var isTyper: Bool
+
+        var conversationID: String { "c\(conversation)" }
+        var userID: String { "u\(conversation)-\(member)" }
+    }
+
+    let sockets: [Socket]
+    /// How many sockets follow each conversation: each of its frames reaches that many.
+    let subscribers: [Int]
+
+    init(options: BenchOptions) {
+        let m = options.conversations
+        sockets = (0..<options.connections).map { index in
+            Socket(index: index, conversation: index % m, member: index / m, isTyper: index / m < options.typers)
+        }
+        var counts = Array(repeating: 0, count: m)
+        for socket in sockets { counts[socket.conversation] += 1 }
+        subscribers = counts
+    }
+
+    /// The sockets a worker drives: every W-th.
+    func sockets(ofWorker worker: Int, of workers: Int) -> [Socket] {
+        sockets.filter { $0.index % workers == worker }
+    }
+}

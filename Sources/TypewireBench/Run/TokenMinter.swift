@@ -1,0 +1,15 @@
+import TypewireServer
+
+/// Mints the benchmark users' tokens with the server's secret.
+struct TokenMinter: Sendable {
+    private let authority: TokenAuthority
+
+    init(secret: String) async throws {
+        authority = try await TokenAuthority(secret: secret)
+    }
+
+    /// A token for a user, valid for a day.
+    func token(for user: String) async throws -> String {
+        try await authority.sign(Identity(userID: user, name: user))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `typewire bench` in a tiny configuration, so the tool cannot rot. No figure is asserted: they live in
+/// docs/BENCHMARKS.md. The run must end by itself with status 0, measure both targets, and lose nothing.
+@Suite("typewire bench", .timeLimit(.minutes(3)))
+struct BenchCommandTests {
+    private static let tiny = [
+        "bench", "--connections", "20", "--conversations", "2", "--members", "10", "--rate", "40",
+        "--warmup", "1s", "--duration", "2s", "--json",
+    ]
+
+    @Test func aTinyRunMeasuresTypewireAndTheRelayAndLosesNothing() async throws {
+        try await Self.check(arguments: Self.tiny)
+    }
+
+    @Test func twoWorkerProcessesMergeTheirCounts() async throws {
+        try await Self.check(arguments: Self.tiny + ["--workers", "2"])
+    }
+
+    private static func check(arguments: [String]) async throws {
+        let (status, output, errors) = try await Self.run(arguments)
+        #expect(status == 0, "typewire bench exited with \(status): \(errors.suffix(3_000))")
+        let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in: \(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(Set(results.compactMap { $0["target"] as? String }) == ["typewire", "relay"])
+        for result in results {
+            let target = result["target"] as? String ?? "?"
+            #expect((result["samples"] as? Int ?? 0) > 0, "\(target): no latency samples")
+            #expect(result["lost"] as? Int == 0, "\(target): lost \(result["lost"] ?? "?")")
+            #expect(result["errors"] as? Int == 0, "\(target): errors \(result["errorNotes"] ?? "?")")
+            #expect((result["connectionsPerSecond"] as? Double ?? 0) > 0, "\(target): no connections/s")
+            #expect(result["connections"] as? Int == 20, "\(target): \(result["connections"] ?? "?") connections")
+        }
+    }
+
+    /// Runs the built `typewire` and waits for it without blocking a thread of the cooperative pool.
+    private static func run(_ arguments: [String]) async throws -> (Int32, String, String) {
+        let executable = ServerProcess.executable
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw ClusterTestError("\(executable.path) is missing: run `swift build` before the tests")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-bench-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(150)
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning {
+            process.terminate()
+            throw ClusterTestError("typewire bench did not stop by itself within 150 s")
+        }
+        return (
+            process.terminationStatus,
+            (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        )
+    }
+}
