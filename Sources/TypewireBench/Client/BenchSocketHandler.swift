@@ -25,6 +25,8 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The entries of the latest `activity` update: user → `expiresAt` (scenario `expiry`).
     private var entries: [String: Int64] = [:]
     private var messagesSent = 0
+    /// When the latest `activity` frame arrived.
+    private var lastActivity: UInt64?
     /// The refresh interval the server announced in `welcome` (milliseconds), if it did.
     private(set) var refreshInterval: Int?
 
@@ -105,10 +107,17 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             for (user, expiresAt) in entries where !users.contains(user) { lateness.append(UInt64(max(0, wall - expiresAt))) }
             entries = Dictionary(current, uniquingKeysWith: { $1 })
         }
+        let previousActivity = lastActivity
+        let entryCount = kind == .activity ? FrameScanner.entryCount(bytes) : 0
+        if kind == .activity { lastActivity = now }
         tally.withLock { state in
             if state.inWindow(now) {
                 state.tally.delivered += 1
-                if kind == .activity { state.tally.activityReceived += 1 }
+                if kind == .activity {
+                    state.tally.activityReceived += 1
+                    state.tally.mostEntries = max(state.tally.mostEntries, entryCount)
+                    if let previousActivity { state.tally.activityGaps.record(max(1, (now &- previousActivity) / 1_000)) }
+                }
                 if kind == .message { state.tally.messagesReceived += 1 }
             }
             for late in lateness { state.tally.expiryLateness.record(late) }

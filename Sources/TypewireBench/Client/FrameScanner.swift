@@ -73,6 +73,17 @@ enum FrameScanner {
         return result
     }
 
+    /// How many entries a Typewire `activity` update lists (the relay's forwarded frames list none).
+    static func entryCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        var from = 0
+        while let at = find(userMarker, in: bytes, from: from) {
+            count += 1
+            from = at
+        }
+        return count
+    }
+
     /// The value of `"refreshInterval":<ms>` in a `welcome`, if present.
     static func refreshInterval(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard var index = find(refreshMarker, in: bytes, from: 0) else { return nil }

@@ -9,6 +9,11 @@ public struct Tally: Codable, Sendable {
     public var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
     /// How late an expired entry disappeared after its `expiresAt`, in milliseconds (scenario `expiry`).
     public var expiryLateness = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .three)
+    /// The time between two `activity` frames at one socket, in microseconds: its minimum says how
+    /// closely updates follow each other (a large group's are paced).
+    public var activityGaps = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    /// The most entries one `activity` frame listed.
+    public var mostEntries = 0
     /// Start and refresh frames sent in the window.
     public var activitySent: UInt64 = 0
     /// Stops and messages sent in the window.
@@ -35,6 +40,8 @@ public struct Tally: Codable, Sendable {
     public mutating func merge(_ other: Tally) {
         latency.add(other.latency)
         expiryLateness.add(other.expiryLateness)
+        activityGaps.add(other.activityGaps)
+        mostEntries = max(mostEntries, other.mostEntries)
         activitySent += other.activitySent
         otherSent += other.otherSent
         expectedSamples += other.expectedSamples

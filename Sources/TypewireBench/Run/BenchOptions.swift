@@ -80,6 +80,11 @@ public struct BenchOptions: Codable, Sendable {
     /// Whether the run sends frames after connecting.
     var hasLoad: Bool { !idle && scenario != .connections }
 
+    /// Whether Typewire paces or caps this run's updates (a large group gets one update per 100 ms, and an
+    /// update lists 10 entries): then a refresh may be folded into a later update, or its sender not
+    /// listed, so latency samples cannot be counted against frames sent, and `lost` is not counted.
+    var serverCoalesces: Bool { members >= 100 || typers > 10 }
+
     /// The sockets that type, over all workers.
     var typingSockets: Int { SocketPlan(options: self).sockets.filter(\.isTyper).count }
 

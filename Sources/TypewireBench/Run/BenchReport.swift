@@ -35,9 +35,17 @@ public struct TargetResult: Codable, Sendable {
     public var rssAfterConnectKiB: Double
     public var rssEndKiB: Double
     public var rssPerConnectionKiB: Double
+    /// The shortest time between two `activity` frames at one socket, and the 1st percentile, in µs.
+    public var activityGapMin: UInt64
+    public var activityGapP1: UInt64
+    /// `activity` frames one socket received per second, on average.
+    public var activityFramesPerSocketPerSecond: Double
+    /// The most entries one `activity` frame listed.
+    public var mostEntries: Int
     public var errors: UInt64
-    /// Latency samples (and expiries) expected but not recorded.
-    public var lost: UInt64
+    /// Latency samples (and expiries) expected but not recorded; nil where Typewire paces or caps the
+    /// updates (``BenchOptions/serverCoalesces``), so samples cannot be counted against frames sent.
+    public var lost: UInt64?
     public var errorNotes: [String]
 
     init(target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples, benchCPUSeconds: Double) {
@@ -70,10 +78,15 @@ public struct TargetResult: Codable, Sendable {
         rssAfterConnectKiB = server.rssAfterConnect
         rssEndKiB = server.rssEnd
         rssPerConnectionKiB = ready > 0 ? (server.rssAfterConnect - server.rssBefore) / Double(ready) : 0
+        let gaps = tally.activityGaps
+        activityGapMin = gaps.totalCount > 0 ? gaps.min : 0
+        activityGapP1 = gaps.totalCount > 0 ? gaps.valueAtPercentile(1) : 0
+        activityFramesPerSocketPerSecond = window > 0 && ready > 0 ? Double(tally.activityReceived) / window / Double(ready) : 0
+        mostEntries = tally.mostEntries
         errors = tally.errors
         let missingSamples = tally.expectedSamples > samples ? tally.expectedSamples - samples : 0
         let missingExpiries = tally.expectedExpiries > expirySamples ? tally.expectedExpiries - expirySamples : 0
-        lost = missingSamples + missingExpiries
+        lost = options.serverCoalesces && options.scenario == .latency ? nil : missingSamples + missingExpiries
         errorNotes = tally.errorNotes
     }
 }
@@ -94,9 +107,9 @@ public struct BenchReport: Codable, Sendable {
     /// Why the run failed (errors or lost frames), or nil.
     public var failure: String? {
         let failures = results.compactMap { result -> String? in
-            guard result.errors > 0 || result.lost > 0 else { return nil }
+            guard result.errors > 0 || (result.lost ?? 0) > 0 else { return nil }
             let notes = result.errorNotes.prefix(3).map { "\n  - \($0)" }.joined()
-            return "\(result.target.rawValue): \(result.errors) errors, \(result.lost) lost\(notes)"
+            return "\(result.target.rawValue): \(result.errors) errors, \(result.lost ?? 0) lost\(notes)"
         }
         return failures.isEmpty ? nil : failures.joined(separator: "\n")
     }
@@ -112,7 +125,7 @@ public struct BenchReport: Codable, Sendable {
     public func table() -> String {
         let typewire = results.first { $0.target == .typewire }
         let relay = results.first { $0.target == .relay }
-        let rows: [(String, (TargetResult) -> Double, Int)] = [
+        let rows: [(String, (TargetResult) -> Double?, Int)] = [
             ("connections", { Double($0.connections) }, 0),
             ("connections/s", { $0.connectionsPerSecond }, 0),
             ("latency p50 (µs)", { Double($0.latencyP50) }, 0),
@@ -130,11 +143,15 @@ public struct BenchReport: Codable, Sendable {
             ("server RSS connected (KiB)", { $0.rssAfterConnectKiB }, 0),
             ("server RSS end (KiB)", { $0.rssEndKiB }, 0),
             ("server RSS/connection (KiB)", { $0.rssPerConnectionKiB }, 1),
+            ("activity frames/socket/s", { $0.activityFramesPerSocketPerSecond }, 2),
+            ("activity gap min (ms)", { Double($0.activityGapMin) / 1_000 }, 1),
+            ("activity gap p1 (ms)", { Double($0.activityGapP1) / 1_000 }, 1),
+            ("most entries in a frame", { Double($0.mostEntries) }, 0),
             ("expiry lateness p50 (ms)", { Double($0.expiryLatenessP50) }, 0),
             ("expiry lateness p99 (ms)", { Double($0.expiryLatenessP99) }, 0),
             ("expiry lateness max (ms)", { Double($0.expiryLatenessMax) }, 0),
             ("errors", { Double($0.errors) }, 0),
-            ("lost", { Double($0.lost) }, 0),
+            ("lost", { $0.lost.map(Double.init) }, 0),
         ]
         func cell(_ value: Double?, _ digits: Int) -> String {
             guard let value else { return "-" }
@@ -142,8 +159,8 @@ public struct BenchReport: Codable, Sendable {
         }
         var lines = [["figure", "typewire", "relay", "typewire/relay"]]
         for (name, value, digits) in rows {
-            let left = typewire.map(value)
-            let right = relay.map(value)
+            let left = typewire.flatMap(value)
+            let right = relay.flatMap(value)
             let ratio = left.flatMap { l in right.flatMap { r in r != 0 ? l / r : nil } }
             lines.append([name, cell(left, digits), cell(right, digits), cell(ratio, 2)])
         }
