@@ -198,6 +198,20 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // The server's hot encoding: one `activity` frame per change, shared by every subscriber.
+    let activityServerFrame = ServerFrame.activity(activityUpdate(entries: 3, serverTime: 1_750_000_000_000))
+    Benchmark("FrameCodec: encode activity, 3 entries, JSONEncoder (before)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(String(decoding: FrameCodec.encode(activityServerFrame), as: UTF8.self))
+        }
+    }
+
+    Benchmark("FrameCodec: encodeText activity, 3 entries, written by hand (after)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(FrameCodec.encodeText(activityServerFrame))
+        }
+    }
+
     let activityFrame = Data(#"{"type":"activity","conversation":"c-42","activity":"typing"}"#.utf8)
     Benchmark(
         "FrameCodec: decodeClientFrame, activity",

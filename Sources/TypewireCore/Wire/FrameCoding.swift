@@ -31,6 +31,13 @@ public enum FrameCodec {
         try! JSONEncoder().encode(frame)
     }
 
+    /// Encodes a server frame as the text of one text frame; `activity`, the frame every change fans out,
+    /// is written directly (``ActivityFrameWriter``), the others with `JSONEncoder`.
+    public static func encodeText(_ frame: ServerFrame) -> String {
+        if case .activity(let update) = frame { return ActivityFrameWriter.json(update) }
+        return String(decoding: encode(frame), as: UTF8.self)
+    }
+
     /// Decodes a client frame.
     public static func decodeClientFrame(_ bytes: some DataProtocol) throws(FrameDecodingError) -> ClientFrame {
         try decode(ClientFrame.self, from: bytes)

@@ -567,7 +567,7 @@ public actor Hub {
     }
 
     static func encode(_ frame: ServerFrame) -> String {
-        String(decoding: FrameCodec.encode(frame), as: UTF8.self)
+        FrameCodec.encodeText(frame)
     }
 }
 
