@@ -196,7 +196,9 @@ function welcomed(frame) {
 function subscribed(conversation, frame) {
   conversation.participants = new Map(frame.participants.map((p) => [p.id, { ...p }]));
   conversation.roster.setParticipants(conversation.participants.keys());
-  for (const p of frame.participants) conversation.roster.setOnline(p.online, p.id);
+  // A large group sends no presence (`presence: false`): offline marks would go stale and hide typers.
+  const followsPresence = frame.presence !== false;
+  for (const p of frame.participants) conversation.roster.setOnline(followsPresence ? p.online : true, p.id);
   conversation.roster.apply(frame.activity, now());
   conversation.thread.reset(frame.recentMessages ?? []);
   conversation.subscribed = true;

@@ -178,7 +178,10 @@ public actor TypewireClient {
         case .subscribed(let subscribed):
             guard let user = currentUser, conversations[subscribed.conversation] != nil else { return }
             var roster = TypingRoster<ContinuousClock.Instant>(currentUserID: user, participants: Set(subscribed.participants.map(\.id)))
-            for participant in subscribed.participants where !participant.online { roster.setOnline(false, user: participant.id) }
+            // A large group sends no presence: a snapshot's offline marks would go stale and hide typers.
+            for participant in subscribed.participants where !participant.online && subscribed.followsPresence {
+                roster.setOnline(false, user: participant.id)
+            }
             roster.apply(subscribed.activity, now: .now)
             conversations[subscribed.conversation]!.roster = roster
             conversations[subscribed.conversation]!.isSubscribed = true

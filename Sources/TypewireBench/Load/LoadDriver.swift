@@ -5,7 +5,8 @@ import TypewireCore
 ///
 /// The emitter's rules: a typing session is a start, refreshes every refresh interval, and a stop, or,
 /// once in `messageEvery` sessions on average, a message (which clears the typing on the server). Every
-/// 10 ms the driver sends as many frames as keep its total at exactly `rate × elapsed`, round robin over
+/// millisecond the driver sends as many frames as keep its total at exactly `rate × elapsed` (so frames
+/// are spread evenly, not sent in bursts that would queue behind each other), round robin over
 /// its typing lanes; there are about `rate × refresh interval` lanes, so each typing socket is visited
 /// about once per refresh interval. A lane whose session has sent ``BenchOptions/framesPerSession``
 /// starts and refreshes ends it and takes the next idle socket.
@@ -56,7 +57,7 @@ final class LoadDriver {
         let now = BenchClock.monotonicNanos()
         let bound = NIOLoopBound(self, eventLoop: loop)
         task = loop.scheduleRepeatedTask(
-            initialDelay: .nanoseconds(Int64(start > now ? start - now : 0)), delay: .milliseconds(10)
+            initialDelay: .nanoseconds(Int64(start > now ? start - now : 0)), delay: .milliseconds(1)
         ) { task in
             bound.value.tick(start: start, stop: stop, task: task)
         }

@@ -46,7 +46,8 @@ public struct BenchRunner: Sendable {
         if options.scenario == .expiry, targets.contains(.relay), external == nil {
             throw BenchError("The expiry scenario measures Typewire's expiry; the relay has none: use --target typewire.")
         }
-        try FileLimits.raise(to: UInt64(options.connections + 1_000))
+        // The server (and a lone generator) hold one descriptor per socket, plus a few dozen of their own.
+        try FileLimits.raise(to: UInt64(options.connections + 1_000), atLeast: UInt64(options.connections + 100))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -59,13 +59,24 @@ public enum ServerFrame: Hashable, Sendable {
         public var activity: ActivityUpdate
         /// Its latest messages, oldest first.
         public var recentMessages: [ChatMessage]
+        /// `false` in a large group: no `presence` frames follow (each member's connect would reach every
+        /// member), so `online` above is a snapshot, and a receiver should not hide typers it believes
+        /// offline. Absent (nil) otherwise.
+        public var presence: Bool?
         /// Creates the frame.
-        public init(conversation: String, participants: [Participant], activity: ActivityUpdate, recentMessages: [ChatMessage]) {
+        public init(
+            conversation: String, participants: [Participant], activity: ActivityUpdate, recentMessages: [ChatMessage],
+            presence: Bool? = nil
+        ) {
             self.conversation = conversation
             self.participants = participants
             self.activity = activity
             self.recentMessages = recentMessages
+            self.presence = presence
         }
+
+        /// Whether `presence` frames keep the participants' `online` up to date.
+        public var followsPresence: Bool { presence != false }
     }
 
     /// `presence {conversation, user, online}`.

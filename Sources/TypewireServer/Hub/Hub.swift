@@ -303,7 +303,7 @@ public actor Hub {
         }
         let subscribed = ServerFrame.subscribed(.init(
             conversation: conversation, participants: online, activity: activityUpdate(of: conversation, seenBy: user),
-            recentMessages: messages
+            recentMessages: messages, presence: participants.count >= configuration.largeGroupSize ? false : nil
         ))
         if connections[id]!.subscriptions.insert(conversation).inserted { metrics.subscriptions.increment() }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
@@ -513,9 +513,12 @@ public actor Hub {
         metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
 
-    /// Tells the subscribers of the user's conversations, except those who blocked the user.
+    /// Tells the subscribers of the user's conversations, except those who blocked the user, and except
+    /// in large groups (``ServerConfiguration/largeGroupSize`` members or more): there every member's
+    /// connect would reach every member, so a group's reconnecting members would cost the square of its size.
     func announcePresence(of user: String, online: Bool) {
-        for conversation in members.conversations(of: user) {
+        for conversation in members.conversations(of: user)
+        where members[conversation].map({ $0.count < configuration.largeGroupSize }) ?? false {
             let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
             for id in subscribers[conversation] ?? [] {
                 guard let connection = connections[id], blocks[connection.identity.userID]?.contains(user) != true else { continue }

@@ -4,7 +4,8 @@ import TypewireCore
 @testable import TypewireServer
 import TypewireTesting
 
-/// A large group's activity updates are paced and capped, and a message never overtakes its sender's stop.
+/// A large group's activity updates are paced and capped, a message never overtakes its sender's stop, and
+/// presence is not fanned out.
 @Suite("Hub: large groups", .timeLimit(.minutes(1)))
 struct LargeGroupTests {
     static let members = 150
@@ -37,7 +38,7 @@ struct LargeGroupTests {
         if case .activity(let update) = frame { update } else { nil }
     }
 
-    @Test func updatesArePacedToOnePerIntervalCappedWithTheTotalAndAMessageComesAfterItsSendersStop() async throws {
+    @Test func updatesArePacedCappedAndOrderedAndNoPresenceIsFannedOut() async throws {
         let store = try await SQLiteChatStore.open(path: ":memory:")
         let users = (0..<Self.members).map { Identity(userID: "u\($0)", name: "User \($0)") }
         for user in users { try await store.upsertUser(user) }
@@ -81,6 +82,10 @@ struct LargeGroupTests {
             #expect(beforeMessage.entries.count == configuration.maxActivityEntries)
             #expect(!beforeMessage.entries.contains { $0.user == users[Self.typers - 1].userID })
             #expect(Self.activity(frames[frames.count - 2]) != nil, "the message comes right after the stop")
+            let presence = frames.filter { if case .presence = $0 { true } else { false } }
+            #expect(presence.count == 0, "member \(index): a large group gets no presence frames")
+            let subscribed = frames.compactMap { if case .subscribed(let frame) = $0 { frame } else { nil } }
+            #expect(subscribed.map(\.presence) == [false], "member \(index): subscribed says so")
         }
         try await store.close()
     }
