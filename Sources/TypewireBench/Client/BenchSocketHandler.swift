@@ -25,8 +25,9 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The entries of the latest `activity` update: user → `expiresAt` (scenario `expiry`).
     private var entries: [String: Int64] = [:]
     private var messagesSent = 0
-    /// When the latest `activity` frame arrived.
+    /// When the latest `activity` frame arrived, and its `serverTime`.
     private var lastActivity: UInt64?
+    private var lastServerTime: Int64?
     /// The refresh interval the server announced in `welcome` (milliseconds), if it did.
     private(set) var refreshInterval: Int?
 
@@ -108,8 +109,13 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             entries = Dictionary(current, uniquingKeysWith: { $1 })
         }
         let previousActivity = lastActivity
+        let previousServerTime = lastServerTime
         let entryCount = kind == .activity ? FrameScanner.entryCount(bytes) : 0
-        if kind == .activity { lastActivity = now }
+        let serverTime = kind == .activity ? FrameScanner.serverTime(bytes) : nil
+        if kind == .activity {
+            lastActivity = now
+            lastServerTime = serverTime ?? lastServerTime
+        }
         tally.withLock { state in
             if state.inWindow(now) {
                 state.tally.delivered += 1
@@ -117,6 +123,7 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
                     state.tally.activityReceived += 1
                     state.tally.mostEntries = max(state.tally.mostEntries, entryCount)
                     if let previousActivity { state.tally.activityGaps.record(max(1, (now &- previousActivity) / 1_000)) }
+                    if let previousServerTime, let serverTime { state.tally.serverTimeGaps.record(UInt64(max(0, serverTime - previousServerTime))) }
                 }
                 if kind == .message { state.tally.messagesReceived += 1 }
             }

@@ -7,6 +7,7 @@ enum FrameScanner {
     private static let typePrefix = Array(#"{"type":""#.utf8)
     private static let typeMarker = Array(#""type":""#.utf8)
     private static let detailMarker = Array(#""detail":"t"#.utf8)
+    private static let serverTimeMarker = Array(#""serverTime":"#.utf8)
     private static let userMarker = Array(#""user":""#.utf8)
     private static let expiryMarker = Array(#""expiresAt":"#.utf8)
     private static let refreshMarker = Array(#""refreshInterval":"#.utf8)
@@ -82,6 +83,12 @@ enum FrameScanner {
             from = at
         }
         return count
+    }
+
+    /// The value of `"serverTime":<ms>` in a Typewire frame, if present.
+    static func serverTime(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard var index = find(serverTimeMarker, in: bytes, from: 0) else { return nil }
+        return digits(bytes, &index).map { Int64($0) }
     }
 
     /// The value of `"refreshInterval":<ms>` in a `welcome`, if present.

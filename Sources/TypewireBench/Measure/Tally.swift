@@ -12,6 +12,9 @@ public struct Tally: Codable, Sendable {
     /// The time between two `activity` frames at one socket, in microseconds: its minimum says how
     /// closely updates follow each other (a large group's are paced).
     public var activityGaps = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    /// The time between the `serverTime`s of two `activity` frames at one socket, in milliseconds: how far
+    /// apart the server sent them, whatever queueing came after (Typewire only; the relay stamps nothing).
+    public var serverTimeGaps = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .three)
     /// The most entries one `activity` frame listed.
     public var mostEntries = 0
     /// Start and refresh frames sent in the window.
@@ -41,6 +44,7 @@ public struct Tally: Codable, Sendable {
         latency.add(other.latency)
         expiryLateness.add(other.expiryLateness)
         activityGaps.add(other.activityGaps)
+        serverTimeGaps.add(other.serverTimeGaps)
         mostEntries = max(mostEntries, other.mostEntries)
         activitySent += other.activitySent
         otherSent += other.otherSent

@@ -38,6 +38,8 @@ public struct TargetResult: Codable, Sendable {
     /// The shortest time between two `activity` frames at one socket, and the 1st percentile, in µs.
     public var activityGapMin: UInt64
     public var activityGapP1: UInt64
+    /// The shortest time between the `serverTime`s of two `activity` frames at one socket, in ms.
+    public var serverTimeGapMin: UInt64?
     /// `activity` frames one socket received per second, on average.
     public var activityFramesPerSocketPerSecond: Double
     /// The most entries one `activity` frame listed.
@@ -81,6 +83,7 @@ public struct TargetResult: Codable, Sendable {
         let gaps = tally.activityGaps
         activityGapMin = gaps.totalCount > 0 ? gaps.min : 0
         activityGapP1 = gaps.totalCount > 0 ? gaps.valueAtPercentile(1) : 0
+        serverTimeGapMin = tally.serverTimeGaps.totalCount > 0 ? tally.serverTimeGaps.min : nil
         activityFramesPerSocketPerSecond = window > 0 && ready > 0 ? Double(tally.activityReceived) / window / Double(ready) : 0
         mostEntries = tally.mostEntries
         errors = tally.errors
@@ -146,6 +149,7 @@ public struct BenchReport: Codable, Sendable {
             ("activity frames/socket/s", { $0.activityFramesPerSocketPerSecond }, 2),
             ("activity gap min (ms)", { Double($0.activityGapMin) / 1_000 }, 1),
             ("activity gap p1 (ms)", { Double($0.activityGapP1) / 1_000 }, 1),
+            ("activity serverTime gap min (ms)", { $0.serverTimeGapMin.map(Double.init) }, 0),
             ("most entries in a frame", { Double($0.mostEntries) }, 0),
             ("expiry lateness p50 (ms)", { Double($0.expiryLatenessP50) }, 0),
             ("expiry lateness p99 (ms)", { Double($0.expiryLatenessP99) }, 0),

@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
     public var largeGroupSize: Int
     /// The shortest time between two `activity` updates of a large group, in milliseconds. Default 100.
     public var largeGroupInterval: Int64
+    /// The most `activity` frames one large group's updates may take a second, over all its subscribers:
+    /// a larger group gets its updates further apart (5 000 subscribers: one per 500 ms). Default 10 000.
+    public var largeGroupDeliveries: Int
     /// The most entries one `activity` update lists (the first to start); its `total` counts them all.
     /// Default 10.
     public var maxActivityEntries: Int
@@ -89,7 +92,8 @@ public struct ServerConfiguration: Sendable {
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
         messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40,
         subscribeRate: Double = 10, subscribeBurst: Double = 100, badFrameRate: Double = 10, badFrameBurst: Double = 100,
-        largeGroupSize: Int = 100, largeGroupInterval: Int64 = 100, maxActivityEntries: Int = 10, maxQueuedFrames: Int = 1_000, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
+        largeGroupSize: Int = 100, largeGroupInterval: Int64 = 100, largeGroupDeliveries: Int = 10_000,
+        maxActivityEntries: Int = 10, maxQueuedFrames: Int = 1_000, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, publicDirectory: String = "Public",
         demo: Bool = false
     ) {
@@ -115,6 +119,7 @@ public struct ServerConfiguration: Sendable {
         self.badFrameBurst = badFrameBurst
         self.largeGroupSize = largeGroupSize
         self.largeGroupInterval = largeGroupInterval
+        self.largeGroupDeliveries = largeGroupDeliveries
         self.maxActivityEntries = maxActivityEntries
         self.maxQueuedFrames = maxQueuedFrames
         self.maxSubscriptionsPerSocket = maxSubscriptionsPerSocket

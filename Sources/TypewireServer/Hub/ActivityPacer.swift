@@ -1,7 +1,9 @@
 /// Paces the activity fan-out of large groups: a conversation with at least `groupSize` subscribers gets
-/// at most one `activity` update per `interval`. The first change after a quiet interval goes out at once;
-/// changes within the interval are coalesced into one update at its end, carrying the latest state. Small
-/// conversations are never paced. A pure value fed the server's time in milliseconds.
+/// at most one `activity` update per interval: `interval`, or longer for a group so large that it would
+/// otherwise take more than `deliveriesPerSecond` frames a second (5 000 subscribers at 10 000 a second:
+/// one update per 500 ms). The first change after a quiet interval goes out at once; changes within the
+/// interval are coalesced into one update at its end, carrying the latest state. Small conversations are
+/// never paced. A pure value fed the server's time in milliseconds.
 struct ActivityPacer {
     /// What to do with a change of a conversation's activity.
     enum Decision: Equatable {
@@ -17,12 +19,20 @@ struct ActivityPacer {
     let interval: Int64
     /// The number of subscribers from which a conversation is paced.
     let groupSize: Int
+    /// The most `activity` frames one group's updates may take a second, over all its subscribers.
+    let deliveriesPerSecond: Int
     private var lastSent: [String: Int64] = [:]
     private var scheduled: Set<String> = []
 
-    init(interval: Int64, groupSize: Int) {
+    init(interval: Int64, groupSize: Int, deliveriesPerSecond: Int) {
         self.interval = interval
         self.groupSize = groupSize
+        self.deliveriesPerSecond = deliveriesPerSecond
+    }
+
+    /// The time between two updates of a group with this many subscribers, in milliseconds.
+    func interval(subscribers: Int) -> Int64 {
+        max(interval, Int64(subscribers) * 1_000 / Int64(max(1, deliveriesPerSecond)))
     }
 
     /// Decides when a conversation's changed activity goes out.
@@ -32,6 +42,7 @@ struct ActivityPacer {
             return .now
         }
         if scheduled.contains(conversation) { return .scheduled }
+        let interval = interval(subscribers: subscribers)
         if let last = lastSent[conversation], now - last < interval {
             scheduled.insert(conversation)
             return .at(last + interval)

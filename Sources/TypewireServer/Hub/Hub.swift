@@ -64,7 +64,10 @@ public actor Hub {
         self.logger = logger
         self.now = now
         self.board = ActivityBoard(ttl: configuration.activityTTL)
-        self.pacer = ActivityPacer(interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize)
+        self.pacer = ActivityPacer(
+            interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize,
+            deliveriesPerSecond: configuration.largeGroupDeliveries
+        )
         self.cluster = cluster
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("ActivityPacer: large groups get at most one activity update per interval")
 final class ActivityPacerTests {
-    var pacer = ActivityPacer(interval: 100, groupSize: 100)
+    var pacer = ActivityPacer(interval: 100, groupSize: 100, deliveriesPerSecond: 10_000)
 
     func change(_ conversation: String, _ subscribers: Int, at time: Int64) -> ActivityPacer.Decision {
         pacer.change(in: conversation, subscribers: subscribers, now: time)
@@ -20,16 +20,16 @@ final class ActivityPacerTests {
     }
 
     @Test func theFirstChangeGoesAtOnceAndTheRestOfTheIntervalIsCoalescedIntoOneUpdate() {
-        #expect(change("big", 5_000, at: 1_000) == .now)
-        #expect(change("big", 5_000, at: 1_010) == .at(1_100))
-        #expect(change("big", 5_000, at: 1_050) == .scheduled)
-        #expect(change("big", 5_000, at: 1_099) == .scheduled)
+        #expect(change("big", 1_000, at: 1_000) == .now)
+        #expect(change("big", 1_000, at: 1_010) == .at(1_100))
+        #expect(change("big", 1_000, at: 1_050) == .scheduled)
+        #expect(change("big", 1_000, at: 1_099) == .scheduled)
         #expect(take("big", at: 1_100))
         #expect(!take("big", at: 1_100), "one update per schedule")
         // The scheduled update counts as the interval's update.
-        #expect(change("big", 5_000, at: 1_150) == .at(1_200))
+        #expect(change("big", 1_000, at: 1_150) == .at(1_200))
         #expect(take("big", at: 1_200))
-        #expect(change("big", 5_000, at: 1_400) == .now, "after a quiet interval, at once again")
+        #expect(change("big", 1_000, at: 1_400) == .now, "after a quiet interval, at once again")
     }
 
     @Test func aScheduledUpdateTakenEarlyStartsTheNextInterval() {
@@ -38,6 +38,14 @@ final class ActivityPacerTests {
         #expect(take("big", at: 30), "a message takes the stop out early")
         #expect(!take("big", at: 100), "the timer then finds nothing due")
         #expect(change("big", 500, at: 40) == .at(130))
+    }
+
+    @Test func aVeryLargeGroupsUpdatesAreFurtherApartSoItsDeliveriesStayWithinTheBudget() {
+        #expect(pacer.interval(subscribers: 100) == 100)
+        #expect(pacer.interval(subscribers: 1_000) == 100)
+        #expect(pacer.interval(subscribers: 5_000) == 500, "10 000 deliveries a second at most")
+        #expect(change("huge", 5_000, at: 0) == .now)
+        #expect(change("huge", 5_000, at: 100) == .at(500))
     }
 
     @Test func conversationsArePacedApart() {
