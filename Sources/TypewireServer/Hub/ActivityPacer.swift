@@ -9,7 +9,7 @@ struct ActivityPacer {
     enum Decision: Equatable {
         /// Fan the update out now.
         case now
-        /// Fan it out at this time (server milliseconds): call ``takeScheduled(_:now:)`` then.
+        /// Fan it out at this time (server milliseconds): call ``wake(_:now:)`` then.
         case at(Int64)
         /// An update is already scheduled; it will carry this change.
         case scheduled
@@ -22,7 +22,8 @@ struct ActivityPacer {
     /// The most `activity` frames one group's updates may take a second, over all its subscribers.
     let deliveriesPerSecond: Int
     private var lastSent: [String: Int64] = [:]
-    private var scheduled: Set<String> = []
+    /// The conversations with an update scheduled, and when it is due.
+    private var scheduled: [String: Int64] = [:]
 
     init(interval: Int64, groupSize: Int, deliveriesPerSecond: Int) {
         self.interval = interval
@@ -41,21 +42,41 @@ struct ActivityPacer {
             lastSent[conversation] = nil
             return .now
         }
-        if scheduled.contains(conversation) { return .scheduled }
+        if scheduled[conversation] != nil { return .scheduled }
         let interval = interval(subscribers: subscribers)
         if let last = lastSent[conversation], now - last < interval {
-            scheduled.insert(conversation)
+            scheduled[conversation] = last + interval
             return .at(last + interval)
         }
         lastSent[conversation] = now
         return .now
     }
 
-    /// Takes a scheduled update: when its time comes, or earlier, when another frame to the conversation
-    /// must not overtake it (a message after its sender's stop).
-    /// - Returns: Whether one was scheduled (true once per ``Decision/at(_:)``); the caller fans it out now.
-    mutating func takeScheduled(_ conversation: String, now: Int64) -> Bool {
-        guard scheduled.remove(conversation) != nil else { return false }
+    /// What a timer finds when it wakes for a scheduled update.
+    enum Wake: Equatable {
+        /// The update is due: fan it out now.
+        case due
+        /// An update is scheduled for later (this timer was for one taken early): wake again then.
+        case notYet(Int64)
+        /// Nothing is scheduled.
+        case nothing
+    }
+
+    /// Takes a scheduled update whose time has come. A timer armed for an update that was then taken
+    /// early must not send the next one before its time.
+    mutating func wake(_ conversation: String, now: Int64) -> Wake {
+        guard let due = scheduled[conversation] else { return .nothing }
+        guard due <= now else { return .notYet(due) }
+        scheduled[conversation] = nil
+        lastSent[conversation] = now
+        return .due
+    }
+
+    /// Takes a scheduled update before its time, because another frame to the conversation must not
+    /// overtake it (a message after its sender's stop).
+    /// - Returns: Whether one was scheduled; the caller fans it out now.
+    mutating func takeEarly(_ conversation: String, now: Int64) -> Bool {
+        guard scheduled.removeValue(forKey: conversation) != nil else { return false }
         lastSent[conversation] = now
         return true
     }
@@ -63,6 +84,6 @@ struct ActivityPacer {
     /// Forgets a conversation nobody follows any more.
     mutating func forget(_ conversation: String) {
         lastSent[conversation] = nil
-        scheduled.remove(conversation)
+        scheduled[conversation] = nil
     }
 }

@@ -456,19 +456,29 @@ public actor Hub {
         case .now:
             fanOutActivity(of: conversation)
         case .at(let time):
-            let delay = max(0, time - now())
-            Task { [weak self] in
-                try? await Task.sleep(for: .milliseconds(delay))
-                await self?.sendScheduledActivity(of: conversation)
-            }
+            scheduleActivity(of: conversation, at: time)
         case .scheduled:
             break
         }
     }
 
-    /// Sends a large group's paced update, if it is still due (a message may have taken it out early).
+    /// Arms a timer for a large group's paced update.
+    private func scheduleActivity(of conversation: String, at time: Int64) {
+        let delay = max(1, time - now())
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(delay))
+            await self?.sendScheduledActivity(of: conversation)
+        }
+    }
+
+    /// Sends a large group's paced update if it is due; a timer armed for an update that a message took
+    /// early waits for the next one's time.
     private func sendScheduledActivity(of conversation: String) {
-        if pacer.takeScheduled(conversation, now: now()) { fanOutActivity(of: conversation) }
+        switch pacer.wake(conversation, now: now()) {
+        case .due: fanOutActivity(of: conversation)
+        case .notYet(let time): scheduleActivity(of: conversation, at: time)
+        case .nothing: break
+        }
     }
 
     /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
@@ -509,7 +519,7 @@ public actor Hub {
     /// Sends the same bytes to every subscriber of a conversation, after its paced activity update if one
     /// is waiting, so that no frame overtakes it (no one sees "is typing" after the message).
     func broadcast(_ text: String, as type: String, to conversation: String) {
-        if pacer.takeScheduled(conversation, now: now()) { fanOutActivity(of: conversation) }
+        if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
         let ids = subscribers[conversation] ?? []
         for id in ids { connections[id]?.outbox.enqueue(text) }
         metrics.sent(type, count: ids.count)

@@ -9,8 +9,12 @@ final class ActivityPacerTests {
         pacer.change(in: conversation, subscribers: subscribers, now: time)
     }
 
-    func take(_ conversation: String, at time: Int64) -> Bool {
-        pacer.takeScheduled(conversation, now: time)
+    func wake(_ conversation: String, at time: Int64) -> ActivityPacer.Wake {
+        pacer.wake(conversation, now: time)
+    }
+
+    func takeEarly(_ conversation: String, at time: Int64) -> Bool {
+        pacer.takeEarly(conversation, now: time)
     }
 
     @Test func smallConversationsAreNeverPaced() {
@@ -24,20 +28,34 @@ final class ActivityPacerTests {
         #expect(change("big", 1_000, at: 1_010) == .at(1_100))
         #expect(change("big", 1_000, at: 1_050) == .scheduled)
         #expect(change("big", 1_000, at: 1_099) == .scheduled)
-        #expect(take("big", at: 1_100))
-        #expect(!take("big", at: 1_100), "one update per schedule")
+        #expect(wake("big", at: 1_100) == .due)
+        #expect(wake("big", at: 1_100) == .nothing, "one update per schedule")
         // The scheduled update counts as the interval's update.
         #expect(change("big", 1_000, at: 1_150) == .at(1_200))
-        #expect(take("big", at: 1_200))
+        #expect(wake("big", at: 1_200) == .due)
         #expect(change("big", 1_000, at: 1_400) == .now, "after a quiet interval, at once again")
     }
 
     @Test func aScheduledUpdateTakenEarlyStartsTheNextInterval() {
         #expect(change("big", 500, at: 0) == .now)
         #expect(change("big", 500, at: 20) == .at(100))
-        #expect(take("big", at: 30), "a message takes the stop out early")
-        #expect(!take("big", at: 100), "the timer then finds nothing due")
+        #expect(takeEarly("big", at: 30), "a message takes the stop out early")
         #expect(change("big", 500, at: 40) == .at(130))
+    }
+
+    @Test func aTimerArmedForAnUpdateTakenEarlyDoesNotSendTheNextOneBeforeItsTime() {
+        #expect(change("big", 500, at: 0) == .now)
+        #expect(change("big", 500, at: 20) == .at(100))  // timer A, for 100
+        #expect(takeEarly("big", at: 30))
+        #expect(change("big", 500, at: 40) == .at(130))  // timer B, for 130
+        #expect(wake("big", at: 100) == .notYet(130), "timer A finds B's update not yet due")
+        #expect(wake("big", at: 130) == .due)
+        #expect(wake("big", at: 130) == .nothing)
+    }
+
+    @Test func earlyTakesFindNothingWhenNothingIsScheduled() {
+        #expect(change("big", 500, at: 0) == .now)
+        #expect(!takeEarly("big", at: 10))
     }
 
     @Test func aVeryLargeGroupsUpdatesAreFurtherApartSoItsDeliveriesStayWithinTheBudget() {
