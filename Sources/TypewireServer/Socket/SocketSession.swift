@@ -62,36 +62,10 @@ struct SocketSession {
             }
             var gate = InboundGate(configuration)
             do {
-                reading: while let message = try await messages.next() {
-                    let refusal: Refusal
-                    switch Self.decode(message, maxFrameSize: configuration.maxFrameSize) {
-                    case .success(let frame):
-                        if case .activity(let request) = frame, request.activity.isActive {
-                            switch gate.admitActivity(now: hub.now()) {
-                            case .pass: break
-                            case .drop(let notify):
-                                hub.metrics.received("activity")
-                                hub.metrics.droppedByRateLimit.increment()
-                                if notify { answer(activityLimitNotice, on: outbox) }
-                                continue reading
-                            case .close(let reason):
-                                try? await outbound.close(.policyViolation, reason: reason)
-                                break reading
-                            }
-                        }
-                        await hub.handle(frame, from: id)
-                        continue reading
-                    case .failure(let failure):
-                        refusal = failure
-                    }
-                    hub.metrics.received(refusal.frameType ?? "invalid")
-                    switch gate.admitBadFrame(now: hub.now()) {
-                    case .pass: answer(refusal.answer, on: outbox)
-                    case .drop: hub.metrics.droppedByRateLimit.increment()
-                    case .close(let reason):
-                        try? await outbound.close(.policyViolation, reason: reason)
-                        break reading
-                    }
+                while let message = try await messages.next() {
+                    guard let reason = await handle(message, from: id, gate: &gate, outbox: outbox) else { continue }
+                    try? await outbound.close(.policyViolation, reason: reason)
+                    break
                 }
             } catch {
                 logger.debug("socket ended", metadata: ["error": "\(error)"])
@@ -99,6 +73,41 @@ struct SocketSession {
             await hub.disconnect(id)
             group.cancelAll()
         }
+    }
+
+    /// Handles one message of an authenticated socket: activity and bad frames within their budgets
+    /// (`InboundGate`), everything else, go to the hub; the rest is dropped here, before the hub.
+    /// - Returns: Why to close the socket (it keeps flooding), or nil to read on.
+    private func handle(
+        _ message: InboundMessages.Message, from id: ConnectionID, gate: inout InboundGate, outbox: Outbox
+    ) async -> String? {
+        let refusal: Refusal
+        switch Self.decode(message, maxFrameSize: configuration.maxFrameSize) {
+        case .success(let frame):
+            if case .activity(let request) = frame, request.activity.isActive {
+                switch gate.admitActivity(now: hub.now()) {
+                case .pass: break
+                case .drop(let notify):
+                    hub.metrics.received("activity")
+                    hub.metrics.droppedByRateLimit.increment()
+                    if notify { answer(activityLimitNotice, on: outbox) }
+                    return nil
+                case .close(let reason):
+                    return reason
+                }
+            }
+            await hub.handle(frame, from: id)
+            return nil
+        case .failure(let failure):
+            refusal = failure
+        }
+        hub.metrics.received(refusal.frameType ?? "invalid")
+        switch gate.admitBadFrame(now: hub.now()) {
+        case .pass: answer(refusal.answer, on: outbox)
+        case .drop: hub.metrics.droppedByRateLimit.increment()
+        case .close(let reason): return reason
+        }
+        return nil
     }
 
     /// Reads frames until a valid `hello`; anything else before it is answered with an error.
