@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "TypewireCore", targets: ["TypewireCore"]),
+        .library(name: "TypewireSimulation", targets: ["TypewireSimulation"]),
         .library(name: "TypewireServer", targets: ["TypewireServer"]),
         .library(name: "TypewireClient", targets: ["TypewireClient"]),
         .library(name: "TypewireTesting", targets: ["TypewireTesting"]),
@@ -21,7 +22,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.2.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -30,6 +30,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "TypewireCore"),
+        // The fidelity simulator behind `typewire simulate` and docs/FIDELITY.md: not part of an app's core.
+        .target(name: "TypewireSimulation", dependencies: ["TypewireCore"]),
         .target(
             name: "TypewireServer",
             dependencies: [
@@ -40,9 +42,11 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         .target(
@@ -94,10 +98,13 @@ let package = Package(
             name: "typewire",
             dependencies: [
                 "TypewireCore",
+                "TypewireSimulation",
                 "TypewireServer",
                 "TypewireDemo",
                 "TypewireBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -106,18 +113,21 @@ let package = Package(
         .testTarget(
             name: "TypewireServerTests",
             dependencies: [
+                "TypewireCore",
                 "TypewireServer",
                 "TypewireClient",
                 "TypewireTesting",
                 "TypewireFuzzing",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "TypewireClientTests",
             dependencies: [
+                "TypewireCore",
                 "TypewireClient",
                 "TypewireTesting",
                 "TypewireServer",
@@ -126,10 +136,10 @@ let package = Package(
         .testTarget(
             name: "TypewireDemoTests",
             dependencies: [
+                "TypewireCore",
                 "TypewireDemo",
                 "TypewireClient",
                 "TypewireTesting",
-                "TypewireServer",
             ]
         ),
         .testTarget(
@@ -141,6 +151,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "TypewireSimulationTests", dependencies: ["TypewireCore", "TypewireSimulation"]),
     ],
     swiftLanguageModes: [.v6]
 )

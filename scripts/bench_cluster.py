@@ -20,6 +20,7 @@ the end, on error too (and gets SIGTERM if this script dies).
 import argparse
 import ctypes
 import json
+import os
 import re
 import signal
 import select
@@ -36,9 +37,10 @@ from pathlib import Path
 import websocket
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "Tests" / "Support"))
+import typewire_server  # noqa: E402  (the shared harness, found through the path above)
 SECRET = "bench-cluster-secret-0123456789abcdef"  # 32+ bytes, shared by every node
 CONVERSATION = "direct-alice-bob"
-LISTENING = re.compile(r"Typewire is listening on [^:\s]+:(\d+)")
 
 children: list[subprocess.Popen] = []
 libc = ctypes.CDLL(None, use_errno=True)
@@ -78,29 +80,19 @@ def percentile(sorted_values, p):
 # MARK: latency
 
 class Node:
-    """A `typewire serve` process; its output goes to a log file, and its port comes from the log."""
+    """A `typewire serve` process (the shared harness, Tests/Support/typewire_server.py): its output goes to a
+    log file, and its port comes from its listening line."""
 
     def __init__(self, name, binary, logs, *extra, activity_rate="1000"):
         self.name, self.log_path = name, logs / f"{name}.log"
         limit = ["--activity-rate", activity_rate] if activity_rate else []  # None: the server's default
-        self.process = spawn([binary, "serve", "--port", "0", "--demo", "--jwt-secret", SECRET, *limit, *extra],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.port = None
-        ready = threading.Event()
-
-        def pump():
-            with open(self.log_path, "w") as log:
-                for line in self.process.stdout:
-                    log.write(line)
-                    log.flush()
-                    if self.port is None and (match := LISTENING.search(line)):
-                        self.port = int(match[1])
-                        ready.set()
-            ready.set()  # the process ended
-
-        threading.Thread(target=pump, daemon=True).start()
-        if not ready.wait(120) or self.port is None:
-            raise RuntimeError(f"{name} did not start: see {self.log_path}")
+        os.environ["TYPEWIRE_BIN"] = str(binary)
+        self.server = typewire_server.start_server(
+            ["serve", "--port", "0", "--demo", "--jwt-secret", SECRET, *limit, *extra], self.log_path,
+            startup_timeout=120, preexec_fn=die_with_parent,
+        )
+        self.process, self.port = self.server.process, self.server.port
+        children.append(self.process)
 
     def metric(self, name):
         text = urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5).read().decode()

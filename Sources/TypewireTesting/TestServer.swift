@@ -50,15 +50,28 @@ public struct TestServer: Sendable {
         var logger = Logger(label: "typewire.test")
         logger.logLevel = .warning
         let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
-        try await DemoSeed.seed(into: store)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
-            portContinuation.yield(port)
+        do {
+            try await DemoSeed.seed(into: store)
+            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+            let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
+                portContinuation.yield(port)
+            }
+            var groupConfiguration = ServiceGroupConfiguration(services: [server], logger: logger)
+            groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)  // a stuck shutdown fails, not hangs
+            groupConfiguration.maximumCancellationDuration = .seconds(5)
+            let services = ServiceGroup(configuration: groupConfiguration)
+            try await serve(services, ports: ports, portContinuation: portContinuation, configuration: configuration, body)
+        } catch {
+            try? await store.close()  // a store must be closed before it goes, whatever the body did
+            throw error
         }
-        var groupConfiguration = ServiceGroupConfiguration(services: [server], logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(5)  // a stuck shutdown fails, not hangs
-        groupConfiguration.maximumCancellationDuration = .seconds(5)
-        let services = ServiceGroup(configuration: groupConfiguration)
+        try await store.close()
+    }
+
+    private static func serve(
+        _ services: ServiceGroup, ports: AsyncStream<Int>, portContinuation: AsyncStream<Int>.Continuation,
+        configuration: ServerConfiguration, _ body: (TestServer) async throws -> Void
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { portContinuation.finish() }  // a server that could not listen ends the wait for its port
@@ -76,7 +89,6 @@ public struct TestServer: Sendable {
             await services.triggerGracefulShutdown()
             try await group.waitForAll()
         }
-        try await store.close()
     }
 }
 

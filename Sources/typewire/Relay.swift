@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import ServiceLifecycle
 import TypewireBench
+import TypewireServer
 
 /// `typewire relay`: the bare broadcast server that `typewire bench` compares Typewire with.
 struct Relay: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct Relay: AsyncParsableCommand {
         let logger = Logger(label: "typewire.relay")
         let host = self.host
         let relay = RelayServer.make(host: host, port: port, logger: logger) { port in
-            logger.info("Relay is listening on \(host):\(port)")
+            ListeningLine.announce(host: host, port: port)
         }
         try await ServiceGroup(
             configuration: .init(services: [relay], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

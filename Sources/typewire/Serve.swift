@@ -101,7 +101,8 @@ struct Serve: AsyncParsableCommand {
         let server = try await TypewireApplication.make(
             configuration: configuration, store: store, logger: logger, cluster: postgres == nil ? nil : .init()
         ) { port in
-            logger.info("Typewire is listening on \(host):\(port)\(mode)")
+            logger.info("Typewire serves on \(host):\(port)\(mode)")
+            ListeningLine.announce(host: host, port: port)
             boundPort.yield(port)
         }
         var services: [any Service] = [server]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TypewireCore
+import TypewireSimulation
 
 /// `typewire simulate`: compares sender policies on simulated typists.
 struct Simulate: AsyncParsableCommand {

@@ -7,12 +7,9 @@ and the server's log go to .artifacts/ (ignored by git).
 
 import os
 import pathlib
-import re
 import shutil
-import signal
-import subprocess
+import sys
 import tempfile
-import threading
 
 import pytest
 from selenium import webdriver
@@ -22,9 +19,11 @@ from selenium.webdriver.chrome.service import Service
 from pages import ChatPage
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "Support"))
+import typewire_server  # noqa: E402  (the shared harness, found through the path above)
+
 ARTIFACTS = ROOT / ".artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
-LISTENING = re.compile(r"Typewire is listening on [^\s:]+:(\d+)")
 
 
 @pytest.fixture(scope="session")
@@ -36,43 +35,15 @@ def server():
     if os.environ.get("TYPEWIRE_TEST_SERVER"):
         yield os.environ["TYPEWIRE_TEST_SERVER"].rstrip("/")
         return
-    binary = pathlib.Path(os.environ.get("TYPEWIRE_BIN", ROOT / ".build" / "debug" / "typewire"))
-    if not binary.exists():
-        pytest.fail(f"{binary} does not exist: run `swift build` first (scripts/test.sh does).")
-    ARTIFACTS.mkdir(exist_ok=True)
     folder = tempfile.mkdtemp(prefix="typewire-browser-")
-    log = open(ARTIFACTS / "server.log", "w", encoding="utf-8")
-    process = subprocess.Popen(
-        [str(binary), "serve", "--demo", "--port", "0", "--sqlite", f"{folder}/typewire.sqlite", "--public", str(ROOT / "Public")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    port = {}
-    started = threading.Event()
-
-    def pump():
-        # Keep reading, so the server never blocks on a full pipe; note the port it prints.
-        for line in process.stdout:
-            log.write(line)
-            log.flush()
-            match = LISTENING.search(line)
-            if match and not started.is_set():
-                port["value"] = int(match.group(1))
-                started.set()
-        started.set()
-
-    threading.Thread(target=pump, daemon=True).start()
-    if not started.wait(60) or "value" not in port:
-        process.kill()
-        pytest.fail(f"the server did not start; see {ARTIFACTS / 'server.log'}")
-    yield f"http://127.0.0.1:{port['value']}"
-    process.send_signal(signal.SIGTERM)
+    arguments = ["serve", "--demo", "--port", "0", "--sqlite", f"{folder}/typewire.sqlite", "--public", ROOT / "Public"]
     try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    log.close()
-    shutil.rmtree(folder, ignore_errors=True)
+        with typewire_server.running_server(arguments, ARTIFACTS / "server.log") as running:
+            yield running.url
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _chromium():

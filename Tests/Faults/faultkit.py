@@ -7,26 +7,23 @@ whatever happens in the test. Times are `time.monotonic()` seconds, taken where 
 import contextlib
 import json
 import math
-import os
 import pathlib
-import re
 import select
-import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.request
 
 import websocket
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "Support"))
+import typewire_server  # noqa: E402  (the shared harness, found through the path above)
 HERE = pathlib.Path(__file__).resolve().parent
 ARTIFACTS = ROOT / ".artifacts" / "faults"
-BINARY = pathlib.Path(os.environ.get("TYPEWIRE_BIN", ROOT / ".build" / "debug" / "typewire"))
+BINARY = typewire_server.BINARY
 ALICE_HELPER = HERE / "alice_helper.py"
-LISTENING = re.compile(r"Typewire is listening on [^\s]+:(\d+)")
 #: At least 32 bytes, as `serve` and `token` require.
 SECRET = "typewire-fault-tests-secret-0123456789abcdef"
 DIRECT = "direct-alice-bob"
@@ -41,78 +38,16 @@ def mint_token(user, name):
     return result.stdout.strip()
 
 
-class Server:
-    """`typewire serve --demo --port 0` with the tests' secret; `log` is everything it printed."""
-
-    def __init__(self, process, port, host, log_path, lines):
-        self.process = process
-        self.port = port
-        self.host = host
-        self.log_path = log_path
-        self._lines = lines
-
-    @property
-    def url(self):
-        return f"ws://{self.host}:{self.port}/v1/socket"
-
-    @property
-    def log(self):
-        return "".join(self._lines)
-
-    def alive(self):
-        """The process runs and answers /healthz."""
-        if self.process.poll() is not None:
-            return False
-        with urllib.request.urlopen(f"http://{self.host}:{self.port}/healthz", timeout=5) as response:
-            return response.status == 200 and response.read() == b"ok"
-
-
 @contextlib.contextmanager
 def running_server(name, sqlite, *, host="127.0.0.1", extra=()):
-    """Starts the built server, yields a `Server`, and always stops it (SIGTERM, then SIGKILL)."""
-    if not BINARY.exists():
-        raise RuntimeError(f"{BINARY} does not exist: run `swift build --product typewire` first (scripts/test.sh does).")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / f"{name}.log"
-    log = open(log_path, "w", encoding="utf-8")
-    command = [
-        str(BINARY), "serve", "--demo", "--port", "0", "--host", host, "--jwt-secret", SECRET,
-        "--sqlite", str(sqlite), "--public", str(ROOT / "Public"), *map(str, extra),
+    """The built `typewire serve --demo` on a free port of `host`, with the tests' secret and `sqlite` as its
+    file; yields a `typewire_server.ServerProcess` and always stops it (SIGTERM, then SIGKILL)."""
+    arguments = [
+        "serve", "--demo", "--port", "0", "--host", host, "--jwt-secret", SECRET,
+        "--sqlite", sqlite, "--public", ROOT / "Public", *extra,
     ]
-    log.write("$ " + " ".join(command) + "\n")
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines = []
-    port = {}
-    started = threading.Event()
-
-    def pump():
-        # Keep reading, so the server never blocks on a full pipe; note the port it prints.
-        for line in process.stdout:
-            lines.append(line)
-            log.write(line)
-            log.flush()
-            match = LISTENING.search(line)
-            if match and not started.is_set():
-                port["value"] = int(match.group(1))
-                started.set()
-        started.set()
-
-    reader = threading.Thread(target=pump, daemon=True)
-    reader.start()
-    try:
-        if not started.wait(60) or "value" not in port:
-            raise RuntimeError(f"the server did not start; see {log_path}:\n{''.join(lines)}")
-        yield Server(process, port["value"], host, log_path, lines)
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        reader.join(5)
-        log.close()
+    with typewire_server.running_server(arguments, ARTIFACTS / f"{name}.log") as server:
+        yield server
 
 
 class Peer:

@@ -18,10 +18,10 @@ REQUIRED = 0.100
 def test_client_sigkill(tmp_path, request):
     alice_token, bob_token = mint_token("alice", "Alice"), mint_token("bob", "Bob")
     with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
-        with peer(server.url, bob_token, "bob") as bob:
+        with peer(server.socket_url, bob_token, "bob") as bob:
             bob.subscribe(DIRECT)
             start = bob.mark()
-            with child(server.url, alice_token) as alice:
+            with child(server.socket_url, alice_token) as alice:
                 alice.wait_ready()
                 bob.wait_for(activity_with("alice"), 5, "alice typing")
                 bob.wait_for(presence("alice", True), 5, "alice online", since=start)

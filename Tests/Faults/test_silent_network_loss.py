@@ -83,7 +83,7 @@ def test_silent_network_loss(transport, ping, tmp_path, request):
             request.node.name, tmp_path / "typewire.sqlite", host=host,
             extra=("--ping-interval", int(ping * 1000), "--activity-ttl", int(TTL * 1000)),
         ))
-        alice_url = server.url
+        alice_url = server.socket_url
         if transport == "proxy":
             proxy = stack.enter_context(freezable_proxy(server.port))
             alice_url = f"ws://127.0.0.1:{proxy.port}/v1/socket"
@@ -92,7 +92,7 @@ def test_silent_network_loss(transport, ping, tmp_path, request):
             def freeze():
                 subprocess.run(["ip", "-n", namespace, "link", "set", link, "down"], check=True)
 
-        bob = stack.enter_context(peer(server.url, bob_token, "bob"))
+        bob = stack.enter_context(peer(server.socket_url, bob_token, "bob"))
         bob.subscribe(DIRECT)
         start = bob.mark()
         alice = stack.enter_context(child(alice_url, alice_token, prefix=prefix))

@@ -75,10 +75,10 @@ def drain(ws):
 def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
     tokens = {user: mint_token(user, user.capitalize()) for user in ("alice", "bob", "erin")}
     with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
-        with peer(server.url, tokens["bob"], "bob") as bob:
+        with peer(server.socket_url, tokens["bob"], "bob") as bob:
             bob.subscribe(GROUP)
             connections_before = open_connections(server)  # Bob's, and the demo bot's
-            erin = SlowReader(server.url, tokens["erin"])
+            erin = SlowReader(server.socket_url, tokens["erin"])
             bob.wait_for(lambda f: f["type"] == "presence" and f["user"] == "erin" and f["online"], 5, "erin online")
             rss_before = server_rss_kib(server)
             start = bob.mark()
@@ -88,7 +88,7 @@ def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
             sent = [0]
 
             def type_from_one_socket():
-                ws = websocket.create_connection(server.url, timeout=10)
+                ws = websocket.create_connection(server.socket_url, timeout=10)
                 ws.send(json.dumps({"type": "hello", "token": tokens["alice"]}))
                 threading.Thread(target=drain, args=(ws,), daemon=True).start()
                 while not stop.is_set():

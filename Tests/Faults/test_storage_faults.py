@@ -154,8 +154,8 @@ def typing_still_works(alice, bob, url, bob_token):
 def connected(server):
     alice_token, bob_token = mint_token("alice", "Alice"), mint_token("bob", "Bob")
     stack = contextlib.ExitStack()
-    alice = stack.enter_context(peer(server.url, alice_token, "alice"))
-    bob = stack.enter_context(peer(server.url, bob_token, "bob"))
+    alice = stack.enter_context(peer(server.socket_url, alice_token, "alice"))
+    bob = stack.enter_context(peer(server.socket_url, bob_token, "bob"))
     for person in (alice, bob):
         person.subscribe(DIRECT)
     return stack, alice, bob, bob_token
@@ -171,7 +171,7 @@ def test_disk_full(tmp_path, request):
 
             since_bob = bob.mark()
             error, answer_ms = refused(alice, "during-full")
-            typing_ms = typing_still_works(alice, bob, server.url, bob_token)
+            typing_ms = typing_still_works(alice, bob, server.socket_url, bob_token)
             assert not any(message("during-full")(f) for _, f in bob.frames[since_bob:]), "a message that was not stored went out"
             assert server.alive(), f"the server died when the disk filled; see {server.log_path}"
             logged = [line.strip() for line in server.log.splitlines() if "storing a message failed" in line]
@@ -194,13 +194,13 @@ def test_read_only(tmp_path, request):
 
             since_bob = bob.mark()
             error, answer_ms = refused(alice, "during-ro")
-            typing_ms = typing_still_works(alice, bob, server.url, bob_token)
+            typing_ms = typing_still_works(alice, bob, server.socket_url, bob_token)
             assert not any(message("during-ro")(f) for _, f in bob.frames[since_bob:]), "a message that was not stored went out"
             assert server.alive(), f"the server died when its disk went read-only; see {server.log_path}"
             logged = [line.strip() for line in server.log.splitlines() if "storing a message failed" in line]
             assert logged, f"the server logged nothing about the failed write; see {server.log_path}"
             # The messages stored before the fault can still be read: a fresh subscription lists them.
-            with peer(server.url, bob_token, "bob-history") as reader:
+            with peer(server.socket_url, bob_token, "bob-history") as reader:
                 recent = reader.subscribe(DIRECT)["recentMessages"]
                 assert "before-ro" in {m.get("clientMessageId") for m in recent}
             record("read_only", error=error, answer_ms=answer_ms, typing_ms=typing_ms, log=logged[0])

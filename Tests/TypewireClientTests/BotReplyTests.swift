@@ -42,23 +42,17 @@ struct BotReplyTests: ClientTesting {
     }
 
     @Test func thinkingLongerThanTheTTLStaysShownAndAFailedReplyClearsIt() async throws {
-        // A ttl of 1.5 s with refreshes every 300 ms: a bot thinking for 3.5 s must stay on screen (the margins
-        // are wide because other suites load the machine while this runs).
+        // A ttl of 1.5 s with refreshes every 300 ms; the bot thinks until the server has had 12 refreshes
+        // (over two ttls): Alice's indicator must not drop meanwhile. Failing the reply then clears it.
         try await TestServer.run(configure: { $0.activityTTL = 1_500; $0.refreshInterval = 300 }) { server in
             try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { clients, chats in
                 let (clawd, botChat, aliceChat) = (clients[0], chats[0], chats[1])
                 let reply = try await botChat.beginReply()
                 _ = try await first(aliceChat.typing) { $0.text == "Clawd is thinking…" }
-                let clearedAt = Task { () -> ContinuousClock.Instant in
-                    _ = try await first(aliceChat.typing, within: .seconds(10)) { $0 == .idle }
-                    return .now
-                }
-                try await Task.sleep(for: .milliseconds(3_500))  // the bot thinks, more than two ttls long
-                let failedAt = ContinuousClock.now
-                await reply.fail()
-                let cleared = try await clearedAt.value
-                #expect(cleared >= failedAt, "the thinking indicator went away while the bot was still thinking")
-                #expect(cleared - failedAt < .milliseconds(500), "failing cleared it at once")
+                let shown = try await staysShownUntilStopped(
+                    aliceChat.typing, untilTheServerReceives: 12, moreFramesOf: "activity", on: server
+                ) { await reply.fail() }
+                #expect(shown, "the thinking indicator went away while the bot was still thinking")
                 try await waitUntil(clawd) { $0.liveCounts.replies == 0 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TypewireServer
 
 /// A child process of the benchmark (a server or a worker), its output in a log file.
 ///
@@ -38,15 +39,12 @@ final class ChildProcess: Sendable {
     /// The log so far.
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    /// Waits until the log says "listening on HOST:PORT" and returns the port.
+    /// Waits until the log has the listening line (``ListeningLine``) and returns its port.
     func listeningPort(within seconds: Double) async throws -> Int {
         let deadline = BenchClock.monotonicNanos() + UInt64(seconds * 1e9)
         while BenchClock.monotonicNanos() < deadline {
             let text = output
-            if let range = text.range(of: #"listening on [0-9.]+:(\d+)"#, options: .regularExpression),
-               let port = Int(text[range].split(separator: ":").last!) {
-                return port
-            }
+            if let port = ListeningLine.port(in: text) { return port }
             guard process.isRunning else { throw BenchError("\(name) exited before it listened: \(text.suffix(2_000))") }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -6,5 +6,5 @@ public enum WireProtocol {
     /// The protocol version; it is part of the socket's path.
     public static let version = 1
     /// The path of the WebSocket endpoint.
-    public static let socketPath = "/v1/socket"
+    public static let socketPath = "/v\(version)/socket"
 }

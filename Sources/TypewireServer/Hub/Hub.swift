@@ -74,23 +74,38 @@ public actor Hub {
     // MARK: Connections
 
     /// Registers an authenticated socket and answers with `welcome`.
+    ///
+    /// The handshake reads what the store knows of the user (settings and blocks, on SQLite's reader
+    /// connections, beside any writes) and writes the user only when the token's name or role changed:
+    /// a reconnecting user costs no disk write.
     /// - Parameters:
     ///   - identity: Who the socket's token named.
     ///   - outbox: Where the hub queues the socket's frames.
     ///   - close: Closes the socket with the going-away code (1001): for shutdown, and for a socket that
     ///     reads too slowly to follow (its outbox filled up).
-    /// - Returns: The connection's id, for every later call; nil if the user already has
-    ///   ``ServerConfiguration/maxSocketsPerUser`` sockets (the caller refuses this one).
+    /// - Returns: The connection's id, for every later call.
+    /// - Throws: ``ConnectRefusal``: the user already has ``ServerConfiguration/maxSocketsPerUser``
+    ///   sockets, or the store cannot be read now (the client retries later).
     public func connect(
         _ identity: Identity, outbox: AsyncStream<String>.Continuation,
         close: @escaping @Sendable (_ reason: String) async -> Void = { _ in }
-    ) async -> ConnectionID? {
-        guard connectionsOfUser[identity.userID, default: []].count < configuration.maxSocketsPerUser else { return nil }
-        try? await store.upsertUser(identity)
-        let shares = (try? await store.sharesTyping(identity.userID)) ?? true
-        let blocked = (try? await store.blockedUsers(of: identity.userID)) ?? []
+    ) async throws(ConnectRefusal) -> ConnectionID {
+        let limit = configuration.maxSocketsPerUser
+        guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
+        let stored: StoredUser?
+        let blocked: Set<String>
+        do {
+            async let user = store.user(identity.userID)
+            async let blockedUsers = store.blockedUsers(of: identity.userID)
+            (stored, blocked) = try await (user, blockedUsers)
+            if stored?.matches(identity) != true { try await store.upsertUser(identity) }
+        } catch {
+            logger.error("the store could not be read for a handshake", metadata: ["error": "\(error)"])
+            throw .storeUnavailable
+        }
+        let shares = stored?.sharesTyping ?? true
         // Checked again after the waits: other sockets of the user may have connected meanwhile.
-        guard connectionsOfUser[identity.userID, default: []].count < configuration.maxSocketsPerUser else { return nil }
+        guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
         if shares { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
         blocks[identity.userID] = blocked.isEmpty ? nil : blocked
         let id = nextConnectionID

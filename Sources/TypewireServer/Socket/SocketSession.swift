@@ -36,12 +36,15 @@ struct SocketSession {
         let (queue, continuation) = AsyncStream.makeStream(
             of: String.self, bufferingPolicy: .bufferingOldest(configuration.maxQueuedFrames)
         )
-        guard let id = await hub.connect(identity, outbox: continuation, close: { reason in
-            try? await outbound.close(.goingAway, reason: reason)
-        }) else {
-            let limit = configuration.maxSocketsPerUser
-            try await outbound.write(.text(Self.failure(.forbidden, "This user already has \(limit) open sockets; close one first.")))
-            try await outbound.close(.policyViolation, reason: "too many sockets for this user")
+        let id: ConnectionID
+        do {
+            id = try await hub.connect(identity, outbox: continuation) { reason in
+                try? await outbound.close(.goingAway, reason: reason)
+            }
+        } catch {
+            try await outbound.write(.text(Self.failure(error.code, error.message)))
+            // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
+            try await outbound.close(error.isTemporary ? .unknown(1013) : .policyViolation, reason: error.message)
             return
         }
         let outbox = Outbox(frames: continuation) { [hub] in await hub.cutOff(id) }
@@ -171,3 +174,4 @@ struct SocketSession {
         String(decoding: FrameCodec.encode(ServerFrame.error(.init(code: code, message: message, ref: "hello"))), as: UTF8.self)
     }
 }
+

@@ -26,12 +26,36 @@ public struct StoredMessage: Sendable, Hashable {
     public var isNew: Bool
 }
 
+/// What the store knows of a user.
+public struct StoredUser: Sendable, Hashable {
+    /// The display name the user's latest token carried, if any.
+    public var name: String?
+    /// Whether the user is a bot.
+    public var isBot: Bool
+    /// Whether the user shares their typing.
+    public var sharesTyping: Bool
+
+    /// Creates a stored user.
+    public init(name: String?, isBot: Bool, sharesTyping: Bool) {
+        self.name = name
+        self.isBot = isBot
+        self.sharesTyping = sharesTyping
+    }
+
+    /// Whether recording this identity would change nothing (a token without a name keeps the stored one).
+    public func matches(_ identity: Identity) -> Bool {
+        (identity.name == nil || identity.name == name) && identity.isBot == isBot
+    }
+}
+
 /// The durable state behind the hub: users, conversations, participants, messages.
 ///
 /// Every method may be called from any task; implementations serialise what they must.
 public protocol ChatStore: Sendable {
     /// Records the user a token named, with the latest display name.
     func upsertUser(_ identity: Identity) async throws
+    /// What the store knows of a user; nil if the user was never recorded.
+    func user(_ id: String) async throws -> StoredUser?
     /// Creates a conversation with its creator and members as participants.
     func createConversation(id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]) async throws -> Conversation
     /// The conversation, if it exists.

@@ -82,6 +82,15 @@ public final class PostgresChatStore: ChatStore {
             """)
     }
 
+    public func user(_ id: String) async throws -> StoredUser? {
+        var user: StoredUser?
+        let rows = try await client.query("SELECT name, is_bot, shares_typing FROM users WHERE id = \(id)", logger: logger)
+        for try await (name, isBot, shares) in rows.decode((String?, Bool, Bool).self) {
+            user = StoredUser(name: name, isBot: isBot, sharesTyping: shares)
+        }
+        return user
+    }
+
     public func createConversation(
         id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]
     ) async throws -> Conversation {

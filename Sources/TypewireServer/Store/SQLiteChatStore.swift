@@ -1,32 +1,28 @@
 import Logging
-import NIOCore
 import SQLiteNIO
 import TypewireCore
 
 /// ``ChatStore`` on one SQLite file (sqlite-nio bundles SQLite, so nothing needs installing).
 ///
-/// One connection, used from SQLite's own thread pool; statements run one at a time. The schema is
-/// migrated on open.
+/// One writer connection whose writes and transactions run one at a time, and reader connections beside
+/// it in WAL mode (``SQLiteConnections``): a read, such as a socket's handshake, never waits behind a
+/// write. The schema is migrated on open.
 public final class SQLiteChatStore: ChatStore {
-    private let connection: SQLiteConnection
+    private let database: SQLiteConnections
 
-    private init(connection: SQLiteConnection) {
-        self.connection = connection
+    private init(database: SQLiteConnections) {
+        self.database = database
     }
 
     /// Opens (or creates) the file and migrates its schema.
     /// - Parameter path: The file's path; `:memory:` keeps everything in memory.
     public static func open(path: String, logger: Logger = Logger(label: "typewire.store")) async throws -> SQLiteChatStore {
-        let storage: SQLiteConnection.Storage = path == ":memory:" ? .memory : .file(path: path)
-        let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
-        let store = SQLiteChatStore(connection: connection)
-        try await store.migrate()
-        return store
+        SQLiteChatStore(database: try await SQLiteConnections.open(path: path, logger: logger) { try await migrate($0) })
     }
 
     /// Closes the file.
     public func close() async throws {
-        try await connection.close()
+        try await database.close()
     }
 
     private static let migrations: [[String]] = [
@@ -47,40 +43,46 @@ public final class SQLiteChatStore: ChatStore {
         ],
     ]
 
-    private func migrate() async throws {
-        _ = try await connection.query("PRAGMA journal_mode = WAL")
-        _ = try await connection.query("PRAGMA foreign_keys = ON")
-        _ = try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        let version = try await connection.query("SELECT MAX(version) AS version FROM schema_version").first?
-            .column("version")?.integer ?? 0
-        for (index, statements) in Self.migrations.enumerated() where index + 1 > version {
-            _ = try await connection.query("BEGIN")
-            do {
+    /// Brings the schema up to date, each step in a transaction of its own.
+    private static func migrate(_ database: SQLiteConnections) async throws {
+        try await database.transaction { connection in
+            _ = try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        }
+        for (index, statements) in migrations.enumerated() {
+            try await database.transaction { connection in
+                let version = try await connection.query("SELECT MAX(version) AS version FROM schema_version").first?
+                    .column("version")?.integer ?? 0
+                guard index + 1 > version else { return }
                 for statement in statements { _ = try await connection.query(statement) }
                 _ = try await connection.query("INSERT INTO schema_version (version) VALUES (?)", [.integer(index + 1)])
-                _ = try await connection.query("COMMIT")
-            } catch {
-                _ = try? await connection.query("ROLLBACK")
-                throw error
             }
         }
     }
 
     public func upsertUser(_ identity: Identity) async throws {
-        _ = try await connection.query(
+        _ = try await database.write { try await $0.query(
             """
             INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = excluded.is_bot
             """,
             [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
-        )
+        ) }
+    }
+
+    public func user(_ id: String) async throws -> StoredUser? {
+        try await database.read { try await $0.query("SELECT name, is_bot, shares_typing FROM users WHERE id = ?", [.text(id)]) }
+            .first.map { row in
+                StoredUser(
+                    name: row.column("name")?.string, isBot: row.column("is_bot")?.integer == 1,
+                    sharesTyping: row.column("shares_typing")?.integer != 0
+                )
+            }
     }
 
     public func createConversation(
         id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]
     ) async throws -> Conversation {
-        _ = try await connection.query("BEGIN")
-        do {
+        try await database.transaction { connection in
             _ = try await connection.query(
                 "INSERT INTO conversations (id, kind, title, creator) VALUES (?, ?, ?, ?)",
                 [.text(id), .text(kind.rawValue), title.map(SQLiteData.text) ?? .null, .text(creator)]
@@ -90,34 +92,30 @@ public final class SQLiteChatStore: ChatStore {
                     "INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(id), .text(member)]
                 )
             }
-            _ = try await connection.query("COMMIT")
-        } catch {
-            _ = try? await connection.query("ROLLBACK")
-            throw error
         }
         return Conversation(id: id, kind: kind, title: title, creator: creator)
     }
 
     public func conversation(_ id: String) async throws -> Conversation? {
-        try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)])
+        try await database.read { try await $0.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)]) }
             .first.flatMap(Self.conversation(from:))
     }
 
     public func conversations(of user: String) async throws -> [Conversation] {
-        try await connection.query(
+        try await database.read { try await $0.query(
             """
             SELECT c.id, c.kind, c.title, c.creator FROM conversations c
             JOIN participants p ON p.conversation = c.id WHERE p.user = ? ORDER BY c.id
             """,
             [.text(user)]
-        ).compactMap(Self.conversation(from:))
+        ) }.compactMap(Self.conversation(from:))
     }
 
     public func participants(of conversation: String) async throws -> [Participant] {
-        try await connection.query(
+        try await database.read { try await $0.query(
             "SELECT p.user, u.name FROM participants p LEFT JOIN users u ON u.id = p.user WHERE p.conversation = ? ORDER BY p.user",
             [.text(conversation)]
-        ).compactMap { row in
+        ) }.compactMap { row in
             guard let id = row.column("user")?.string else { return nil }
             return Participant(id: id, name: row.column("name")?.string, online: false)
         }
@@ -126,111 +124,114 @@ public final class SQLiteChatStore: ChatStore {
     public func storeMessage(
         conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
     ) async throws -> StoredMessage {
-        let inserted = try await connection.query(
-            """
-            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (sender, client_message_id) DO NOTHING
-            RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
-            """,
-            [
-                .text(conversation), .text(sender.userID), sender.name.map(SQLiteData.text) ?? .null, .text(clientMessageId),
-                .text(text), .integer(Int(sentAt)),
-            ]
-        )
-        if let row = inserted.first, let message = Self.message(from: row) {
-            return StoredMessage(message: message, isNew: true)
+        try await database.write { connection in
+            let inserted = try await connection.query(
+                """
+                INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (sender, client_message_id) DO NOTHING
+                RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
+                """,
+                [
+                    .text(conversation), .text(sender.userID), sender.name.map(SQLiteData.text) ?? .null, .text(clientMessageId),
+                    .text(text), .integer(Int(sentAt)),
+                ]
+            )
+            if let row = inserted.first, let message = Self.message(from: row) {
+                return StoredMessage(message: message, isNew: true)
         }
-        let existing = try await connection.query(
-            """
-            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
-            WHERE sender = ? AND client_message_id = ?
-            """,
-            [.text(sender.userID), .text(clientMessageId)]
-        )
-        guard let row = existing.first, let message = Self.message(from: row) else {
-            throw StoreError.inconsistent("a message that conflicted on insert could not be read back")
+            let existing = try await connection.query(
+                """
+                SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+                WHERE sender = ? AND client_message_id = ?
+                """,
+                [.text(sender.userID), .text(clientMessageId)]
+            )
+            guard let row = existing.first, let message = Self.message(from: row) else {
+                throw StoreError.inconsistent("a message that conflicted on insert could not be read back")
         }
-        return StoredMessage(message: message, isNew: false)
+            return StoredMessage(message: message, isNew: false)
+        }
     }
 
     public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {
         guard let seq = Int(id) else { return nil }
-        return try await connection.query(
+        return try await database.read { try await $0.query(
             """
             SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
             WHERE seq = ? AND conversation = ?
             """,
             [.integer(seq), .text(conversation)]
-        ).first.flatMap(Self.message(from:))
+        ) }.first.flatMap(Self.message(from:))
     }
 
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
-        try await connection.query(
+        try await database.read { try await $0.query(
             """
             SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
             WHERE conversation = ? ORDER BY seq DESC LIMIT ?
             """,
             [.text(conversation), .integer(limit)]
-        ).compactMap(Self.message(from:)).reversed()
+        ) }.compactMap(Self.message(from:)).reversed()
     }
 
     public func editMessage(
         _ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64
     ) async throws -> ChatMessage? {
         guard let seq = Int(messageId) else { return nil }
-        return try await connection.query(
+        return try await database.write { try await $0.query(
             """
             UPDATE messages SET text = ?, edited_at = ? WHERE seq = ? AND conversation = ? AND sender = ?
             RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
             """,
             [.text(text), .integer(Int(editedAt)), .integer(seq), .text(conversation), .text(sender)]
-        ).first.flatMap(Self.message(from:))
+        ) }.first.flatMap(Self.message(from:))
     }
 
     public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
         let beforeSeq = before.flatMap(Int.init) ?? Int.max
-        return try await connection.query(
+        return try await database.read { try await $0.query(
             """
             SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
             WHERE conversation = ? AND seq < ? ORDER BY seq DESC LIMIT ?
             """,
             [.text(conversation), .integer(beforeSeq), .integer(limit)]
-        ).compactMap(Self.message(from:)).reversed()
+        ) }.compactMap(Self.message(from:)).reversed()
     }
 
     public func addParticipant(_ user: String, to conversation: String) async throws {
-        _ = try await connection.query(
+        _ = try await database.write { try await $0.query(
             "INSERT INTO participants (conversation, user) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(conversation), .text(user)]
-        )
+        ) }
     }
 
     public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {
-        try await !connection.query(
+        try await !database.write { try await $0.query(
             "DELETE FROM participants WHERE conversation = ? AND user = ? RETURNING user", [.text(conversation), .text(user)]
-        ).isEmpty
+        ) }.isEmpty
     }
 
     public func sharesTyping(_ user: String) async throws -> Bool {
-        try await connection.query("SELECT shares_typing FROM users WHERE id = ?", [.text(user)])
+        try await database.read { try await $0.query("SELECT shares_typing FROM users WHERE id = ?", [.text(user)]) }
             .first?.column("shares_typing")?.integer != 0
     }
 
     public func setSharesTyping(_ shares: Bool, for user: String) async throws {
-        _ = try await connection.query(
+        _ = try await database.write { try await $0.query(
             "INSERT INTO users (id, shares_typing) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET shares_typing = excluded.shares_typing",
             [.text(user), .integer(shares ? 1 : 0)]
-        )
+        ) }
     }
 
     public func blockedUsers(of user: String) async throws -> Set<String> {
-        Set(try await connection.query("SELECT blocked FROM blocks WHERE blocker = ?", [.text(user)]).compactMap { $0.column("blocked")?.string })
+        let rows = try await database.read { try await $0.query("SELECT blocked FROM blocks WHERE blocker = ?", [.text(user)]) }
+        return Set(rows.compactMap { $0.column("blocked")?.string })
     }
 
     public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {
         let statement = blocked
             ? "INSERT INTO blocks (blocker, blocked) VALUES (?, ?) ON CONFLICT DO NOTHING"
             : "DELETE FROM blocks WHERE blocker = ? AND blocked = ?"
-        _ = try await connection.query(statement, [.text(blocker), .text(user)])
+        _ = try await database.write { try await $0.query(statement, [.text(blocker), .text(user)]) }
     }
 
     private static func conversation(from row: SQLiteRow) -> Conversation? {

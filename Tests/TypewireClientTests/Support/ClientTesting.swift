@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -81,7 +82,7 @@ extension ClientTesting {
 
     /// The first element of a sequence that matches, within a deadline.
     func first<S: AsyncSequence & Sendable>(
-        _ sequence: S, within timeout: Duration = .seconds(2), where matches: @escaping @Sendable (S.Element) -> Bool
+        _ sequence: S, within timeout: Duration = .seconds(10), where matches: @escaping @Sendable (S.Element) -> Bool
     ) async throws -> S.Element where S.Element: Sendable {
         try await withThrowingTaskGroup(of: S.Element?.self) { group in
             group.addTask { for try await element in sequence where matches(element) { return element }; return nil }
@@ -98,23 +99,13 @@ extension ClientTesting {
 
     /// Waits (polling, with a deadline) until a condition on the client holds.
     func waitUntil(
-        _ client: TypewireClient, within timeout: Duration = .seconds(3), _ condition: @Sendable (isolated TypewireClient) -> Bool
+        _ client: TypewireClient, within timeout: Duration = .seconds(10), _ condition: @Sendable (isolated TypewireClient) -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         while !(await client.check(condition)) {
             guard ContinuousClock.now < deadline else { throw ClientTestError.timedOut }
             try await Task.sleep(for: .milliseconds(5))
         }
-    }
-
-    /// Whether a condition becomes true within the deadline (polled).
-    func eventually(within timeout: Duration = .seconds(2), _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return try await condition()
     }
 
     /// Waits until the client's subscription to a conversation is confirmed.
@@ -130,6 +121,41 @@ extension ClientTesting {
         return chat
     }
 
+    /// How many frames of a type the server has received, from its `/metrics`.
+    func framesReceived(_ type: String, on server: TestServer) async throws -> Int {
+        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/metrics")!)
+        let prefix = "typewire_frames_in_total{type=\"\(type)\"} "
+        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Double($0.dropFirst(prefix.count)) }.map { Int($0) } ?? 0
+    }
+
+    /// Whether a typing indicator stays shown until the server has received `count` more frames of a
+    /// type (a sender's refreshes, which time the wait without a sleep) and goes away only after `stop`.
+    ///
+    /// The indicator's sequence has one consumer: it is read here until it shows `.idle`.
+    /// - Throws: If the frames or the clear do not come within liveness bounds (30 s and 10 s).
+    func staysShownUntilStopped<S: AsyncSequence & Sendable>(
+        _ typing: S, untilTheServerReceives count: Int, moreFramesOf type: String, on server: TestServer,
+        then stop: () async -> Void
+    ) async throws -> Bool where S.Element == TypingState {
+        let stopped = Flag()
+        let clearedAfterStop = Task { () -> Bool in
+            for try await state in typing where state == .idle { return stopped.isSet }
+            return false
+        }
+        let before = try await framesReceived(type, on: server)
+        try await eventually(within: .seconds(30)) { try await framesReceived(type, on: server) >= before + count }
+        stopped.set()
+        await stop()
+        return try await withThrowingTaskGroup(of: Bool?.self) { group in
+            group.addTask { try await clearedAfterStop.value }
+            group.addTask { try await Task.sleep(for: .seconds(10)); return nil }
+            defer { group.cancelAll() }
+            guard let cleared = try await group.next() ?? nil else { throw ClientTestError.timedOut }
+            return cleared
+        }
+    }
+
     /// A REST request to the test server as a user; returns the status code.
     @discardableResult
     func request(_ method: String, _ path: String, as user: String, on server: TestServer) async throws -> Int {
@@ -139,6 +165,13 @@ extension ClientTesting {
         let (_, response) = try await URLSession.shared.data(for: request)
         return (response as! HTTPURLResponse).statusCode
     }
+}
+
+/// A flag one task sets and others read.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
 
 extension TypewireClient {

@@ -25,12 +25,12 @@ struct LargeGroupTests {
                 return frames
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(2))
+                try await Task.sleep(for: .seconds(10))  // a liveness bound for a loaded machine
                 return nil
             }
             let frames = try await group.next()!
             group.cancelAll()
-            return try #require(frames, "the expected frames did not come within 2 s")
+            return try #require(frames, "the expected frames did not come within 10 s")
         }
     }
 
@@ -51,7 +51,7 @@ struct LargeGroupTests {
         var ids: [ConnectionID] = []
         for user in users {
             let (queue, outbox) = AsyncStream.makeStream(of: String.self)
-            let id = try #require(await hub.connect(user, outbox: outbox))
+            let id = try await hub.connect(user, outbox: outbox)
             await hub.handle(.subscribe(.init(conversation: "big")), from: id)
             queues.append(queue)
             ids.append(id)

@@ -14,9 +14,9 @@ struct SlowConsumerTests {
         let (bobQueue, bobOutbox) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(5))
         let (carolQueue, carolOutbox) = AsyncStream.makeStream(of: String.self)
         let (_, aliceOutbox) = AsyncStream.makeStream(of: String.self)
-        let bob = try #require(await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: bobOutbox))
-        let carol = try #require(await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: carolOutbox))
-        let alice = try #require(await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: aliceOutbox))
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: bobOutbox)
+        let carol = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: carolOutbox)
+        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: aliceOutbox)
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: bob)
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: carol)
         for index in 0..<10 {

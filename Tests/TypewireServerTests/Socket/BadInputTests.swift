@@ -41,7 +41,7 @@ struct BadInputTests {
         #expect(await !socket.isClosed)
     }
 
-    @Test func thousandsOfFuzzedFramesAreEachAnsweredWithTheirError() async throws {
+    @Test func aThousandFuzzedFramesAreEachAnsweredWithTheirError() async throws {
         // Every bad frame answered: the budget of bad frames (100 at once, 10 a second) raised for the test.
         try await TestServer.run(configure: { $0.badFrameBurst = 100_000 }) { server in
             let alice = try await server.socket("alice")
@@ -49,7 +49,10 @@ struct BadInputTests {
             var rng = SplitMix64(seed: seed)
             var sent: [(bytes: [UInt8], code: ErrorCode)] = []
             var valid = 0
-            while sent.count < 3_000 {
+            // In windows of 32, each answered before the next goes: the breadth is the decoder's property
+            // tests' (100 000 inputs); here each answer's path through a real socket, without queueing
+            // thousands of frames in front of every other suite's sockets.
+            while sent.count < 1_000 {
                 let bytes = FrameFuzzer.input(using: &rng)
                 guard let code = Self.expectedCode(for: bytes, maxFrameSize: server.configuration.maxFrameSize) else {
                     valid += 1  // a mutation that happens to be a valid frame is not sent: its answer depends on the hub
@@ -57,12 +60,12 @@ struct BadInputTests {
                 }
                 alice.sendRaw(bytes)
                 sent.append((bytes, code))
-                if sent.count.isMultiple(of: 64) { await Task.yield() }  // let the socket and other suites run
+                if sent.count.isMultiple(of: 32) {
+                    let answered = sent.count
+                    try await eventually(within: .seconds(30)) { await alice.received.count > answered }  // `welcome`, then the errors
+                }
             }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while await alice.received.count <= sent.count, ContinuousClock.now < deadline {  // `welcome`, then the errors
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await eventually(within: .seconds(30)) { await alice.received.count > sent.count }
             try await Self.expectStillWorking(alice)
             let codes = await Self.errorCodes(alice)
             #expect(codes.count == sent.count, "one error frame per bad frame (seed \(seed), \(valid) valid inputs not sent)")
@@ -167,7 +170,7 @@ struct BadInputTests {
     }
 
     static func expectClosed(_ socket: TestSocket, with code: WebSocketErrorCode) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(10)
         while await !socket.isClosed, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -103,15 +103,3 @@ struct LimitsAndTokensTests {
         }
     }
 }
-
-/// Waits (polling) until a condition holds.
-func eventually(within timeout: Duration = .seconds(5), _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not hold within \(timeout)")
-            throw TestSocketError.timedOut
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}

@@ -33,7 +33,7 @@ struct MetricsTests {
 
             bob.close()
             alice.close()
-            let deadline = ContinuousClock.now + .seconds(2)
+            let deadline = ContinuousClock.now + .seconds(10)
             var after = try await server.request("GET", "/metrics", as: nil)
             while value(of: "typewire_connections", in: after.body) != 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))

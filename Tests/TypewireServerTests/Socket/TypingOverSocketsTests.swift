@@ -14,7 +14,7 @@ struct TypingOverSocketsTests {
         .activity(.init(conversation: conversation, activity: .typing))
     }
 
-    @Test func aTypesAndBSeesItWellWithinOneSecond() async throws {
+    @Test func aTypesAndBSeesItStampedByTheServer() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
             let bob = try await server.socket("bob")
@@ -22,14 +22,15 @@ struct TypingOverSocketsTests {
                 socket.send(.subscribe(.init(conversation: Self.direct)))
                 try await socket.next { if case .subscribed = $0 { true } else { false } }
             }
-            let start = ContinuousClock.now
             alice.send(typing())
-            let update = try await bob.activity(in: Self.direct, within: .seconds(1)) { $0.map(\.user) == ["alice"] }
-            #expect(ContinuousClock.now - start < .seconds(1))
+            let update = try await bob.activity(in: Self.direct) { $0.map(\.user) == ["alice"] }
             let entry = try #require(update.entries.first)
             #expect(entry.name == "Alice")
             #expect(entry.activity == .typing)
-            #expect(entry.expiresAt - update.serverTime == server.configuration.activityTTL, "server-stamped expiry on the wire")
+            // Stamped when set, sent a moment later: the frame's own time is at or just after the stamp.
+            let ttl = server.configuration.activityTTL
+            #expect(entry.expiresAt - entry.since == ttl, "server-stamped expiry on the wire")
+            #expect((0...ttl).contains(update.serverTime - entry.since))
         }
     }
 
@@ -66,13 +67,13 @@ struct TypingOverSocketsTests {
 
     @Test(arguments: ["close", "kill"])
     func closingOrKillingTheSocketClearsTheIndicator(how: String) async throws {
-        try await TestServer.run { server in
+        try await TestServer.run(configure: { $0.activityTTL = 60_000 }) { server in  // cleared by the close, not by expiry
             let alice = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.send(typing())
             try await bob.activity(in: Self.direct) { !$0.isEmpty }
             if how == "close" { alice.close() } else { alice.kill() }
-            try await bob.activity(in: Self.direct, within: .seconds(1)) { $0.isEmpty }
+            try await bob.activity(in: Self.direct) { $0.isEmpty }
             try await bob.next { if case .presence(let presence) = $0 { presence.user == "alice" && !presence.online } else { false } }
         }
     }
@@ -84,10 +85,9 @@ struct TypingOverSocketsTests {
             let start = ContinuousClock.now
             alice.send(typing())
             try await bob.activity(in: Self.direct) { !$0.isEmpty }
-            try await bob.activity(in: Self.direct, within: .seconds(4)) { $0.isEmpty }
-            let elapsed = ContinuousClock.now - start
-            #expect(elapsed >= .milliseconds(300), "not before its expiry")
-            #expect(elapsed < .seconds(3), "and soon after it (a liveness bound; the precision is measured, not asserted)")
+            // Soon after it (the wait is a liveness bound; how soon is measured in docs/BENCHMARKS.md).
+            try await bob.activity(in: Self.direct) { $0.isEmpty }
+            #expect(ContinuousClock.now - start >= .milliseconds(300), "not before its expiry")
         }
     }
 
@@ -253,7 +253,7 @@ struct TypingOverSocketsTests {
     }
 
     private func waitUntilClosed(_ socket: TestSocket, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = ContinuousClock.now + .seconds(2)
+        let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if await socket.isClosed { return }
             try await Task.sleep(for: .milliseconds(10))

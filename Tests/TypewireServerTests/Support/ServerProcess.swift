@@ -47,10 +47,7 @@ final class ServerProcess: Sendable {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-               let port = Int(text[range].split(separator: ":").last!) {
-                return ServerProcess(process: process, port: port, log: log)
-            }
+            if let port = ListeningLine.port(in: text) { return ServerProcess(process: process, port: port, log: log) }
             guard process.isRunning else { throw ClusterTestError("node \(name) exited: \(text.suffix(2_000))") }
             try await Task.sleep(for: .milliseconds(50))
         }

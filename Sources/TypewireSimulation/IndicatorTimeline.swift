@@ -1,3 +1,5 @@
+import TypewireCore
+
 /// A half-open span of simulated time, in milliseconds.
 struct Interval: Hashable {
     var start: Int64

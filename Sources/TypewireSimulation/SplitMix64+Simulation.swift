@@ -1,22 +1,7 @@
-/// A small, fast, seedable random number generator (SplitMix64), so that a simulation run is the same
-/// on every machine for the same seed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import TypewireCore
 
-    /// Creates a generator from a seed.
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The simulator's draws.
+extension SplitMix64 {
     /// A generator for one part of a run: the same (seed, stream, substream) always gives the same numbers.
     static func stream(seed: UInt64, _ stream: Int, _ substream: Int = 0) -> SplitMix64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(stream) &* 0xD1B5_4A32_D192_ED03) ^ (UInt64(substream) &* 0x8CB9_2BA7_2F3D_8DD7))

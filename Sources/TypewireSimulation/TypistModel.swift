@@ -1,3 +1,5 @@
+import TypewireCore
+
 /// What a simulated person does at the keyboard.
 public enum TypistAction: Hashable, Sendable {
     /// A keystroke that leaves text in the input.

@@ -1,3 +1,5 @@
+import TypewireCore
+
 /// An instant of simulated time, in whole milliseconds, so the real ``TypingEmitter`` runs inside the
 /// simulator unchanged.
 public struct SimulatedInstant: InstantProtocol, Sendable {

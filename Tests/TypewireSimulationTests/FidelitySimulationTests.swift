@@ -1,5 +1,6 @@
 import Testing
-@testable import TypewireCore
+import TypewireCore
+@testable import TypewireSimulation
 
 @Suite("typewire simulate: the fidelity simulator")
 struct FidelitySimulationTests {

@@ -1,4 +1,5 @@
 import Foundation
+import TypewireCore
 
 /// The typing-fidelity simulator: many simulated typists, each sender policy played over the same
 /// scripts, the receiver's indicator compared with the truth. Deterministic: the same configuration and

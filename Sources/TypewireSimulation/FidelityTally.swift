@@ -1,3 +1,5 @@
+import TypewireCore
+
 /// A histogram of durations with 1 ms buckets up to a limit; mergeable, so runs split over cores add up
 /// to the same figures as one run.
 struct DurationHistogram: Sendable {

@@ -1,3 +1,5 @@
+import TypewireCore
+
 /// A frame on the simulated wire.
 enum SimulatedFrame: Hashable {
     case typing

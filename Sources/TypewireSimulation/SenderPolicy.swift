@@ -1,3 +1,5 @@
+import TypewireCore
+
 /// A way of sending and showing typing state, end to end: the sender's rules and how receivers and
 /// servers make an entry go away.
 public struct SenderPolicy: Sendable {

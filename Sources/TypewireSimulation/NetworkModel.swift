@@ -1,3 +1,5 @@
+import TypewireCore
+
 /// The path between sender and receivers, modelled on one WebSocket over TCP: a delay, a jitter,
 /// packet loss that TCP repairs by retransmission (late, never lost, and holding up what follows), and
 /// frames lost outright (a connection that dies with frames in flight). Delivery is in order: a frame

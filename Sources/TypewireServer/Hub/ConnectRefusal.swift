@@ -1,0 +1,27 @@
+import TypewireCore
+
+/// Why the hub turned away a socket whose `hello` was valid; the socket's session answers with an
+/// `error` frame carrying ``code`` and ``message``, then closes the socket.
+public struct ConnectRefusal: Error, CustomStringConvertible {
+    /// The error code the client gets.
+    public let code: ErrorCode
+    /// What the client should do, in words.
+    public let message: String
+    /// Whether the client may connect again at once with backoff (the server's trouble) rather than
+    /// only after changing something (its own).
+    public let isTemporary: Bool
+
+    /// The user already has as many sockets as allowed.
+    static func tooManySockets(limit: Int) -> ConnectRefusal {
+        ConnectRefusal(
+            code: .forbidden, message: "This user already has \(limit) open sockets; close one first.", isTemporary: false
+        )
+    }
+
+    /// The store could not be read or written for the handshake.
+    static let storeUnavailable = ConnectRefusal(
+        code: .unavailable, message: "The server cannot read its storage now; connect again shortly.", isTemporary: true
+    )
+
+    public var description: String { message }
+}
