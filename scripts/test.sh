@@ -4,7 +4,8 @@
 #   2. the Swift tests,
 #   3. the web demo's JavaScript tests (node's built-in runner),
 #   4. the browser tests (pytest + selenium + headless Chromium) against the built server,
-#   5. the fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
+#   5. the abuse tests (pytest): requests no browser sends, against the built server,
+#   6. the fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
 #      read-only disk under the built server (docs/RELIABILITY.md). As root they mount small file
 #      systems and make a network namespace; without the permission those cases are skipped, saying why.
 # Needs: Swift 6.2+, node 18+, python3 with pytest, selenium and websocket-client, chromium and
@@ -15,18 +16,23 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "swift build --build-tests"
-swift build --build-tests
+# No debug information (DWARF): CI builds from scratch on 2 cores, and the tests report their failures by
+# source location without it. Every `swift` call below passes the same flag, so none rebuilds.
+BUILD=(-debug-info-format none)
+step "swift build --build-tests ${BUILD[*]}"
+swift build --build-tests "${BUILD[@]}"
 # The decoder's property tests (100 000 inputs) and `typewire bench` (two servers and a load generator)
 # load both cores for seconds; they run on their own, so that the timing tests' liveness bounds do not
 # measure them. Plain `swift test` runs everything at once.
 step "swift test (all but the fuzzing and the bench)"
-swift test --skip "FrameDecoderPropertyTests|BenchCommandTests"
+swift test "${BUILD[@]}" --skip "FrameDecoderPropertyTests|BenchCommandTests"
 step "swift test (the fuzzing and the bench)"
-swift test --filter "FrameDecoderPropertyTests|BenchCommandTests"
+swift test "${BUILD[@]}" --filter "FrameDecoderPropertyTests|BenchCommandTests"
 step "node --test Tests/JavaScript/"
 node --test Tests/JavaScript/
 step "python3 -m pytest Tests/Browser"
 python3 -m pytest Tests/Browser
+step "python3 -m pytest Tests/Abuse"
+python3 -m pytest Tests/Abuse
 step "python3 -m pytest Tests/Faults"
 python3 -m pytest Tests/Faults

@@ -15,10 +15,18 @@ public enum TestDatabase {
 
     /// Creates an empty database on the test server and returns its URL.
     public static func create() async throws -> String {
-        guard let serverURL, var url = URLComponents(string: serverURL) else {
-            throw TestDatabaseError(message: "TYPEWIRE_TEST_POSTGRES_URL is not set")
-        }
+        guard let serverURL else { throw TestDatabaseError(message: "TYPEWIRE_TEST_POSTGRES_URL is not set") }
         let name = "typewire_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try await execute("CREATE DATABASE \(name)", on: serverURL)
+        guard var url = URLComponents(string: serverURL) else { throw TestDatabaseError(message: "TYPEWIRE_TEST_POSTGRES_URL is not a URL") }
+        url.path = "/" + name
+        return url.string!
+    }
+
+    /// Runs one SQL statement on a database of the test server, as any client of it could (for tests
+    /// that play such a client, e.g. one that sends its own `NOTIFY`).
+    public static func execute(_ sql: String, on databaseURL: String) async throws {
+        guard let url = URLComponents(string: databaseURL) else { throw TestDatabaseError(message: "'\(databaseURL)' is not a URL") }
         var configuration = PostgresClient.Configuration(
             host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
             database: String(url.path.drop { $0 == "/" }), tls: .disable
@@ -28,10 +36,8 @@ public enum TestDatabase {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            for try await _ in try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) {}
+            for try await _ in try await client.query(PostgresQuery(unsafeSQL: sql)) {}
         }
-        url.path = "/" + name
-        return url.string!
     }
 }
 

@@ -18,7 +18,7 @@ def test_the_bot_thinks_then_streams_its_reply_then_goes_idle(pages):
     a.js(RECORDER, None)
 
     a.send("What does Typewire do?")
-    a.wait(lambda d: "Clawd is thinking…" in a.js("return window.typewireRecord.indicated"), 5,
+    a.wait(lambda d: "Clawd is thinking…" in a.js("return window.typewireRecord.indicated"), 15,
            f"the indicator says 'Clawd is thinking…' (it showed {a.js('return window.typewireRecord.indicated')!r};"
            " the server's demo bot must be running)")
     visible, text, spoken = a.indicator()
@@ -26,13 +26,15 @@ def test_the_bot_thinks_then_streams_its_reply_then_goes_idle(pages):
         assert spoken == "Clawd is thinking", "the polite live region says it too"
         a.screenshot("bot-thinking")
 
-    a.wait(lambda d: any(m["cursor"] for m in clawd_messages(a)), 5,
+    a.wait(lambda d: any(m["cursor"] for m in clawd_messages(a)), 15,
            "the reply starts streaming with a cursor at its end (the server's demo bot must be running)")
     assert not a.indicator()[0], "while the reply streams, the cursor replaces the thinking indicator"
     a.screenshot("bot-streaming")
 
-    a.wait(lambda d: not any(m["cursor"] for m in clawd_messages(a)) and not a.indicator()[0], 20,
-           "the reply ends: no cursor, no indicator")
+    # The last part ends the cursor; the stored message comes in a frame of its own just after it.
+    a.wait(lambda d: not any(m["cursor"] for m in clawd_messages(a)) and not a.indicator()[0]
+           and any(m["id"] for m in clawd_messages(a)[before:]), 20,
+           "the reply ends: no cursor, no indicator, and the stored message merged into the bubble")
     replies = clawd_messages(a)[before:]
     assert len(replies) == 1, f"one bubble for the reply, the stored message merged into it: {replies}"
     reply = replies[0]

@@ -19,7 +19,7 @@ public enum DemoSeed {
     /// Creates the users, a direct chat, a group of six and a conversation with the bot for each person,
     /// unless they exist.
     public static func seed(into store: any ChatStore) async throws {
-        for user in users where try await store.user(user.userID)?.matches(user) != true { try await store.upsertUser(user) }
+        for user in users { try await store.recordIfChanged(user) }
         var conversations: [(String, Conversation.Kind, String?, String, [String])] = [
             ("direct-alice-bob", .direct, nil, "alice", ["bob"]),
             ("group-six", .group, "Weekend plans", "alice", ["bob", "carol", "dave", "erin", "frank"]),

@@ -9,6 +9,7 @@ struct RESTRoutes {
     let store: any ChatStore
     let hub: Hub
     let authority: TokenAuthority
+    let configuration: ServerConfiguration
 
     struct ConversationList: ResponseEncodable {
         var conversations: [Conversation]
@@ -50,28 +51,52 @@ struct RESTRoutes {
             if new.kind == .direct, others.count != 1 {
                 throw HTTPError(.badRequest, message: "A direct conversation has exactly one other member; make a group for more.")
             }
+            let limit = configuration.maxConversationMembers
+            guard others.count < limit else {
+                throw HTTPError(.badRequest, message: "\"members\" names \(others.count) others; a conversation has at most \(limit) participants.")
+            }
+            if let title = new.title, title.count > configuration.maxTitleLength {
+                throw HTTPError(.badRequest, message: "\"title\" has \(title.count) characters; the limit is \(configuration.maxTitleLength).")
+            }
+            if new.kind == .direct, let other = others.first, try await store.blockedUsers(of: other).contains(me.userID) {
+                throw HTTPError(.forbidden, message: "'\(other.prefix(64))' does not take direct conversations from you.")
+            }
             let conversation = try await store.createConversation(
                 id: UUID().uuidString.lowercased(), kind: new.kind, title: new.title, creator: me.userID, members: Array(others)
             )
             return EditedResponse(status: .created, response: conversation)
         }
         api.get("conversations/:id/participants") { request, context -> ParticipantList in
-            let (_, conversation) = try await membership(request, context)
-            return ParticipantList(participants: try await store.participants(of: conversation.id))
+            let (me, conversation) = try await membership(request, context)
+            let participants = try await store.participants(of: conversation.id)
+            let blocked = try await store.blockedUsers(of: me.userID)
+            let online = await hub.onlineUsers(among: participants.map(\.id)).subtracting(blocked)
+            return ParticipantList(participants: participants.map {
+                Participant(id: $0.id, name: $0.name, online: online.contains($0.id))
+            })
         }
         api.post("conversations/:id/participants") { request, context -> HTTPResponse.Status in
             let (me, conversation) = try await membership(request, context)
             guard conversation.creator == me.userID else { throw Self.notAdmin }
+            guard conversation.kind == .group else { throw Self.directIsForTwo }
             let new = try await request.decodeJSON(as: NewParticipant.self)
             guard !new.user.isEmpty else { throw HTTPError(.badRequest, message: "\"user\" cannot be empty.") }
+            let limit = configuration.maxConversationMembers
+            guard try await store.participants(of: conversation.id).count < limit else {
+                throw HTTPError(.badRequest, message: "The conversation has \(limit) participants already, its limit.")
+            }
             try await store.addParticipant(new.user, to: conversation.id)
             await hub.participantAdded(new.user, to: conversation.id)
             return .noContent
         }
         api.delete("conversations/:id/participants/:user") { request, context -> HTTPResponse.Status in
             let (me, conversation) = try await membership(request, context)
-            let user = try context.parameters.require("user")
+            let user = try Self.parameter("user", of: context)
             guard conversation.creator == me.userID || user == me.userID else { throw Self.notAdmin }
+            guard conversation.kind == .group else { throw Self.directIsForTwo }
+            if user == conversation.creator, try await store.participants(of: conversation.id).count > 1 {
+                throw HTTPError(.conflict, message: "You created this group and are its only admin: remove the others first, then leave.")
+            }
             guard try await store.removeParticipant(user, from: conversation.id) else {
                 throw HTTPError(.notFound, message: "'\(user)' is not a participant.")
             }
@@ -105,7 +130,7 @@ struct RESTRoutes {
 
     private func setBlock(_ blocked: Bool, _ request: Request, _ context: BasicWebSocketRequestContext) async throws -> HTTPResponse.Status {
         let me = try await identity(of: request)
-        let user = try context.parameters.require("user")
+        let user = try Self.parameter("user", of: context)
         guard user != me.userID else { throw HTTPError(.badRequest, message: "You cannot block yourself.") }
         try await store.setBlocked(blocked, user: user, by: me.userID)
         await hub.blockChanged(blocked, user: user, by: me.userID)
@@ -119,14 +144,23 @@ struct RESTRoutes {
         else {
             throw HTTPError(.unauthorized, message: "Send a valid token as \"Authorization: Bearer <token>\".")
         }
-        try await store.upsertUser(identity)
+        try await store.recordIfChanged(identity)
         return identity
+    }
+
+    /// A path parameter, percent-decoded: `/v1/blocks/%D0%B0lice` names the user `аlice`.
+    private static func parameter(_ name: String, of context: BasicWebSocketRequestContext) throws -> String {
+        let raw = try context.parameters.require(name)
+        guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+            throw HTTPError(.badRequest, message: "The path's \(name) '\(raw.prefix(64))' is not valid percent-encoding.")
+        }
+        return decoded
     }
 
     /// The caller and the conversation, if the caller is in it; otherwise 404, as for a missing one.
     private func membership(_ request: Request, _ context: BasicWebSocketRequestContext) async throws -> (Identity, Conversation) {
         let me = try await identity(of: request)
-        let id = try context.parameters.require("id")
+        let id = try Self.parameter("id", of: context)
         guard let conversation = try await store.conversation(id),
               try await store.participants(of: id).contains(where: { $0.id == me.userID })
         else {
@@ -136,6 +170,9 @@ struct RESTRoutes {
     }
 
     private static let notAdmin = HTTPError(.forbidden, message: "Only the conversation's creator may change who is in it.")
+    private static let directIsForTwo = HTTPError(
+        .badRequest, message: "A direct conversation has exactly two participants for its whole life; make a group to change who is in it."
+    )
 }
 
 extension Conversation: ResponseEncodable {}

@@ -25,14 +25,17 @@ public enum TypewireApplication {
         let authority = try await TokenAuthority(secret: configuration.jwtSecret)
         let metrics = HubMetrics()
         let node = UUID().uuidString.lowercased()
-        let outbox = cluster.map { _ in ClusterOutbox.make(node: node) }
+        let outbox = cluster.map { _ in ClusterOutbox.make(node: node, logger: logger) }
         let hub = Hub(store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: outbox?.0)
         var bus: PostgresClusterBus?
         if let cluster, let outbox {
             guard let postgres = store as? PostgresChatStore else {
                 throw StoreError.clusterNeedsPostgres
             }
-            bus = PostgresClusterBus(client: postgres.client, hub: hub, node: node, outgoing: outbox.1, configuration: cluster, logger: logger)
+            bus = PostgresClusterBus(
+                client: postgres.client, hub: hub, node: node, outgoing: outbox.1,
+                payloads: ClusterPayload(secret: configuration.jwtSecret), configuration: cluster, logger: logger
+            )
         }
         let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger)
 
@@ -44,7 +47,7 @@ public enum TypewireApplication {
                 body: .init(byteBuffer: .init(string: metrics.registry.emitToString()))
             )
         }
-        RESTRoutes(store: store, hub: hub, authority: authority).register(on: router)
+        RESTRoutes(store: store, hub: hub, authority: authority, configuration: configuration).register(on: router)
         if configuration.demo {
             router.get("/v1/demo/token") { request, _ -> Response in
                 guard let user = request.uri.queryParameters.get("user"),
@@ -72,6 +75,7 @@ public enum TypewireApplication {
             try await session.run(inbound: inbound, outbound: outbound)
         }
         if let files = try PublicFiles.middleware(for: configuration, context: BasicWebSocketRequestContext.self) {
+            router.add(middleware: PublicFilesGuard())  // FileMiddleware's answers to `//x` and a range past the end
             router.add(middleware: files)  // after the routes: only a request no route answers looks for a file
         }
         let application = Application(

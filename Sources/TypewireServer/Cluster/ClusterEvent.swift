@@ -1,3 +1,5 @@
+import Logging
+import Synchronization
 import TypewireCore
 
 /// What one node of a cluster tells the others, so that members connected to any node see the same
@@ -35,22 +37,50 @@ struct ClusterEnvelope: Sendable {
 }
 
 /// The hub's side of the cluster bus: where it puts the events the other nodes must hear, in order.
+///
+/// The queue is bounded (``capacity``): if PostgreSQL cannot take events as fast as the hub makes them,
+/// the newest are dropped and counted rather than held without limit; the other nodes then miss them
+/// (typing expires by its ttl there, and clients resync when they reconnect).
 public struct ClusterOutbox: Sendable {
+    /// The most events waiting for the bus.
+    static let capacity = 10_000
+
     /// This node's id, unique per process.
     public let node: String
     private let continuation: AsyncStream<ClusterEnvelope>.Continuation
+    private let dropped: DropCount
 
     /// Creates an outbox and the sequence of envelopes a bus sends, in the order they were put in.
-    static func make(node: String) -> (ClusterOutbox, AsyncStream<ClusterEnvelope>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: ClusterEnvelope.self)
-        return (ClusterOutbox(node: node, continuation: continuation), stream)
+    static func make(node: String, logger: Logger) -> (ClusterOutbox, AsyncStream<ClusterEnvelope>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: ClusterEnvelope.self, bufferingPolicy: .bufferingOldest(capacity))
+        return (ClusterOutbox(node: node, continuation: continuation, dropped: DropCount(logger: logger)), stream)
     }
 
     func publish(_ event: ClusterEvent) {
-        continuation.yield(ClusterEnvelope(node: node, event: event))
+        if case .dropped = continuation.yield(ClusterEnvelope(node: node, event: event)) { dropped.add() }
     }
 
     func finish() {
         continuation.finish()
+    }
+}
+
+/// Counts the events a full outbox dropped, and says so in the log (the first, then every thousandth).
+final class DropCount: Sendable {
+    private let count = Mutex(0)
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func add() {
+        let total = count.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        if total == 1 || total.isMultiple(of: 1_000) {
+            logger.error("the cluster bus cannot keep up: events for the other nodes were dropped", metadata: ["dropped": "\(total)"])
+        }
     }
 }

@@ -30,13 +30,13 @@ public struct PostgresClusterBus: Service {
 
     /// The NOTIFY channel.
     static let channel = "typewire_cluster"
-    /// NOTIFY refuses payloads of 8 000 bytes or more.
-    static let payloadLimit = 7_900
 
     let client: PostgresClient
     let hub: Hub
     let node: String
     let outgoing: AsyncStream<ClusterEnvelope>
+    /// Signs what this node sends and checks what it hears.
+    let payloads: ClusterPayload
     let configuration: Configuration
     let logger: Logger
 
@@ -66,14 +66,19 @@ public struct PostgresClusterBus: Service {
                             // Events were lost while nobody listened: clients resync by reconnecting.
                             await hub.closeAll(reason: "the cluster bus reconnected")
                         }
-                        let decoder = JSONDecoder()
+                        var refused = 0
                         for try await notification in notifications {
                             // A node hears its own notifications: they are skipped before any decoding.
                             let payload = notification.payload
-                            guard let space = payload.firstIndex(of: " "), payload[..<space] != node,
-                                  let event = try? decoder.decode(ClusterEvent.self, from: Data(payload[payload.index(after: space)...].utf8))
-                            else { continue }
-                            await hub.apply(ClusterEnvelope(node: String(payload[..<space]), event: event))
+                            guard ClusterPayload.node(of: payload) != Substring(node) else { continue }
+                            guard let envelope = payloads.decode(payload) else {
+                                refused += 1
+                                if refused == 1 || refused.isMultiple(of: 1_000) {
+                                    logger.error("a cluster event that is not signed with this cluster's key was dropped (do all nodes share the JWT secret?)", metadata: ["dropped": "\(refused)"])
+                                }
+                                continue
+                            }
+                            await hub.apply(envelope)
                         }
                     }
                 }
@@ -87,30 +92,22 @@ public struct PostgresClusterBus: Service {
     // MARK: Publishing
 
     private func publish() async {
-        let encoder = JSONEncoder()
         for await envelope in outgoing {
             do {
                 if case .presence(let user, let online) = envelope.event { try await recordPresence(of: user, online: online) }
-                let payload = try Self.payload(of: envelope, encoder: encoder)
-                guard payload.utf8.count <= Self.payloadLimit else {
-                    logger.warning("a cluster event is too large for NOTIFY and was dropped", metadata: ["bytes": "\(payload.utf8.count)"])
-                    continue
-                }
+                let payload = try payloads.encode(envelope)
                 try await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger).drain()
+            } catch ClusterPayload.Refusal.tooLarge(let bytes) {
+                logger.debug("a streamed reply's part is too large for NOTIFY; the other nodes get the stored reply", metadata: ["bytes": "\(bytes)"])
             } catch {
                 logger.error("a cluster event could not be published", metadata: ["error": "\(error)"])
             }
         }
         // The hub stopped: tell the others at once rather than by missing heartbeats.
-        if let goodbye = try? Self.payload(of: ClusterEnvelope(node: node, event: .nodeStopping), encoder: encoder) {
+        if let goodbye = try? payloads.encode(ClusterEnvelope(node: node, event: .nodeStopping)) {
             try? await client.query("SELECT pg_notify(\(Self.channel), \(goodbye))", logger: logger).drain()
         }
         try? await forget(node: node)
-    }
-
-    /// A notification's payload: the sending node's id, a space, and the event as JSON.
-    static func payload(of envelope: ClusterEnvelope, encoder: JSONEncoder) throws -> String {
-        envelope.node + " " + String(decoding: try encoder.encode(envelope.event), as: UTF8.self)
     }
 
     private func recordPresence(of user: String, online: Bool) async throws {

@@ -78,6 +78,13 @@ public struct ServerConfiguration: Sendable {
     public var maxMessageLength: Int
     /// How many recent messages `subscribed` carries. Default 50.
     public var recentMessages: Int
+    /// The most participants a conversation may have (its creator included). Default 1 000.
+    public var maxConversationMembers: Int
+    /// The longest conversation title, in characters. Default 200.
+    public var maxTitleLength: Int
+    /// The longest `detail` of an activity (a tool's name), in characters; every subscriber gets it on
+    /// every refresh. Default 64.
+    public var maxActivityDetailLength: Int
     /// The folder of the web demo's static files (HTML, CSS, JavaScript), served at `/`; a relative path
     /// is resolved against the current directory. Default `Public`. With ``demo`` the folder must exist
     /// (the server refuses to start otherwise); without it, a missing folder just serves no files.
@@ -94,7 +101,8 @@ public struct ServerConfiguration: Sendable {
         subscribeRate: Double = 10, subscribeBurst: Double = 100, badFrameRate: Double = 10, badFrameBurst: Double = 100,
         largeGroupSize: Int = 100, largeGroupInterval: Int64 = 100, largeGroupDeliveries: Int = 10_000,
         maxActivityEntries: Int = 10, maxQueuedFrames: Int = 1_000, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
-        maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, publicDirectory: String = "Public",
+        maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50,
+        maxConversationMembers: Int = 1_000, maxTitleLength: Int = 200, maxActivityDetailLength: Int = 64, publicDirectory: String = "Public",
         demo: Bool = false
     ) {
         self.host = host
@@ -128,6 +136,9 @@ public struct ServerConfiguration: Sendable {
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength
         self.recentMessages = recentMessages
+        self.maxConversationMembers = maxConversationMembers
+        self.maxTitleLength = maxTitleLength
+        self.maxActivityDetailLength = maxActivityDetailLength
         self.publicDirectory = publicDirectory
         self.demo = demo
     }

@@ -6,6 +6,11 @@ extension Hub {
         connectionsOfUser[user] != nil || remoteOnline[user] != nil
     }
 
+    /// Which of these users are online, here or on another node.
+    func onlineUsers(among users: [String]) -> Set<String> {
+        Set(users.filter(isOnline))
+    }
+
     /// Applies what another node of the cluster reported, for this node's subscribers.
     func apply(_ envelope: ClusterEnvelope) async {
         let node = envelope.node

@@ -298,9 +298,7 @@ public actor Hub {
         guard connections[id]!.subscriptions.count < limit || connections[id]!.subscriptions.contains(conversation) else {
             return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation))
         }
-        guard await isMember(user, of: conversation) else {
-            return reply(to: id, Self.unknownConversation(conversation, ref: conversation))
-        }
+        guard await admitParticipant(user, of: conversation, from: id, ref: conversation) else { return }
         let participants: [Participant]
         let messages: [ChatMessage]
         do {
@@ -329,9 +327,11 @@ public actor Hub {
 
     private func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
-        guard await isMember(identity.userID, of: conversation) else {
-            return reply(to: id, Self.unknownConversation(conversation, ref: "activity"))
+        if let detail = activity.detail, detail.count > configuration.maxActivityDetailLength {
+            let limit = configuration.maxActivityDetailLength
+            return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity"))
         }
+        guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity") else { return }
         guard connections[id] != nil, !notSharing.contains(identity.userID) else { return }
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
             publishActivity(of: conversation)
@@ -348,9 +348,7 @@ public actor Hub {
         guard !send.clientMessageId.isEmpty else {
             return reply(to: id, .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send"))
         }
-        guard await isMember(identity.userID, of: send.conversation) else {
-            return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId))
-        }
+        guard await admitParticipant(identity.userID, of: send.conversation, from: id, ref: send.clientMessageId) else { return }
         // The stop goes out before the message, so no one sees "is typing" after it arrives.
         if board.clear(user: identity.userID, in: send.conversation) { publishActivity(of: send.conversation) }
         let stored: StoredMessage
@@ -376,9 +374,7 @@ public actor Hub {
         guard edit.text.count <= configuration.maxMessageLength else {
             return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: edit.messageId))
         }
-        guard await isMember(identity.userID, of: edit.conversation) else {
-            return reply(to: id, Self.unknownConversation(edit.conversation, ref: edit.messageId))
-        }
+        guard await admitParticipant(identity.userID, of: edit.conversation, from: id, ref: edit.messageId) else { return }
         let edited: ChatMessage?
         do {
             edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
@@ -395,7 +391,7 @@ public actor Hub {
     /// Sends a new or edited message to the conversation's subscribers, here and on the other nodes.
     private func deliverMessage(_ message: ChatMessage) {
         broadcast(Self.encode(.message(message)), as: "message", to: message.conversation)
-        cluster?.publish(message.text.utf8.count > 6_000 ? .messageRef(conversation: message.conversation, id: message.id) : .message(message))
+        cluster?.publish(.message(message))  // by reference if too large for the bus (`ClusterPayload`)
     }
 
     /// A bot streams a reply: each part is fanned out as it comes; the final part stores the whole reply as
@@ -405,9 +401,7 @@ public actor Hub {
         guard identity.isBot else {
             return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with role=bot) stream replies; send a message instead.", ref: part.messageId))
         }
-        guard await isMember(identity.userID, of: part.conversation) else {
-            return reply(to: id, Self.unknownConversation(part.conversation, ref: part.messageId))
-        }
+        guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId) else { return }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
         // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
         let text = part.isFinal ? part.text ?? streams[key, default: ""] + part.delta : streams[key, default: ""] + part.delta
@@ -420,7 +414,7 @@ public actor Hub {
             conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
         )
         broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
-        if delta.delta.utf8.count <= 6_000 { cluster?.publish(.stream(delta)) }  // the stored reply carries a longer part
+        cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it
         guard part.isFinal else { return }
         await self.send(.init(conversation: part.conversation, clientMessageId: "stream-\(part.messageId)", text: text), from: id)
     }
@@ -578,19 +572,37 @@ public actor Hub {
     /// The participants of a conversation, cached; nil if it does not exist.
     ///
     /// A membership change made while the store answered wins: the answer is then used once but not cached.
-    func members(of conversation: String) async -> Set<String>? {
+    /// - Throws: The store's error: a conversation the store cannot read now is not taken for a missing one.
+    func members(of conversation: String) async throws -> Set<String>? {
         if let cached = members[conversation] { return cached }
         let version = membershipChanges
-        guard let participants = try? await store.participants(of: conversation), !participants.isEmpty else { return nil }
+        let participants = try await store.participants(of: conversation)
+        guard !participants.isEmpty else { return nil }
         let set = Set(participants.map(\.id))
         if version == membershipChanges { members.cache(set, of: conversation) }
         return members[conversation] ?? set
     }
 
     /// Whether a user is (still) a participant, checked again after any wait.
-    private func isMember(_ user: String, of conversation: String) async -> Bool {
-        guard await members(of: conversation)?.contains(user) == true else { return false }
+    private func isMember(_ user: String, of conversation: String) async throws -> Bool {
+        guard try await members(of: conversation)?.contains(user) == true else { return false }
         return members[conversation]?.contains(user) ?? true
+    }
+
+    /// Whether a socket's user may act in a conversation; if not, the socket is answered:
+    /// `unknown_conversation` for a stranger, `unavailable` (try again) when the store cannot say now.
+    private func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String) async -> Bool {
+        do {
+            guard try await isMember(user, of: conversation) else {
+                reply(to: id, Self.unknownConversation(conversation, ref: ref))
+                return false
+            }
+            return true
+        } catch {
+            logger.error("reading a conversation's participants failed", metadata: ["error": "\(error)"])
+            reply(to: id, .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref))
+            return false
+        }
     }
 
     private static func unknownConversation(_ conversation: String, ref: String) -> ServerFrame.Failure {

@@ -48,6 +48,14 @@ public struct StoredUser: Sendable, Hashable {
     }
 }
 
+extension ChatStore {
+    /// Records the user a token named, unless the store already has that name and role: a read, and a
+    /// write only when something changed.
+    public func recordIfChanged(_ identity: Identity) async throws {
+        if try await user(identity.userID)?.matches(identity) != true { try await upsertUser(identity) }
+    }
+}
+
 /// The durable state behind the hub: users, conversations, participants, messages.
 ///
 /// Every method may be called from any task; implementations serialise what they must.
@@ -64,7 +72,7 @@ public protocol ChatStore: Sendable {
     func conversations(of user: String) async throws -> [Conversation]
     /// The participants of a conversation, with their display names (offline as far as the store knows).
     func participants(of conversation: String) async throws -> [Participant]
-    /// Stores a message once per (sender, client message id); a retry returns the stored one.
+    /// Stores a message once per (conversation, sender, client message id); a retry returns the stored one.
     func storeMessage(
         conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
     ) async throws -> StoredMessage

@@ -59,6 +59,13 @@ public final class PostgresChatStore: ChatStore {
             "CREATE TABLE cluster_nodes (id TEXT PRIMARY KEY, heartbeat_at TIMESTAMPTZ NOT NULL)",
             #"CREATE TABLE cluster_presence (node TEXT NOT NULL, "user" TEXT NOT NULL, PRIMARY KEY (node, "user"))"#,
         ],
+        [
+            // A client message id is unique per conversation and sender, not per sender.
+            """
+            ALTER TABLE messages DROP CONSTRAINT messages_sender_client_message_id_key,
+            ADD CONSTRAINT messages_conversation_sender_client_message_id_key UNIQUE (conversation, sender, client_message_id)
+            """,
+        ],
     ]
 
     private func migrate() async throws {
@@ -132,12 +139,13 @@ public final class PostgresChatStore: ChatStore {
         let inserted = try await messages("""
             INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
             VALUES (\(conversation), \(sender.userID), \(sender.name), \(clientMessageId), \(text), \(sentAt))
-            ON CONFLICT (sender, client_message_id) DO NOTHING
+            ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
             RETURNING \(unescaped: Self.messageColumns)
             """)
         if let message = inserted.first { return StoredMessage(message: message, isNew: true) }
         let existing = try await messages("""
-            SELECT \(unescaped: Self.messageColumns) FROM messages WHERE sender = \(sender.userID) AND client_message_id = \(clientMessageId)
+            SELECT \(unescaped: Self.messageColumns) FROM messages
+            WHERE conversation = \(conversation) AND sender = \(sender.userID) AND client_message_id = \(clientMessageId)
             """)
         guard let message = existing.first else {
             throw StoreError.inconsistent("a message that conflicted on insert could not be read back")

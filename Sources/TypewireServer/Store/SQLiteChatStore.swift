@@ -41,6 +41,22 @@ public final class SQLiteChatStore: ChatStore {
         [
             "CREATE TABLE blocks (blocker TEXT NOT NULL, blocked TEXT NOT NULL, PRIMARY KEY (blocker, blocked))",
         ],
+        [
+            // A client message id is unique per conversation and sender, not per sender: the same id in a
+            // second conversation is another message. SQLite cannot change a constraint in place.
+            """
+            CREATE TABLE messages_new (seq INTEGER PRIMARY KEY AUTOINCREMENT, conversation TEXT NOT NULL, sender TEXT NOT NULL,
+            sender_name TEXT, client_message_id TEXT NOT NULL, text TEXT NOT NULL, sent_at INTEGER NOT NULL, edited_at INTEGER,
+            UNIQUE (conversation, sender, client_message_id))
+            """,
+            """
+            INSERT INTO messages_new (seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at)
+            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            """,
+            "DROP TABLE messages",
+            "ALTER TABLE messages_new RENAME TO messages",
+            "CREATE INDEX messages_by_conversation ON messages (conversation, seq)",
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -128,7 +144,7 @@ public final class SQLiteChatStore: ChatStore {
             let inserted = try await connection.query(
                 """
                 INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (sender, client_message_id) DO NOTHING
+                ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
                 RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
                 """,
                 [
@@ -142,9 +158,9 @@ public final class SQLiteChatStore: ChatStore {
             let existing = try await connection.query(
                 """
                 SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
-                WHERE sender = ? AND client_message_id = ?
+                WHERE conversation = ? AND sender = ? AND client_message_id = ?
                 """,
-                [.text(sender.userID), .text(clientMessageId)]
+                [.text(conversation), .text(sender.userID), .text(clientMessageId)]
             )
             guard let row = existing.first, let message = Self.message(from: row) else {
                 throw StoreError.inconsistent("a message that conflicted on insert could not be read back")

@@ -76,15 +76,35 @@ struct ClusterTests {
         }
     }
 
-    @Test func aMessageTooLongForNotifyTravelsByIdAndArrivesWhole() async throws {
+    @Test func messagesTooLongForNotifyTravelByIdAndArriveWhole() async throws {
         try await withCluster(nodes: 2) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: "direct-alice-bob")
             let alice = try await nodes[0].socket("alice")
             let long = String(repeating: "typing indicators ", count: 500)  // 9 000 bytes: over NOTIFY's 8 000
-            alice.send(.send(.init(conversation: "direct-alice-bob", clientMessageId: "long", text: long)))
-            let frame = try await bob.next { if case .message = $0 { true } else { false } }
-            guard case .message(let message) = frame else { return }
-            #expect(message.text == long && message.clientMessageId == "long")
+            let escaped = String(repeating: "\"\n", count: 2_900)  // 5 800 bytes, 11 600 once escaped in JSON
+            for (id, text) in [("long", long), ("escaped", escaped)] {
+                alice.send(.send(.init(conversation: "direct-alice-bob", clientMessageId: id, text: text)))
+                let frame = try await bob.next { if case .message(let m) = $0 { m.clientMessageId == id } else { false } }
+                guard case .message(let message) = frame else { return }
+                #expect(message.text == text)
+            }
+        }
+    }
+
+    @Test func aForgedNotifyOnTheChannelIsIgnored() async throws {
+        try await withCluster(nodes: 2) { nodes, postgresURL in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+            // Anyone who can reach the database claims, for a made-up node, that Mallory joined the group.
+            let forged = #"forger {"membership":{"conversation":"group-six","user":"mallory","added":true}}"#
+            try await TestDatabase.execute("SELECT pg_notify('typewire_cluster', '\(forged)')", on: postgresURL)
+            // A real event after it: once Bob's node applied this one, it has heard the forged one too.
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+            let mallory = try await nodes[1].socket("mallory")
+            mallory.send(.subscribe(.init(conversation: Self.group)))
+            #expect(try await mallory.error().code == .unknownConversation, "the forged membership was not applied")
+            #expect(try String(contentsOf: nodes[1].log, encoding: .utf8).contains("not signed with this cluster's key"))
         }
     }
 

@@ -96,6 +96,75 @@ struct ConversationRulesTests {
         }
     }
 
+    @Test func userIDsInThePathArePercentDecoded() async throws {
+        // A Cyrillic "а" in place of the Latin "a": the id must be percent-encoded in a path.
+        let lookalike = "\u{430}lice"
+        try await TestServer.run { server in
+            let created = try await server.request(
+                "POST", "/v1/conversations", as: "bob", json: #"{"kind":"group","title":"Quiz","members":["\#(lookalike)","carol"]}"#
+            )
+            let group = try JSONDecoder().decode(Conversation.self, from: Data(created.body.utf8)).id
+            #expect(try await server.request("PUT", "/v1/blocks/%D0%B0lice", as: "bob").status == 204)
+            let bob = try await server.subscribedSocket("bob", to: group)
+            let carol = try await server.subscribedSocket("carol", to: group)
+            let blocked = try await server.subscribedSocket(lookalike, to: group)
+            blocked.send(typing(group))
+            try await carol.activity(in: group) { $0.map(\.user) == [lookalike] }
+            carol.send(typing(group))
+            try await bob.activity(in: group) { $0.map(\.user) == ["carol"] }
+            let seenByBob = await bob.received.compactMap { try? FrameCodec.decodeServerFrame(Data($0.utf8)) }
+            let sawBlocked = seenByBob.contains { frame in
+                switch frame {
+                case .activity(let update): update.entries.contains { $0.user == lookalike }
+                case .presence(let presence): presence.user == lookalike
+                default: false
+                }
+            }
+            #expect(!sawBlocked, "the block was stored under the decoded id")
+            #expect(try await server.request("DELETE", "/v1/conversations/\(group)/participants/%D0%B0lice", as: "bob").status == 204)
+            #expect(try await blocked.error().code == .unknownConversation, "and the removal acted on it")
+        }
+    }
+
+    @Test func aDirectConversationStaysBetweenTwoAndAGroupKeepsItsAdmin() async throws {
+        try await TestServer.run { server in
+            let third = try await server.request("POST", "/v1/conversations/direct-alice-bob/participants", as: "alice", json: #"{"user":"carol"}"#)
+            #expect(third.status == 400 && third.body.contains("exactly two"), "a third person would read the whole history")
+            #expect(try await server.request("DELETE", "/v1/conversations/direct-alice-bob/participants/bob", as: "bob").status == 400)
+            let creatorLeaves = try await server.request("DELETE", "/v1/conversations/\(Self.group)/participants/alice", as: "alice")
+            #expect(creatorLeaves.status == 409 && creatorLeaves.body.contains("admin"), "the group would have nobody to manage it")
+            #expect(try await server.request("DELETE", "/v1/conversations/\(Self.group)/participants/bob", as: "bob").status == 204)
+        }
+    }
+
+    @Test func creatingAConversationHasLimits() async throws {
+        try await TestServer.run(configure: { $0.maxConversationMembers = 3 }) { server in
+            let tooMany = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","members":["a","b","c"]}"#)
+            #expect(tooMany.status == 400 && tooMany.body.contains("at most 3"))
+            let longTitle = String(repeating: "t", count: 201)
+            let titled = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","title":"\#(longTitle)","members":["a"]}"#)
+            #expect(titled.status == 400 && titled.body.contains("title"))
+            #expect(try await server.request("PUT", "/v1/blocks/erin", as: "frank").status == 204)
+            let unwanted = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"direct","members":["frank"]}"#)
+            #expect(unwanted.status == 403, "Frank blocked Erin: she cannot open a direct conversation with him")
+            #expect(try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","members":["a","b"]}"#).status == 201)
+        }
+    }
+
+    @Test func participantsSayWhoIsOnline() async throws {
+        try await TestServer.run { server in
+            let alice = try await server.socket("alice")
+            defer { alice.close() }
+            let listed = try await server.request("GET", "/v1/conversations/\(Self.group)/participants", as: "bob")
+            let participants = try JSONDecoder().decode([String: [Participant]].self, from: Data(listed.body.utf8))["participants"] ?? []
+            #expect(participants.filter(\.online).map(\.id) == ["alice"])
+            #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
+            let again = try await server.request("GET", "/v1/conversations/\(Self.group)/participants", as: "bob")
+            let seenByBlocker = try JSONDecoder().decode([String: [Participant]].self, from: Data(again.body.utf8))["participants"] ?? []
+            #expect(seenByBlocker.count == 6 && seenByBlocker.allSatisfy { !$0.online }, "a blocked user's presence is not shown to the blocker")
+        }
+    }
+
     @Test func conversationsAreCreatedListedAndPaged() async throws {
         try await TestServer.run { server in
             let created = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","title":"Book club","members":["frank","dave"]}"#)

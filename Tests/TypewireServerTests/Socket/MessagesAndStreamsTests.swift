@@ -80,4 +80,18 @@ struct MessagesAndStreamsTests {
             try await alice.next { if case .subscribed = $0 { true } else { false } }
         }
     }
+
+    @Test func anActivityDetailOverItsLimitIsRefusedAndOneWithinItIsRelayed() async throws {
+        try await TestServer.run { server in
+            let clawd = try await server.socket("clawd")
+            let alice = try await server.subscribedSocket("alice", to: Self.bot)
+            let limit = server.configuration.maxActivityDetailLength
+            clawd.send(.activity(.init(conversation: Self.bot, activity: .toolUse(String(repeating: "t", count: limit + 1)))))
+            let refusal = try await clawd.error()
+            #expect(refusal.code == .tooLarge && refusal.ref == "activity")
+            let tool = String(repeating: "t", count: limit)
+            clawd.send(.activity(.init(conversation: Self.bot, activity: .toolUse(tool))))
+            try await alice.activity(in: Self.bot) { $0.map(\.activity) == [.toolUse(tool)] }
+        }
+    }
 }

@@ -76,6 +76,54 @@ struct ChatStoreContract {
         try await close(store)
     }
 
+    func aClientMessageIDIsPerConversation() async throws {
+        let (store, _, close) = try await open()
+        for id in ["d", "e"] { _ = try await store.createConversation(id: id, kind: .direct, title: nil, creator: "alice", members: ["bob"]) }
+        let first = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "same", text: "to d", sentAt: 1)
+        let second = try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 2)
+        #expect(second.isNew && second.message.id != first.message.id, "the same id in another conversation is another message")
+        #expect(try await store.recentMessages(of: "e", limit: 10).map(\.text) == ["to e"])
+        let retry = try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 3)
+        #expect(!retry.isNew && retry.message == second.message)
+        try await close(store)
+    }
+
+    /// Creations (some failing, so rolled back) and sends from 20 tasks at once: every creation that did
+    /// not collide succeeds, and every acknowledged send is in the history afterwards.
+    func concurrentTransactionsAndSendsLoseNothing() async throws {
+        let (store, _, close) = try await open()
+        _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        let outcomes = try await withThrowingTaskGroup(of: (created: Int, collided: Int, sent: [String]).self) { group in
+            for task in 0..<20 {
+                group.addTask {
+                    var outcome = (created: 0, collided: 0, sent: [String]())
+                    for round in 0..<3 {
+                        // Every task also tries a conversation id that task 0 takes: those creations fail and roll back.
+                        let id = round == 2 ? "shared-\(task % 5)" : "g-\(task)-\(round)"
+                        do {
+                            _ = try await store.createConversation(
+                                id: id, kind: .group, title: "Group", creator: "alice", members: (0..<20).map { "member-\($0)" }
+                            )
+                            outcome.created += 1
+                        } catch {
+                            outcome.collided += 1
+                        }
+                        let clientMessageId = "m-\(task)-\(round)"
+                        let stored = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: clientMessageId, text: clientMessageId, sentAt: 1)
+                        if stored.isNew { outcome.sent.append(clientMessageId) }
+                    }
+                    return outcome
+                }
+            }
+            return try await group.reduce(into: [(created: Int, collided: Int, sent: [String])]()) { $0.append($1) }
+        }
+        #expect(outcomes.map(\.created).reduce(0, +) == 40 + 5, "every id that did not collide was created")
+        #expect(outcomes.map(\.collided).reduce(0, +) == 15)
+        let history = Set(try await store.messages(of: "d", before: nil, limit: 1_000).compactMap(\.clientMessageId))
+        #expect(history == Set(outcomes.flatMap(\.sent)) && history.count == 60, "no acknowledged message was rolled back")
+        try await close(store)
+    }
+
     func settingsBlocksAndReopening() async throws {
         let (store, reopen, close) = try await open()
         try await store.upsertUser(Self.alice)
@@ -105,6 +153,8 @@ struct SQLiteChatStoreTests {
     @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+    @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
+    @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
 }
 
 @Suite("ChatStore on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)), .timeLimit(.minutes(1)))
@@ -113,6 +163,8 @@ struct PostgresChatStoreTests {
     @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+    @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
+    @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
 
     @Test func aURLThatCannotBeUsedSaysWhyWithoutItsPassword() async throws {
         await #expect {

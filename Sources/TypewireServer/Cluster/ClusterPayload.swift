@@ -1,0 +1,67 @@
+import Crypto
+import Foundation
+
+/// The text of one cluster event on the NOTIFY channel, signed: `NODE SIGNATURE JSON`.
+///
+/// Anyone who can connect to the database can `NOTIFY` on the channel; a node applies only events
+/// signed with the cluster's key (HMAC-SHA256 over `NODE JSON`, keyed by a key derived from the JWT
+/// secret that every node of a cluster shares, so no other setting is needed). Unsigned, forged or
+/// malformed payloads are dropped.
+///
+/// NOTIFY refuses payloads of 8 000 bytes or more, and an event's size is known only once encoded (a
+/// message of quotes, newlines or non-ASCII text grows when escaped): a message whose payload is over
+/// ``limit`` goes by reference (``ClusterEvent/messageRef(conversation:id:)``), read from the shared
+/// store by the other nodes.
+struct ClusterPayload: Sendable {
+    /// The largest payload sent, in bytes (NOTIFY's limit is 8 000).
+    static let limit = 7_900
+
+    private let key: SymmetricKey
+
+    /// A codec whose key derives from the nodes' shared JWT secret.
+    init(secret: String) {
+        key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(secret.utf8)), info: Data("typewire cluster bus v1".utf8), outputByteCount: 32
+        )
+    }
+
+    /// Why an event was not sent.
+    enum Refusal: Error {
+        /// Over ``ClusterPayload/limit`` bytes even by reference (a part of a streamed reply: the stored
+        /// reply carries it).
+        case tooLarge(bytes: Int)
+    }
+
+    /// The signed payload of an envelope; a message too large for the bus is sent by reference.
+    func encode(_ envelope: ClusterEnvelope) throws -> String {
+        let payload = try sign(envelope)
+        guard payload.utf8.count > Self.limit else { return payload }
+        guard case .message(let message) = envelope.event else { throw Refusal.tooLarge(bytes: payload.utf8.count) }
+        let reference = try sign(ClusterEnvelope(node: envelope.node, event: .messageRef(conversation: message.conversation, id: message.id)))
+        guard reference.utf8.count <= Self.limit else { throw Refusal.tooLarge(bytes: reference.utf8.count) }
+        return reference
+    }
+
+    /// The envelope of a payload, if it is well formed and signed with the cluster's key.
+    func decode(_ payload: String) -> ClusterEnvelope? {
+        let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let signature = Data(base64Encoded: String(parts[1])) else { return nil }
+        let signed = Data("\(parts[0]) \(parts[2])".utf8)
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signed, using: key),
+              let event = try? JSONDecoder().decode(ClusterEvent.self, from: Data(parts[2].utf8))
+        else { return nil }
+        return ClusterEnvelope(node: String(parts[0]), event: event)
+    }
+
+    /// The node id the payload claims, read without verifying anything: a node skips its own
+    /// notifications before any other work.
+    static func node(of payload: String) -> Substring? {
+        payload.firstIndex(of: " ").map { payload[..<$0] }
+    }
+
+    private func sign(_ envelope: ClusterEnvelope) throws -> String {
+        let json = String(decoding: try JSONEncoder().encode(envelope.event), as: UTF8.self)
+        let signature = HMAC<SHA256>.authenticationCode(for: Data("\(envelope.node) \(json)".utf8), using: key)
+        return "\(envelope.node) \(Data(signature).base64EncodedString()) \(json)"
+    }
+}
