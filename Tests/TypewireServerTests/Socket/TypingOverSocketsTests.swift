@@ -217,9 +217,11 @@ struct TypingOverSocketsTests {
     }
 
     @Test func noHelloInTimeClosesTheSocket() async throws {
-        try await TestServer.run(configure: { $0.helloTimeout = 200 }) { server in
+        try await TestServer.run(configure: { $0.helloTimeout = 1_000 }) { server in
             let socket = try await TestSocket.connect(port: server.port, token: nil)
-            try await waitUntilClosed(socket)
+            // Closed by the close frame, or, if a loaded client missed it while finishing its upgrade (seen
+            // once in ten runs), by the server dropping the connection at the close timeout (15 s).
+            try await waitUntilClosed(socket, within: .seconds(30))
         }
     }
 
@@ -252,8 +254,10 @@ struct TypingOverSocketsTests {
         }
     }
 
-    private func waitUntilClosed(_ socket: TestSocket, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+    private func waitUntilClosed(
+        _ socket: TestSocket, within timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if await socket.isClosed { return }
             try await Task.sleep(for: .milliseconds(10))
