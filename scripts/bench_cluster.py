@@ -88,7 +88,7 @@ class Node:
         limit = ["--activity-rate", activity_rate] if activity_rate else []  # None: the server's default
         os.environ["TYPEWIRE_BIN"] = str(binary)
         self.server = typewire_server.start_server(
-            ["serve", "--port", "0", "--demo", "--jwt-secret", SECRET, *limit, *extra], self.log_path,
+            ["serve", "--port", "0", "--seed-demo", "--jwt-secret", SECRET, *limit, *extra], self.log_path,
             startup_timeout=120, preexec_fn=die_with_parent,
         )
         self.process, self.port = self.server.process, self.server.port

@@ -35,6 +35,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How often to ping each socket, in milliseconds; a silent peer is closed (TYPEWIRE_PING_INTERVAL).")
     var pingInterval: Int64?
 
+    @Option(help: "How long a new connection may take to send its first request head, in milliseconds (TYPEWIRE_HEADER_TIMEOUT).")
+    var headerTimeout: Int64?
+
     @Option(help: "Activity frames allowed per second and socket (TYPEWIRE_ACTIVITY_RATE).")
     var activityRate: Double?
 
@@ -47,15 +50,25 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("public"), help: "The web demo's folder, served at / (TYPEWIRE_PUBLIC; default Public, in the current directory).")
     var publicDirectory: String?
 
-    @Flag(help: "Seed demo users and conversations and serve demo tokens at /v1/demo/token?user=alice.")
+    @Flag(help: "Try Typewire out: seed demo users and conversations, run the demo bot, and serve demo tokens at /v1/demo/token?user=alice, signed with a random secret of this run (so never with --jwt-secret).")
     var demo = false
+
+    @Flag(help: "Seed the demo's users and conversations and run its bot, with the secret of --jwt-secret and no token endpoint: for tests and clusters, whose tokens are made with that secret.")
+    var seedDemo = false
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = Logger(label: "typewire")
         let secret: String
         if let given = jwtSecret ?? environment["TYPEWIRE_JWT_SECRET"], !given.isEmpty {
+            guard !demo else {
+                throw CommandError(
+                    "--demo hands out tokens for every demo user, the bot included, to anyone who asks: with a secret of your own they would be valid on your real deployment. Run --demo without --jwt-secret (and TYPEWIRE_JWT_SECRET), or use --seed-demo to seed the demo with your secret and no token endpoint."
+                )
+            }
             secret = given
+        } else if seedDemo {
+            throw CommandError("--seed-demo needs --jwt-secret (or TYPEWIRE_JWT_SECRET): its tokens are made with that secret (`typewire token`).")
         } else if demo {
             secret = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 36) }.joined()
             logger.warning("No JWT secret given: --demo signs its tokens with a random secret for this run.")
@@ -77,15 +90,19 @@ struct Serve: AsyncParsableCommand {
         )
         if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", { Int64(try Self.integer($0)) }) { configuration.activityTTL = ttl }
         if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", { Int64(try Self.integer($0)) }) { configuration.pingInterval = ping }
+        if let timeout = try setting(headerTimeout, "TYPEWIRE_HEADER_TIMEOUT", { Int64(try Self.integer($0)) }) { configuration.headerTimeout = timeout }
         if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.activityRate = rate }
         if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.messageRate = rate }
         if let origins = try setting(allowedOrigins, "TYPEWIRE_ALLOWED_ORIGINS", { $0 }) {
             configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.publicDirectory = folder }
-        guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.activityRate > 0, configuration.messageRate > 0 else {
-            throw CommandError("--activity-ttl, --ping-interval, --activity-rate and --message-rate must be positive.")
+        guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.headerTimeout > 0,
+              configuration.activityRate > 0, configuration.messageRate > 0 else {
+            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --activity-rate and --message-rate must be positive.")
         }
+        let files = OpenFileLimit.raiseToHard()
+        logger.info("Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more.")
         let authority = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
         _ = try configuration.resolvedPublicDirectory()  // and a demo without its page
         let postgres = try setting(postgresUrl, "TYPEWIRE_POSTGRES_URL") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
@@ -94,7 +111,7 @@ struct Serve: AsyncParsableCommand {
         } else {
             try await Self.openSQLite(at: configuration.sqlitePath, logger: logger)
         }
-        if demo { try await DemoSeed.seed(into: store) }
+        if demo || seedDemo { try await DemoSeed.seed(into: store) }
         let host = configuration.host
         let mode = (configuration.demo ? " (demo)" : "") + (postgres == nil ? "" : " (cluster node on PostgreSQL)")
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
@@ -106,9 +123,9 @@ struct Serve: AsyncParsableCommand {
             boundPort.yield(port)
         }
         var services: [any Service] = [server]
-        if demo, postgres != nil {
+        if demo || seedDemo, postgres != nil {
             logger.notice("The demo bot runs on single nodes only: in a cluster every node would answer each message.")
-        } else if demo {
+        } else if demo || seedDemo {
             // The demo bot answers in its conversations; it stops before the server does.
             let bot = DemoSeed.bot
             let local = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host

@@ -40,10 +40,10 @@ def mint_token(user, name):
 
 @contextlib.contextmanager
 def running_server(name, sqlite, *, host="127.0.0.1", extra=()):
-    """The built `typewire serve --demo` on a free port of `host`, with the tests' secret and `sqlite` as its
+    """The built `typewire serve --seed-demo` on a free port of `host`, with the tests' secret and `sqlite` as its
     file; yields a `typewire_server.ServerProcess` and always stops it (SIGTERM, then SIGKILL)."""
     arguments = [
-        "serve", "--demo", "--port", "0", "--host", host, "--jwt-secret", SECRET,
+        "serve", "--seed-demo", "--port", "0", "--host", host, "--jwt-secret", SECRET,
         "--sqlite", sqlite, "--public", ROOT / "Public", *extra,
     ]
     with typewire_server.running_server(arguments, ARTIFACTS / f"{name}.log") as server:

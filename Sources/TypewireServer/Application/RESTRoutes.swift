@@ -10,6 +10,18 @@ struct RESTRoutes {
     let hub: Hub
     let authority: TokenAuthority
     let configuration: ServerConfiguration
+    let requests: RequestLimiter
+    let creations: RequestLimiter
+
+    init(store: any ChatStore, hub: Hub, authority: TokenAuthority, configuration: ServerConfiguration) {
+        self.store = store
+        self.hub = hub
+        self.authority = authority
+        self.configuration = configuration
+        requests = RequestLimiter(rate: configuration.requestRate, burst: configuration.requestBurst)
+        let perMinute = Double(configuration.conversationsPerMinute)
+        creations = RequestLimiter(rate: perMinute / 60, burst: perMinute)
+    }
 
     struct ConversationList: ResponseEncodable {
         var conversations: [Conversation]
@@ -60,6 +72,9 @@ struct RESTRoutes {
             }
             if new.kind == .direct, let other = others.first, try await store.blockedUsers(of: other).contains(me.userID) {
                 throw HTTPError(.forbidden, message: "'\(other.prefix(64))' does not take direct conversations from you.")
+            }
+            guard creations.allow(me.userID, now: hub.now()) else {
+                throw Self.tooMany("You created \(configuration.conversationsPerMinute) conversations within a minute; try again shortly.")
             }
             let conversation = try await store.createConversation(
                 id: UUID().uuidString.lowercased(), kind: new.kind, title: new.title, creator: me.userID, members: Array(others)
@@ -144,6 +159,9 @@ struct RESTRoutes {
         else {
             throw HTTPError(.unauthorized, message: "Send a valid token as \"Authorization: Bearer <token>\".")
         }
+        guard requests.allow(identity.userID, now: hub.now()) else {
+            throw Self.tooMany("More than \(Int(configuration.requestRate)) requests a second; slow down and try again shortly.")
+        }
         try await store.recordIfChanged(identity)
         return identity
     }
@@ -167,6 +185,10 @@ struct RESTRoutes {
             throw HTTPError(.notFound, message: "No conversation '\(id.prefix(64))' that you are in.")
         }
         return (me, conversation)
+    }
+
+    private static func tooMany(_ message: String) -> HTTPError {
+        HTTPError(.tooManyRequests, headers: [.retryAfter: "1"], message: message)
     }
 
     private static let notAdmin = HTTPError(.forbidden, message: "Only the conversation's creator may change who is in it.")

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import TypewireCore
 
 /// Builds the Hummingbird application of `typewire serve`: the WebSocket at `/v1/socket`, the REST API,
@@ -78,15 +80,22 @@ public enum TypewireApplication {
             router.add(middleware: PublicFilesGuard())  // FileMiddleware's answers to `//x` and a range past the end
             router.add(middleware: files)  // after the routes: only a request no route answers looks for a file
         }
+        var http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(configuration.httpIdleTimeout))
+        http1.httpDecoder.maxHeaderListSize = configuration.maxHeaderBytes
+        http1.httpDecoder.maxHeaderFieldSize = configuration.maxHeaderBytes
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(http1: http1, ws: .init(
+            maxFrameSize: configuration.socketFrameLimit,
+            autoPing: .enabled(timePeriod: .milliseconds(configuration.pingInterval))
+        ))
+        let webSocketResponder = router.buildResponder()
         let application = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                configuration: .init(ws: .init(
-                    maxFrameSize: SocketSession.hardFrameLimit,
-                    autoPing: .enabled(timePeriod: .milliseconds(configuration.pingInterval))
-                ))
-            ),
+            server: HTTPServerBuilder { responder in
+                GuardedChildChannel(
+                    base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
+                    maxHeadBytes: configuration.maxHeaderBytes, headTimeout: .milliseconds(configuration.headerTimeout)
+                )
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger

@@ -56,10 +56,22 @@ public struct ServerConfiguration: Sendable {
     /// The most entries one `activity` update lists (the first to start); its `total` counts them all.
     /// Default 10.
     public var maxActivityEntries: Int
-    /// Frames queued for one socket that it has not read yet; a socket whose queue fills up is closed with
-    /// 1001 (it reconnects and resyncs), so a client that stops reading cannot make the server buffer
-    /// without limit. Default 1 000.
-    public var maxQueuedFrames: Int
+    /// Bytes of frames queued for one socket that it has not read yet; a socket whose queue would grow past
+    /// it is closed with 1001 (it reconnects and resyncs), so a client that stops reading cannot make the
+    /// server buffer without limit. Default 4 MiB.
+    public var maxQueuedBytes: Int
+    /// Frames of any kind allowed per second and socket, sustained, after each kind's own budget; the
+    /// only budget of stops, `unsubscribe` and a second `hello`. The excess is dropped (the client is told
+    /// once a second) and `abuseThreshold` dropped in a row close the socket with 1008. Default 100.
+    public var frameRate: Double
+    /// Frames of any kind allowed at once per socket. Default 400.
+    public var frameBurst: Double
+    /// Lookups of conversations that do not exist (or that the user is not in) allowed per second and
+    /// socket, sustained; past it such a frame is refused with `rate_limited` without asking the store.
+    /// Default 1.
+    public var unknownConversationRate: Double
+    /// Lookups of conversations that do not exist allowed at once per socket. Default 20.
+    public var unknownConversationBurst: Double
     /// Conversations one socket may follow at once; a subscribe past it is refused with `forbidden`.
     /// Default 1 000.
     public var maxSubscriptionsPerSocket: Int
@@ -74,10 +86,30 @@ public struct ServerConfiguration: Sendable {
     public var allowedOrigins: [String]
     /// The largest frame accepted, in bytes. Default 16 KiB.
     public var maxFrameSize: Int
+    /// The largest frame the WebSocket layer reads once a socket has said hello: four times
+    /// ``maxFrameSize``, at least 64 KiB. A frame between the two is answered with `too_large` and the
+    /// socket kept; past it the socket is closed (1009).
+    public var socketFrameLimit: Int { max(4 * maxFrameSize, 64 * 1_024) }
     /// The longest message text, in characters. Default 10 000.
     public var maxMessageLength: Int
     /// How many recent messages `subscribed` carries. Default 50.
     public var recentMessages: Int
+    /// The most bytes of text the recent messages of one `subscribed` carry, newest first (at least the
+    /// newest message); older ones are read with `GET /v1/conversations/:id/messages`. Default 64 KiB.
+    public var maxRecentBytes: Int
+    /// Replies one bot may stream at once (each up to ``maxMessageLength``); a part that would start one
+    /// more is refused with `rate_limited`. Default 10.
+    public var maxOpenReplies: Int
+    /// How long a streamed reply may stay silent, in milliseconds; past it the server forgets its text
+    /// (clients stop showing it after the same time, `BotActivity`'s chunk timeout). Default 10 000.
+    public var replyTimeout: Int64
+    /// REST requests allowed per second and user, sustained; past it they are answered 429. Default 10.
+    public var requestRate: Double
+    /// REST requests allowed at once per user. Default 50.
+    public var requestBurst: Double
+    /// Conversations one user may create per minute; past it `POST /v1/conversations` answers 429.
+    /// Default 30.
+    public var conversationsPerMinute: Int
     /// The most participants a conversation may have (its creator included). Default 1 000.
     public var maxConversationMembers: Int
     /// The longest conversation title, in characters. Default 200.
@@ -89,6 +121,14 @@ public struct ServerConfiguration: Sendable {
     /// is resolved against the current directory. Default `Public`. With ``demo`` the folder must exist
     /// (the server refuses to start otherwise); without it, a missing folder just serves no files.
     public var publicDirectory: String
+    /// The most bytes of a request's head (request line and headers); a larger one is answered 431 and
+    /// the connection closed. Default 32 KiB.
+    public var maxHeaderBytes: Int
+    /// How long a new connection may take to send its first request head, in milliseconds; past it the
+    /// connection is closed. Default 10 000.
+    public var headerTimeout: Int64
+    /// How long an HTTP connection may stay idle between requests, in milliseconds. Default 60 000.
+    public var httpIdleTimeout: Int64
     /// Seed demo users and conversations and hand out demo tokens.
     public var demo: Bool
 
@@ -100,9 +140,12 @@ public struct ServerConfiguration: Sendable {
         messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40,
         subscribeRate: Double = 10, subscribeBurst: Double = 100, badFrameRate: Double = 10, badFrameBurst: Double = 100,
         largeGroupSize: Int = 100, largeGroupInterval: Int64 = 100, largeGroupDeliveries: Int = 10_000,
-        maxActivityEntries: Int = 10, maxQueuedFrames: Int = 1_000, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
-        maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50,
+        maxActivityEntries: Int = 10, maxQueuedBytes: Int = 4 << 20, frameRate: Double = 100, frameBurst: Double = 400,
+        unknownConversationRate: Double = 1, unknownConversationBurst: Double = 20, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
+        maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, maxRecentBytes: Int = 64 * 1_024,
+        maxOpenReplies: Int = 10, replyTimeout: Int64 = 10_000, requestRate: Double = 10, requestBurst: Double = 50, conversationsPerMinute: Int = 30,
         maxConversationMembers: Int = 1_000, maxTitleLength: Int = 200, maxActivityDetailLength: Int = 64, publicDirectory: String = "Public",
+        maxHeaderBytes: Int = 32 * 1_024, headerTimeout: Int64 = 10_000, httpIdleTimeout: Int64 = 60_000,
         demo: Bool = false
     ) {
         self.host = host
@@ -129,17 +172,30 @@ public struct ServerConfiguration: Sendable {
         self.largeGroupInterval = largeGroupInterval
         self.largeGroupDeliveries = largeGroupDeliveries
         self.maxActivityEntries = maxActivityEntries
-        self.maxQueuedFrames = maxQueuedFrames
+        self.maxQueuedBytes = maxQueuedBytes
+        self.frameRate = frameRate
+        self.frameBurst = frameBurst
+        self.unknownConversationRate = unknownConversationRate
+        self.unknownConversationBurst = unknownConversationBurst
         self.maxSubscriptionsPerSocket = maxSubscriptionsPerSocket
         self.maxSocketsPerUser = maxSocketsPerUser
         self.allowedOrigins = allowedOrigins
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength
         self.recentMessages = recentMessages
+        self.maxRecentBytes = maxRecentBytes
+        self.maxOpenReplies = maxOpenReplies
+        self.replyTimeout = replyTimeout
+        self.requestRate = requestRate
+        self.requestBurst = requestBurst
+        self.conversationsPerMinute = conversationsPerMinute
         self.maxConversationMembers = maxConversationMembers
         self.maxTitleLength = maxTitleLength
         self.maxActivityDetailLength = maxActivityDetailLength
         self.publicDirectory = publicDirectory
+        self.maxHeaderBytes = maxHeaderBytes
+        self.headerTimeout = headerTimeout
+        self.httpIdleTimeout = httpIdleTimeout
         self.demo = demo
     }
 }

@@ -122,6 +122,11 @@ struct ActivityBoard {
         { b in a.activity == b.activity && a.since == b.since && a.expiresAt == b.expiresAt && a.name == b.name }
     }
 
+    /// Whether a user is doing something in a conversation, on any device.
+    func isActive(_ user: String, in conversation: String) -> Bool {
+        conversations[conversation]?.values.contains { $0.user == user } ?? false
+    }
+
     /// When the next entry expires.
     var nextExpiry: Int64? {
         conversations.values.lazy.flatMap(\.values).map(\.expiresAt).min()

@@ -14,9 +14,11 @@ public actor Hub {
         var outbox: Outbox
         var close: @Sendable (_ reason: String) async -> Void
         var subscriptions: Set<String> = []
-        var messageLimiter: RateLimiter
-        var streamLimiter: RateLimiter
-        var subscribeLimiter: RateLimiter
+        /// Lookups of conversations the user turned out not to be in.
+        var unknownConversationLimiter: RateLimiter
+        /// For a user who blocked someone: the activity each subscribed conversation last showed this
+        /// socket, so that a change of a blocked user alone sends nothing (it would tell them it happened).
+        var activityViews: [String: [ActivityEntry]] = [:]
     }
 
     let store: any ChatStore
@@ -39,8 +41,8 @@ public actor Hub {
     private var pacer: ActivityPacer
     /// Counts membership changes, so that a participant list read from the store during a change is not cached.
     private var membershipChanges = 0
-    /// Replies being streamed: the text so far.
-    private var streams: [StreamKey: String] = [:]
+    /// Replies being streamed.
+    private var streams = OpenReplies()
     /// Where events for the other nodes of a cluster go; nil on a single node.
     let cluster: ClusterOutbox?
     /// For each user online on other nodes of the cluster, those nodes.
@@ -80,14 +82,14 @@ public actor Hub {
     /// a reconnecting user costs no disk write.
     /// - Parameters:
     ///   - identity: Who the socket's token named.
-    ///   - outbox: Where the hub queues the socket's frames.
+    ///   - outbox: Where the hub queues the socket's frames; the hub cuts the socket off if it overflows.
     ///   - close: Closes the socket with the going-away code (1001): for shutdown, and for a socket that
     ///     reads too slowly to follow (its outbox filled up).
     /// - Returns: The connection's id, for every later call.
     /// - Throws: ``ConnectRefusal``: the user already has ``ServerConfiguration/maxSocketsPerUser``
     ///   sockets, or the store cannot be read now (the client retries later).
     public func connect(
-        _ identity: Identity, outbox: AsyncStream<String>.Continuation,
+        _ identity: Identity, outbox: Outbox,
         close: @escaping @Sendable (_ reason: String) async -> Void = { _ in }
     ) async throws(ConnectRefusal) -> ConnectionID {
         let limit = configuration.maxSocketsPerUser
@@ -111,11 +113,12 @@ public actor Hub {
         let id = nextConnectionID
         nextConnectionID += 1
         connections[id] = Connection(
-            identity: identity, outbox: Outbox(frames: outbox) { await self.cutOff(id) }, close: close,
-            messageLimiter: RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst),
-            streamLimiter: RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst),
-            subscribeLimiter: RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
+            identity: identity, outbox: outbox, close: close,
+            unknownConversationLimiter: RateLimiter(
+                rate: configuration.unknownConversationRate, burst: configuration.unknownConversationBurst
+            )
         )
+        outbox.onOverflow { await self.cutOff(id) }
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
         let welcome = ServerFrame.welcome(.init(
@@ -148,7 +151,7 @@ public actor Hub {
     /// connection, the user goes offline.
     public func disconnect(_ id: ConnectionID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
-        connection.outbox.frames.finish()
+        connection.outbox.finish()
         metrics.connections.decrement()
         metrics.subscriptions.decrement(by: Double(connection.subscriptions.count))
         for conversation in connection.subscriptions { removeSubscriber(id, from: conversation) }
@@ -157,7 +160,7 @@ public actor Hub {
         connectionsOfUser[user]?.remove(id)
         if connectionsOfUser[user]?.isEmpty == true {
             connectionsOfUser[user] = nil
-            streams = streams.filter { $0.key.bot != user }
+            streams.forget(bot: user)
             blocks[user] = nil  // reloaded from the store when the user connects again
             notSharing.remove(user)
             cluster?.publish(.presence(user: user, online: false))
@@ -190,6 +193,7 @@ public actor Hub {
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
         for id in connectionsOfUser[user] ?? [] where connections[id]?.subscriptions.contains(conversation) == true {
             connections[id]?.subscriptions.remove(conversation)
+            connections[id]?.activityViews[conversation] = nil
             metrics.subscriptions.decrement()
             removeSubscriber(id, from: conversation)
             reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation))
@@ -222,10 +226,17 @@ public actor Hub {
             blocks[blocker]?.remove(user)
             if blocks[blocker]?.isEmpty == true { blocks[blocker] = nil }
         }
+        // The blocker's view changes only where the user is doing something now: only there is a frame sent.
         for id in connectionsOfUser[blocker] ?? [] {
+            guard blocks[blocker] != nil else {
+                for conversation in connections[id]?.subscriptions ?? [] where board.isActive(user, in: conversation) {
+                    deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: blocker))), as: "activity", to: connections[id]!.outbox)
+                }
+                connections[id]?.activityViews = [:]  // everything the blocker sees is shared again
+                continue
+            }
             for conversation in connections[id]?.subscriptions ?? [] {
-                guard let outbox = connections[id]?.outbox else { continue }
-                deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: blocker))), as: "activity", to: outbox)
+                sendActivityView(of: conversation, to: id, send: board.isActive(user, in: conversation) ? true : nil)
             }
         }
     }
@@ -233,63 +244,29 @@ public actor Hub {
     // MARK: Frames
 
     /// Handles one frame from an authenticated socket. The socket's session has already turned away
-    /// activity and bad frames past their budgets (`InboundGate`).
+    /// frames past their budgets (`InboundGate`).
     public func handle(_ frame: ClientFrame, from id: ConnectionID) async {
         metrics.received(frame.type)
         switch frame {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello"))
         case .subscribe(let subscribe):
-            // Each subscribe to an unknown id costs a store query: a socket may not ask for thousands.
-            let admitted = admit(from: id, by: \.subscribeLimiter, ref: subscribe.conversation) {
-                "More than \(Int($0.subscribeRate)) subscribes a second: this one was refused; subscribe again shortly."
-            }
-            guard admitted else { break }
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
             if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
+            connections[id]?.activityViews[unsubscribe.conversation] = nil
             removeSubscriber(id, from: unsubscribe.conversation)
         case .activity(let request):
-            // The socket's session has already applied the activity rate limit (`InboundGate`).
             let arrival = ContinuousClock.now
             await setActivity(request.activity, in: request.conversation, from: id)
             metrics.relayLatency.record(ContinuousClock.now - arrival)
         case .send(let send):
-            guard admitMessage(from: id, ref: send.clientMessageId) else { break }
             await self.send(send, from: id)
         case .edit(let edit):
-            guard admitMessage(from: id, ref: edit.messageId) else { break }
             await self.edit(edit, from: id)
         case .stream(let stream):
-            let admitted = stream.isFinal ? admitMessage(from: id, ref: stream.messageId) : admitStreamPart(from: id, ref: stream.messageId)
-            guard admitted else { break }
             await self.stream(stream, from: id)
         }
-    }
-
-    /// Applies the socket's message rate limit; a refused message is answered so the client can retry it.
-    private func admitMessage(from id: ConnectionID, ref: String) -> Bool {
-        admit(from: id, by: \.messageLimiter, ref: ref) {
-            "More than \(Int($0.messageRate)) messages a second: this one was not stored; send it again shortly."
-        }
-    }
-
-    /// Applies the socket's limit on reply parts; a refused part is answered (the reply is stored whole at
-    /// its end anyway).
-    private func admitStreamPart(from id: ConnectionID, ref: String) -> Bool {
-        admit(from: id, by: \.streamLimiter, ref: ref) {
-            "More than \(Int($0.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part."
-        }
-    }
-
-    private func admit(
-        from id: ConnectionID, by limiter: WritableKeyPath<Connection, RateLimiter>, ref: String,
-        explanation: (ServerConfiguration) -> String
-    ) -> Bool {
-        guard connections[id]?[keyPath: limiter].allow(now: now()) == false else { return true }
-        metrics.droppedByRateLimit.increment()
-        reply(to: id, .init(code: .rateLimited, message: explanation(configuration), ref: ref))
-        return false
     }
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {
@@ -303,7 +280,9 @@ public actor Hub {
         let messages: [ChatMessage]
         do {
             participants = try await store.participants(of: conversation)
-            messages = try await store.recentMessages(of: conversation, limit: configuration.recentMessages)
+            messages = Self.newest(
+                try await store.recentMessages(of: conversation, limit: configuration.recentMessages), within: configuration.maxRecentBytes
+            )
         } catch {
             logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
             return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation))
@@ -317,11 +296,13 @@ public actor Hub {
         let online = participants.map {
             Participant(id: $0.id, name: $0.name, online: isOnline($0.id) && !blocked.contains($0.id))
         }
+        let view = activityUpdate(of: conversation, seenBy: user)
         let subscribed = ServerFrame.subscribed(.init(
-            conversation: conversation, participants: online, activity: activityUpdate(of: conversation, seenBy: user),
+            conversation: conversation, participants: online, activity: view,
             recentMessages: messages, presence: participants.count >= configuration.largeGroupSize ? false : nil
         ))
         if connections[id]!.subscriptions.insert(conversation).inserted { metrics.subscriptions.increment() }
+        if blocks[user] != nil { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
     }
 
@@ -331,7 +312,10 @@ public actor Hub {
             let limit = configuration.maxActivityDetailLength
             return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity"))
         }
-        guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity") else { return }
+        // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
+        if activity.isActive {
+            guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity") else { return }
+        }
         guard connections[id] != nil, !notSharing.contains(identity.userID) else { return }
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
             publishActivity(of: conversation)
@@ -363,7 +347,7 @@ public actor Hub {
         if stored.isNew { deliverMessage(stored.message) }
         if send.clientMessageId.hasPrefix("stream-") {
             // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
-            streams[StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID)] = nil
+            streams.remove(StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID))
         }
         guard let outbox = connections[id]?.outbox else { return }
         deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
@@ -403,13 +387,20 @@ public actor Hub {
         }
         guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId) else { return }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
+        let time = now()
+        streams.forgetSilent(before: time - configuration.replyTimeout)
+        let known = streams[key]
+        guard known != nil || part.isFinal || streams.count(of: identity.userID) < configuration.maxOpenReplies else {
+            let limit = configuration.maxOpenReplies
+            return reply(to: id, .init(code: .rateLimited, message: "This bot streams \(limit) replies already; finish one before starting another.", ref: part.messageId))
+        }
         // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
-        let text = part.isFinal ? part.text ?? streams[key, default: ""] + part.delta : streams[key, default: ""] + part.delta
+        let text = part.isFinal ? part.text ?? (known ?? "") + part.delta : (known ?? "") + part.delta
         guard text.count <= configuration.maxMessageLength else {
-            streams[key] = nil
+            streams.remove(key)
             return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(configuration.maxMessageLength) characters.", ref: part.messageId))
         }
-        streams[key] = part.isFinal ? nil : text
+        if part.isFinal { streams.remove(key) } else { streams.set(text, for: key, at: time) }
         let delta = ServerFrame.StreamDelta(
             conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
         )
@@ -496,19 +487,39 @@ public actor Hub {
     private func fanOutActivity(of conversation: String) {
         guard let ids = subscribers[conversation], !ids.isEmpty else { return }
         let entries = board.entries(in: conversation)
-        let time = now()
-        let shared = Self.encode(.activity(capped(entries, in: conversation, serverTime: time)))
+        let shared = Self.encode(.activity(capped(entries, in: conversation, serverTime: now())))
+        var delivered = 0
         for id in ids {
             guard let connection = connections[id] else { continue }
-            if let blocked = blocks[connection.identity.userID], entries.contains(where: { blocked.contains($0.user) }) {
-                let visible = entries.filter { !blocked.contains($0.user) }
-                connection.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: time))))
+            if blocks[connection.identity.userID] != nil {
+                delivered += sendActivityView(of: conversation, to: id, entries: entries) ? 1 : 0
             } else {
                 connection.outbox.enqueue(shared)
+                delivered += 1
             }
         }
-        metrics.sent("activity", count: ids.count)
-        metrics.fanOutDeliveries.increment(by: Int64(ids.count))
+        metrics.sent("activity", count: delivered)
+        metrics.fanOutDeliveries.increment(by: Int64(delivered))
+    }
+
+    /// Sends a conversation's activity without the users the socket's user blocked, unless it shows
+    /// what the socket last got: a change of blocked users alone sends nothing, so it cannot tell the
+    /// blocker that they typed.
+    /// - Parameter send: Whether to send the view (a block changed it); false sends it only if it differs
+    ///   from the last one sent, nil records it without sending (the socket already shows it).
+    /// - Returns: Whether a frame was queued.
+    @discardableResult
+    private func sendActivityView(
+        of conversation: String, to id: ConnectionID, entries: [ActivityEntry]? = nil, send: Bool? = false
+    ) -> Bool {
+        guard let connection = connections[id] else { return false }
+        let blocked = blocks[connection.identity.userID] ?? []
+        let visible = (entries ?? board.entries(in: conversation)).filter { !blocked.contains($0.user) }
+        let changed = visible != connection.activityViews[conversation] ?? []
+        connections[id]?.activityViews[conversation] = visible
+        guard send == true || (send == false && changed) else { return false }
+        connection.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: now()))))
+        return true
     }
 
     /// An update listing at most ``ServerConfiguration/maxActivityEntries`` of the entries, counting all.
@@ -591,12 +602,22 @@ public actor Hub {
 
     /// Whether a socket's user may act in a conversation; if not, the socket is answered:
     /// `unknown_conversation` for a stranger, `unavailable` (try again) when the store cannot say now.
+    ///
+    /// A conversation not in the cache costs a store query: a socket whose lookups keep finding nothing
+    /// (``ServerConfiguration/unknownConversationRate``) is refused with `rate_limited` without one.
     private func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String) async -> Bool {
+        let cached = members[conversation] != nil
+        if !cached, connections[id]?.unknownConversationLimiter.allow(now: now()) == false {
+            metrics.droppedByRateLimit.increment()
+            reply(to: id, .init(code: .rateLimited, message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref))
+            return false
+        }
         do {
             guard try await isMember(user, of: conversation) else {
                 reply(to: id, Self.unknownConversation(conversation, ref: ref))
                 return false
             }
+            if !cached { connections[id]?.unknownConversationLimiter.refund() }  // it was not unknown
             return true
         } catch {
             logger.error("reading a conversation's participants failed", metadata: ["error": "\(error)"])
@@ -609,14 +630,17 @@ public actor Hub {
         .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref)
     }
 
+    /// The newest of `messages` (oldest first) whose text fits in `bytes`, at least the newest one.
+    static func newest(_ messages: [ChatMessage], within bytes: Int) -> [ChatMessage] {
+        var total = 0
+        let kept = messages.reversed().prefix { message in
+            total += message.text.utf8.count
+            return total <= bytes
+        }
+        return messages.suffix(max(kept.count, min(1, messages.count)))
+    }
+
     static func encode(_ frame: ServerFrame) -> String {
         FrameCodec.encodeText(frame)
     }
-}
-
-/// Identifies a reply a bot is streaming.
-private struct StreamKey: Hashable {
-    var conversation: String
-    var messageId: String
-    var bot: String
 }

@@ -31,4 +31,14 @@ struct RateLimiter: Sendable {
         refusedInARow = 0
         return true
     }
+
+    /// Whether no frame came since `time` (the bucket has been refilling since).
+    func isIdle(since time: Int64) -> Bool {
+        (updatedAt ?? .min) < time
+    }
+
+    /// Gives back a token taken for something that turned out not to count.
+    mutating func refund() {
+        tokens = min(burst, tokens + 1)
+    }
 }

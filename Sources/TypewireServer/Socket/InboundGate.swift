@@ -1,41 +1,109 @@
-/// One socket's budgets for the frames that cost the most when flooded: activity starts and refreshes, and
-/// frames that cannot be read. A pure value kept by the socket's own session, so a flood is turned away
-/// before it reaches the hub, which every socket shares: a flooder costs the others no hub time.
+import TypewireCore
+
+/// One socket's budgets, applied by the socket's own session before a frame reaches the hub, which every
+/// socket shares: a flooder costs the others no hub time. A pure value fed the server's time.
+///
+/// - Messages (`send`, `edit`, a final `stream` part), reply parts and `subscribe` are refused one by one
+///   past their budgets, each refusal answered with `rate_limited` and the frame's `ref`, so the client
+///   can send it again.
+/// - Activity starts and refreshes past their budget are dropped (the next refresh carries the state).
+/// - Every other frame (stops, `unsubscribe`, a second `hello`), and every activity start that passed its
+///   own budget, takes a token of the socket's frame budget; past it frames are dropped.
+/// - Frames that cannot be read are answered within a budget of their own, then dropped.
+///
+/// Drops are told to the client at most once a second; ``ServerConfiguration/abuseThreshold`` dropped in
+/// a row close the socket.
 struct InboundGate {
     /// What to do with a frame.
     enum Decision: Equatable {
         /// Let it through (for a bad frame: answer it).
         case pass
-        /// Drop it; `notify` says whether to tell the client (at most once a second for activity).
+        /// Refuse it and answer with `rate_limited` (this failure).
+        case refuse(ServerFrame.Failure)
+        /// Drop it; `notify` says whether to tell the client (at most once a second).
         case drop(notify: Bool)
         /// Drop it and close the socket with the policy-violation code: it keeps flooding.
         case close(reason: String)
     }
 
-    private var activity: RateLimiter
+    private let configuration: ServerConfiguration
+    private var activity: Budget
+    private var frames: Budget
     private var badFrames: RateLimiter
-    private let abuseThreshold: Int
-    private var lastActivityNotice: Int64?
+    private var messages: RateLimiter
+    private var replyParts: RateLimiter
+    private var subscribes: RateLimiter
 
     init(_ configuration: ServerConfiguration) {
-        activity = RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst)
+        self.configuration = configuration
+        activity = Budget(RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst))
+        frames = Budget(RateLimiter(rate: configuration.frameRate, burst: configuration.frameBurst))
         badFrames = RateLimiter(rate: configuration.badFrameRate, burst: configuration.badFrameBurst)
-        abuseThreshold = configuration.abuseThreshold
+        messages = RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst)
+        replyParts = RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst)
+        subscribes = RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
     }
 
-    /// An activity start or refresh (a stop is never limited: it only removes state, and dropping it
-    /// would leave a stale indicator).
-    mutating func admitActivity(now: Int64) -> Decision {
-        if activity.allow(now: now) { return .pass }
-        if activity.refusedInARow >= abuseThreshold { return .close(reason: "too many activity frames") }
-        let notify = lastActivityNotice.map { now - $0 >= 1_000 } ?? true
-        if notify { lastActivityNotice = now }
-        return .drop(notify: notify)
+    /// A frame that could be read.
+    mutating func admit(_ frame: ClientFrame, now: Int64) -> Decision {
+        let abuse = configuration.abuseThreshold
+        switch frame {
+        case .subscribe(let subscribe):
+            guard subscribes.allow(now: now) else {
+                return refusal(subscribe.conversation, "More than \(Int(configuration.subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
+            }
+        case .send(let send):
+            return admitMessage(ref: send.clientMessageId, now: now)
+        case .edit(let edit):
+            return admitMessage(ref: edit.messageId, now: now)
+        case .stream(let part) where part.isFinal:
+            return admitMessage(ref: part.messageId, now: now)
+        case .stream(let part):
+            guard replyParts.allow(now: now) else {
+                return refusal(part.messageId, "More than \(Int(configuration.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
+            }
+        case .activity(let request) where request.activity.isActive:
+            let decision = activity.admit(now: now, abuseThreshold: abuse, reason: "too many activity frames")
+            guard decision == .pass else { return decision }
+            return frames.admit(now: now, abuseThreshold: abuse, reason: "too many frames")
+        case .activity, .unsubscribe, .hello:
+            return frames.admit(now: now, abuseThreshold: abuse, reason: "too many frames")
+        }
+        return .pass
     }
 
     /// A frame that cannot be read: answered within the budget, dropped unanswered past it.
     mutating func admitBadFrame(now: Int64) -> Decision {
         if badFrames.allow(now: now) { return .pass }
-        return badFrames.refusedInARow >= abuseThreshold ? .close(reason: "too many frames that cannot be read") : .drop(notify: false)
+        return badFrames.refusedInARow >= configuration.abuseThreshold ? .close(reason: "too many frames that cannot be read") : .drop(notify: false)
+    }
+
+    private mutating func admitMessage(ref: String, now: Int64) -> Decision {
+        guard messages.allow(now: now) else {
+            return refusal(ref, "More than \(Int(configuration.messageRate)) messages a second: this one was not stored; send it again shortly.")
+        }
+        return .pass
+    }
+
+    private func refusal(_ ref: String, _ message: String) -> Decision {
+        .refuse(.init(code: .rateLimited, message: message, ref: ref))
+    }
+
+    /// A token bucket whose drops are told to the client at most once a second.
+    private struct Budget {
+        var limiter: RateLimiter
+        var lastNotice: Int64?
+
+        init(_ limiter: RateLimiter) {
+            self.limiter = limiter
+        }
+
+        mutating func admit(now: Int64, abuseThreshold: Int, reason: String) -> Decision {
+            if limiter.allow(now: now) { return .pass }
+            if limiter.refusedInARow >= abuseThreshold { return .close(reason: reason) }
+            let notify = lastNotice.map { now - $0 >= 1_000 } ?? true
+            if notify { lastNotice = now }
+            return .drop(notify: notify)
+        }
     }
 }

@@ -20,7 +20,9 @@ struct InboundMessages {
 
     private var frames: WebSocketInboundStream.AsyncIterator
     private let outbound: WebSocketOutboundWriter
-    private let maxSize: Int
+    /// The largest message, fragments joined; a larger one closes the socket (1009). The session keeps it
+    /// small until the socket has said hello.
+    var maxSize: Int
 
     /// Reads the messages of `inbound`, closing the socket through `outbound` on a protocol error.
     /// - Parameter maxSize: The largest message, fragments joined; a larger one closes the socket (1009).
@@ -35,6 +37,9 @@ struct InboundMessages {
         guard let first = try await frames.next() else { return nil }
         var data = first.data
         var isFinal = first.fin
+        guard data.readableBytes <= maxSize else {
+            return try await close(.messageTooLarge, "a message is over \(maxSize) bytes")
+        }
         while !isFinal {
             guard let frame = try await frames.next() else { return nil }
             guard frame.opcode == .continuation else {

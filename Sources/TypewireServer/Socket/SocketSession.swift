@@ -12,8 +12,12 @@ import TypewireCore
 /// are answered with an `error` frame and the socket stays usable. The hub's replies and fan-out come
 /// through the connection's outbox, which a child task drains into the socket.
 struct SocketSession {
-    /// The largest frame the WebSocket layer accepts; past it the socket is closed (1009).
-    static let hardFrameLimit = 1 << 20
+    /// The largest frame accepted before a valid `hello` (a hello with a long token fits): a larger one
+    /// closes the socket (1009) at once.
+    static let helloFrameLimit = 8 * 1_024
+
+    /// Frames that are not a valid `hello` answered before the socket is closed (1008).
+    static let framesBeforeHello = 5
 
     let hub: Hub
     let authority: TokenAuthority
@@ -27,18 +31,19 @@ struct SocketSession {
             try await outbound.close(.policyViolation, reason: "no valid hello within \(helloTimeout) ms")
         }
         defer { watchdog.cancel() }
-        // The socket accepts frames up to `hardFrameLimit`, so that a frame over the configured limit can be
-        // answered with `too_large` and the socket kept, rather than torn down by the WebSocket layer.
-        var messages = InboundMessages(inbound, outbound: outbound, maxSize: Self.hardFrameLimit)
+        // Before hello, almost nothing: an unauthenticated peer may not make the server read large frames.
+        var messages = InboundMessages(inbound, outbound: outbound, maxSize: Self.helloFrameLimit)
         guard let (identity, expiresAt) = try await hello(from: &messages, outbound: outbound) else { return }
         watchdog.cancel()
+        // After it, frames up to `socketFrameLimit`, so that a frame over the configured limit can be answered
+        // with `too_large` and the socket kept, rather than torn down by the WebSocket layer.
+        messages.maxSize = configuration.socketFrameLimit
 
-        let (queue, continuation) = AsyncStream.makeStream(
-            of: String.self, bufferingPolicy: .bufferingOldest(configuration.maxQueuedFrames)
-        )
+        let (queue, continuation) = AsyncStream.makeStream(of: String.self)
+        let outbox = Outbox(frames: continuation, byteLimit: configuration.maxQueuedBytes)
         let id: ConnectionID
         do {
-            id = try await hub.connect(identity, outbox: continuation) { reason in
+            id = try await hub.connect(identity, outbox: outbox) { reason in
                 try? await outbound.close(.goingAway, reason: reason)
             }
         } catch {
@@ -47,11 +52,11 @@ struct SocketSession {
             try await outbound.close(error.isTemporary ? .unknown(1013) : .policyViolation, reason: error.message)
             return
         }
-        let outbox = Outbox(frames: continuation) { [hub] in await hub.cutOff(id) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in queue {
                     do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
+                    outbox.written(text)
                 }
                 // The queue ended: the socket closed, or it read too slowly to follow (`Outbox`).
                 try? await outbound.close(.goingAway, reason: "the connection ended or read too slowly; reconnect")
@@ -78,8 +83,8 @@ struct SocketSession {
         }
     }
 
-    /// Handles one message of an authenticated socket: activity and bad frames within their budgets
-    /// (`InboundGate`), everything else, go to the hub; the rest is dropped here, before the hub.
+    /// Handles one message of an authenticated socket: frames within their budgets (`InboundGate`) go to
+    /// the hub; the rest is dropped here, before the hub.
     /// - Returns: Why to close the socket (it keeps flooding), or nil to read on.
     private func handle(
         _ message: InboundMessages.Message, from id: ConnectionID, gate: inout InboundGate, outbox: Outbox
@@ -87,19 +92,19 @@ struct SocketSession {
         let refusal: Refusal
         switch Self.decode(message, maxFrameSize: configuration.maxFrameSize) {
         case .success(let frame):
-            if case .activity(let request) = frame, request.activity.isActive {
-                switch gate.admitActivity(now: hub.now()) {
-                case .pass: break
-                case .drop(let notify):
-                    hub.metrics.received("activity")
-                    hub.metrics.droppedByRateLimit.increment()
-                    if notify { answer(activityLimitNotice, on: outbox) }
-                    return nil
-                case .close(let reason):
-                    return reason
-                }
+            let decision = gate.admit(frame, now: hub.now())
+            guard decision != .pass else {
+                await hub.handle(frame, from: id)
+                return nil
             }
-            await hub.handle(frame, from: id)
+            hub.metrics.received(frame.type)
+            hub.metrics.droppedByRateLimit.increment()
+            switch decision {
+            case .pass: break
+            case .refuse(let failure): answer(failure, on: outbox)
+            case .drop(let notify): if notify { answer(dropNotice(frame), on: outbox) }
+            case .close(let reason): return reason
+            }
             return nil
         case .failure(let failure):
             refusal = failure
@@ -107,19 +112,26 @@ struct SocketSession {
         hub.metrics.received(refusal.frameType ?? "invalid")
         switch gate.admitBadFrame(now: hub.now()) {
         case .pass: answer(refusal.answer, on: outbox)
-        case .drop: hub.metrics.droppedByRateLimit.increment()
+        case .drop, .refuse: hub.metrics.droppedByRateLimit.increment()
         case .close(let reason): return reason
         }
         return nil
     }
 
-    /// Reads frames until a valid `hello`; anything else before it is answered with an error.
+    /// Reads frames until a valid `hello`; anything else before it is answered with an error, a few times
+    /// (``framesBeforeHello``), then the socket is closed.
     private func hello(
         from messages: inout InboundMessages, outbound: WebSocketOutboundWriter
     ) async throws -> (Identity, Date)? {
+        var refused = 0
         while let message = try await messages.next() {
             guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else {
                 try await outbound.write(.text(Self.failure(.unauthorized, "Send {\"type\":\"hello\",\"token\":\"…\"} first.")))
+                refused += 1
+                guard refused < Self.framesBeforeHello else {
+                    try await outbound.close(.policyViolation, reason: "no valid hello in \(refused) frames")
+                    return nil
+                }
                 continue
             }
             guard let verified = await authority.verifyWithExpiry(hello.token) else {
@@ -162,11 +174,20 @@ struct SocketSession {
         hub.metrics.sent("error")
     }
 
-    private var activityLimitNotice: ServerFrame.Failure {
-        .init(
+    /// Tells the client that frames are dropped (at most once a second): activity past its own budget, or
+    /// any frame past the socket's frame budget.
+    private func dropNotice(_ frame: ClientFrame) -> ServerFrame.Failure {
+        if case .activity(let request) = frame, request.activity.isActive {
+            return .init(
+                code: .rateLimited,
+                message: "More than \(Int(configuration.activityRate)) activity frames a second, or \(Int(configuration.frameRate)) frames in all: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
+                ref: "activity"
+            )
+        }
+        return .init(
             code: .rateLimited,
-            message: "More than \(Int(configuration.activityRate)) activity frames a second: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
-            ref: "activity"
+            message: "More than \(Int(configuration.frameRate)) frames a second: the excess is dropped, this '\(frame.type)' among them.",
+            ref: frame.type
         )
     }
 

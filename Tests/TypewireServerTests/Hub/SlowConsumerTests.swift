@@ -10,21 +10,24 @@ struct SlowConsumerTests {
         let store = try await SQLiteChatStore.open(path: ":memory:")
         try await DemoSeed.seed(into: store)
         let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret))
-        // Bob's socket reads nothing: its queue holds 5 frames (the session bounds it the same way).
-        let (bobQueue, bobOutbox) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(5))
-        let (carolQueue, carolOutbox) = AsyncStream.makeStream(of: String.self)
-        let (_, aliceOutbox) = AsyncStream.makeStream(of: String.self)
+        // Bob's socket reads nothing: its queue holds 2 KiB (the session bounds it the same way, 4 MiB by default).
+        let (bobQueue, bobFrames) = AsyncStream.makeStream(of: String.self)
+        let (carolQueue, carolFrames) = AsyncStream.makeStream(of: String.self)
+        let (_, aliceFrames) = AsyncStream.makeStream(of: String.self)
+        let bobOutbox = Outbox(frames: bobFrames, byteLimit: 2_048)
+        let carolOutbox = Outbox(frames: carolFrames, byteLimit: 1 << 30)
         let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: bobOutbox)
         let carol = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: carolOutbox)
-        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: aliceOutbox)
+        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: Outbox(frames: aliceFrames, byteLimit: 1 << 30))
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: bob)
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: carol)
         for index in 0..<10 {
             await hub.handle(.activity(.init(conversation: "group-six", activity: index.isMultiple(of: 2) ? .typing : .none)), from: alice)
         }
-        var bobGot = 0
-        for await _ in bobQueue { bobGot += 1 }  // ends: the hub ended the full queue
-        #expect(bobGot == 5, "what fitted in the queue, then nothing")
+        var bobGot: [String] = []
+        for await text in bobQueue { bobGot.append(text) }  // ends: the hub ended the full queue
+        let bytes = bobGot.map(\.utf8.count).reduce(0, +)
+        #expect(bytes <= 2_048 && bobGot.count < 12, "what fitted in 2 KiB (\(bobGot.count) frames, \(bytes) bytes), then nothing")
         var carolActivity = 0
         carolOutbox.finish()
         for await text in carolQueue where text.contains(#""type":"activity""#) { carolActivity += 1 }

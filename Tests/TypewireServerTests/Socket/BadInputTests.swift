@@ -7,7 +7,7 @@ import TypewireServer
 import TypewireTesting
 
 /// End to end: fuzzed and hostile frames on a real socket are each answered with an `error` frame, and the
-/// socket stays usable; only a frame past the WebSocket layer's 1 MiB limit, or a broken fragment sequence,
+/// socket stays usable; only a frame past the WebSocket layer's limit (64 KiB by default), or a broken fragment sequence,
 /// ends it. (Plain bad frames and a frame over 16 KiB are in ``TypingOverSocketsTests`` and
 /// ``MessagesAndStreamsTests``.)
 @Suite("typewire serve: bad input over a real socket", .serialized, .timeLimit(.minutes(2)))
@@ -49,11 +49,16 @@ struct BadInputTests {
             var rng = SplitMix64(seed: seed)
             var sent: [(bytes: [UInt8], code: ErrorCode)] = []
             var valid = 0
+            var tooLarge = 0
             // In windows of 32, each answered before the next goes: the breadth is the decoder's property
             // tests' (100 000 inputs); here each answer's path through a real socket, without queueing
             // thousands of frames in front of every other suite's sockets.
             while sent.count < 1_000 {
                 let bytes = FrameFuzzer.input(using: &rng)
+                guard bytes.count <= server.configuration.socketFrameLimit else {
+                    tooLarge += 1  // it would close the socket (1009): `aFramePastTheSocketLimitEndsTheSocket`
+                    continue
+                }
                 guard let code = Self.expectedCode(for: bytes, maxFrameSize: server.configuration.maxFrameSize) else {
                     valid += 1  // a mutation that happens to be a valid frame is not sent: its answer depends on the hub
                     continue
@@ -68,7 +73,7 @@ struct BadInputTests {
             try await eventually(within: .seconds(30)) { await alice.received.count > sent.count }
             try await Self.expectStillWorking(alice)
             let codes = await Self.errorCodes(alice)
-            #expect(codes.count == sent.count, "one error frame per bad frame (seed \(seed), \(valid) valid inputs not sent)")
+            #expect(codes.count == sent.count, "one error frame per bad frame (seed \(seed), \(valid) valid inputs and \(tooLarge) over the socket's limit not sent)")
             if let index = zip(codes, sent).enumerated().first(where: { $0.element.0 != $0.element.1.code })?.offset {
                 let bytes = sent[index].bytes
                 Issue.record("frame \(index) got \(codes[index]), not \(sent[index].code) (seed \(seed)): \(bytes.count) bytes, \(bytes.prefix(120))")
@@ -142,18 +147,18 @@ struct BadInputTests {
         }
     }
 
-    @Test func aFrameOverOneMebibyteClosesTheSocketWith1009() async throws {
+    @Test func aFramePastTheSocketLimitEndsTheSocket() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            alice.sendRaw(String(repeating: "x", count: (1 << 20) + 1))
+            alice.sendRaw(String(repeating: "x", count: server.configuration.socketFrameLimit + 1))
             try await Self.expectClosed(alice, with: .messageTooLarge)
         }
     }
 
-    @Test func fragmentsOverOneMebibyteCloseTheSocketWith1009() async throws {
+    @Test func fragmentsPastTheSocketLimitCloseTheSocketWith1009() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let half = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 19)
+            let half = [UInt8](repeating: UInt8(ascii: "x"), count: server.configuration.socketFrameLimit / 2)
             alice.sendRaw(half, opcode: .text, fin: false)
             alice.sendRaw(half, opcode: .continuation, fin: false)
             alice.sendRaw([UInt8(ascii: "x")], opcode: .continuation)

@@ -65,6 +65,8 @@ struct ConversationRulesTests {
             try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
             let seen = await bob.received
             #expect(!seen.contains { $0.contains(#""user":"alice""#) }, "no activity and no presence of Alice reached Bob")
+            let frames = seen.filter { $0.contains(#""type":"activity""#) }
+            #expect(frames.count == 1, "only Carol's typing: an empty frame when Alice typed would tell Bob she did (\(frames))")
             #expect(try await server.request("DELETE", "/v1/blocks/alice", as: "bob").status == 204)
             try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice", "carol"] }
         }
@@ -186,6 +188,38 @@ struct ConversationRulesTests {
             let older = try await server.request("GET", "/v1/conversations/\(conversation.id)/messages?limit=2&before=\(latest[0].id)", as: "dave")
             let earlier = try JSONDecoder().decode([String: [ChatMessage]].self, from: Data(older.body.utf8))["messages"] ?? []
             #expect(earlier.map(\.text) == ["message 2", "message 3"])
+        }
+    }
+
+    @Test func aBlockChangeSendsAFrameOnlyWhereTheBlockersViewChanged() async throws {
+        try await TestServer.run { server in
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
+            bob.send(.subscribe(.init(conversation: "direct-alice-bob")))
+            try await bob.next { if case .subscribed = $0 { true } else { false } }
+            let alice = try await server.socket("alice")
+            alice.send(typing())
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+            let before = await bob.received.filter { $0.contains(#""type":"activity""#) }.count
+            #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
+            try await bob.activity(in: Self.group) { $0.isEmpty }
+            let carol = try await server.socket("carol")
+            carol.send(typing())
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["carol"] }
+            let after = await bob.received.filter { $0.contains(#""type":"activity""#) }.count
+            #expect(after - before == 2, "the group's view without Alice, then Carol; nothing for the direct chat where Alice does nothing")
+        }
+    }
+
+    @Test func restRequestsAndNewConversationsAreLimitedPerUser() async throws {
+        try await TestServer.run(configure: { $0.requestBurst = 3; $0.requestRate = 0.01; $0.conversationsPerMinute = 1 }) { server in
+            let create = #"{"kind":"group","title":"t","members":["bob"]}"#
+            #expect(try await server.request("POST", "/v1/conversations", as: "alice", json: create).status == 201)
+            let second = try await server.request("POST", "/v1/conversations", as: "alice", json: create)
+            #expect(second.status == 429 && second.body.contains("within a minute"))
+            #expect(try await server.request("GET", "/v1/conversations", as: "alice").status == 200)
+            let fourth = try await server.request("GET", "/v1/conversations", as: "alice")
+            #expect(fourth.status == 429 && fourth.body.contains("requests a second"))
+            #expect(try await server.request("GET", "/v1/conversations", as: "bob").status == 200, "Alice's requests cost Bob nothing")
         }
     }
 }

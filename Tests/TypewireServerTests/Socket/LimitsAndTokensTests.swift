@@ -102,4 +102,19 @@ struct LimitsAndTokensTests {
             _ = try await server.socket("alice")
         }
     }
+
+    @Test func beforeHelloOnlyAFewSmallFramesAreRead() async throws {
+        try await TestServer.run { server in
+            let large = try await TestSocket.connect(port: server.port, token: nil)
+            large.sendRaw(String(repeating: "x", count: 9_000))
+            try await eventually { await large.isClosed }
+            #expect(await large.closeCode == .messageTooLarge)
+            let chatty = try await TestSocket.connect(port: server.port, token: nil)
+            for _ in 0..<10 { chatty.sendRaw(#"{"type":"subscribe","conversation":"group-six"}"#) }
+            try await eventually { await chatty.isClosed }
+            #expect(await chatty.closeCode == .policyViolation)
+            let answers = await chatty.received.filter { $0.contains("unauthorized") }.count
+            #expect(answers == 5, "five answers, then the close")
+        }
+    }
 }

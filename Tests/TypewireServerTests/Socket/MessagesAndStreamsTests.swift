@@ -94,4 +94,33 @@ struct MessagesAndStreamsTests {
             try await alice.activity(in: Self.bot) { $0.map(\.activity) == [.toolUse(tool)] }
         }
     }
+
+    @Test func aBotKeepsAtMostItsLimitOfRepliesOpen() async throws {
+        try await TestServer.run(configure: { $0.maxOpenReplies = 2 }) { server in
+            let alice = try await server.subscribedSocket("alice", to: Self.bot)
+            let clawd = try await server.socket("clawd")
+            for id in ["r1", "r2", "r3"] { clawd.send(.stream(.init(conversation: Self.bot, messageId: id, delta: "part of \(id) "))) }
+            let refused = try await clawd.error()
+            #expect(refused.code == .rateLimited && refused.ref == "r3", "a third open reply is refused")
+            clawd.send(.stream(.init(conversation: Self.bot, messageId: "r1", delta: "end", isFinal: true)))
+            try await alice.next { if case .message(let message) = $0 { message.text == "part of r1 end" } else { false } }
+            clawd.send(.stream(.init(conversation: Self.bot, messageId: "r3", delta: "now it fits")))
+            try await alice.next { if case .stream(let part) = $0 { part.messageId == "r3" } else { false } }
+        }
+    }
+
+    @Test func subscribedCarriesTheNewestMessagesWithinItsByteBudget() async throws {
+        try await TestServer.run(configure: { $0.maxRecentBytes = 2_500 }) { server in
+            let alice = try await server.socket("alice")
+            for index in 0..<5 {
+                alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m\(index)", text: String(repeating: "\(index)", count: 1_000))))
+                try await alice.next { if case .ack = $0 { true } else { false } }
+            }
+            let bob = try await server.socket("bob")
+            bob.send(.subscribe(.init(conversation: Self.direct)))
+            let frame = try await bob.next { if case .subscribed = $0 { true } else { false } }
+            guard case .subscribed(let subscribed) = frame else { return }
+            #expect(subscribed.recentMessages.map(\.clientMessageId) == ["m3", "m4"], "the newest two fit in 2 500 bytes")
+        }
+    }
 }

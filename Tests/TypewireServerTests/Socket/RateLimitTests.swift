@@ -82,4 +82,33 @@ struct RateLimitTests {
             try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
         }
     }
+
+    @Test func stopsPastTheFrameBudgetAreDroppedThenTheSocketIsClosed() async throws {
+        try await TestServer.run(configure: { $0.frameBurst = 20; $0.frameRate = 1; $0.abuseThreshold = 50 }) { server in
+            let flooder = try await server.socket("carol")
+            let bob = try await server.subscribedSocket("bob", to: Self.group)
+            for index in 0..<25 { flooder.send(.activity(.init(conversation: "random-\(index)", activity: .none))) }
+            let notice = try await flooder.error()
+            #expect(notice.code == .rateLimited && notice.ref == "activity", "the burst passed, the rest was dropped")
+            for index in 0..<200 { flooder.send(.activity(.init(conversation: "random-\(index)", activity: .none))) }
+            try await eventually { await flooder.isClosed }
+            #expect(await flooder.closeCode == .policyViolation)
+            let alice = try await server.socket("alice")
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+        }
+    }
+
+    @Test func lookupsOfConversationsThatDoNotExistAreLimited() async throws {
+        try await TestServer.run(configure: { $0.unknownConversationBurst = 3; $0.unknownConversationRate = 0.001 }) { server in
+            let prober = try await server.socket("carol")
+            for index in 0..<6 { prober.send(.subscribe(.init(conversation: "nope-\(index)"))) }
+            var codes: [ErrorCode] = []
+            for _ in 0..<6 { codes.append(try await prober.error().code) }
+            #expect(codes == [.unknownConversation, .unknownConversation, .unknownConversation, .rateLimited, .rateLimited, .rateLimited])
+            let erin = try await server.socket("erin")
+            erin.send(.subscribe(.init(conversation: Self.group)))
+            try await erin.next { if case .subscribed = $0 { true } else { false } }
+        }
+    }
 }

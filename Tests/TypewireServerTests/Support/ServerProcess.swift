@@ -29,7 +29,7 @@ final class ServerProcess: Sendable {
         try await start(name: name, arguments: ["--postgres-url", postgresURL])
     }
 
-    /// Starts `typewire serve --demo` with the test secret and these arguments (`--port 0` unless they
+    /// Starts `typewire serve --seed-demo` with the test secret and these arguments (`--port 0` unless they
     /// name a port), and waits until it listens.
     static func start(name: String, arguments: [String]) async throws -> ServerProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -40,7 +40,7 @@ final class ServerProcess: Sendable {
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--demo", "--jwt-secret", TestServer.secret] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
+        process.arguments = ["serve", "--seed-demo", "--jwt-secret", TestServer.secret] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()

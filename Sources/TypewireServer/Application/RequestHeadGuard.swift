@@ -1,0 +1,70 @@
+import NIOCore
+
+/// Guards a new connection until its first request head is complete: a head over ``maxBytes`` is answered
+/// with 431 and the connection closed; a head not complete within ``timeout`` closes it. So a client cannot
+/// hold a connection (and a file descriptor) open with half a header, nor make the server read a huge one.
+///
+/// It sits first in the pipeline and sees the raw bytes; once the first head has ended (a blank line), it
+/// removes itself. Later requests on a kept-alive connection are bounded by NIO's decoder limits and
+/// Hummingbird's idle timeout, which are set up only after the first head (the upgrade decision) and so
+/// do not cover it. Neither HummingbirdCore nor NIOHTTP1 has a head deadline of its own.
+final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    let maxBytes: Int
+    let timeout: TimeAmount
+    private var seen = 0
+    /// The last bytes read, to find a blank line split across reads.
+    private var tail: [UInt8] = []
+    private var deadline: Scheduled<Void>?
+    private var refused = false
+
+    init(maxBytes: Int, timeout: TimeAmount) {
+        self.maxBytes = maxBytes
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) { loopBound.value.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }  // answered 431; dropped until the close
+        let buffer = unwrapInboundIn(data)
+        let bytes = tail + buffer.readableBytesView
+        if let end = Self.blankLine(in: bytes), seen - tail.count + end <= maxBytes {
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        seen += buffer.readableBytes
+        guard seen <= maxBytes else {
+            refused = true
+            let answer = "HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+            // Closing with unread bytes would reset the connection, and the client might lose the answer: the
+            // answer and a half close go first, then what still comes is read and dropped for a moment.
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in loopBound.value.close(mode: .output, promise: nil) }
+            deadline?.cancel()
+            deadline = context.eventLoop.scheduleTask(in: .seconds(2)) { loopBound.value.close(promise: nil) }
+            return
+        }
+        tail = Array(bytes.suffix(3))
+        context.fireChannelRead(data)
+    }
+
+    /// Where the first blank line (CRLF CRLF) ends in `bytes`, if it has one.
+    private static func blankLine(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 3..<bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
+            return index + 1
+        }
+        return nil
+    }
+}

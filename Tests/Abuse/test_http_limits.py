@@ -1,0 +1,88 @@
+"""HTTP as an attacker would use it: huge request heads, connections that never finish their head, and a
+process short of file descriptors; and a demo that would hand out tokens signed with a real secret.
+
+Runs against the built `typewire` (Tests/Support/typewire_server.py starts it).
+"""
+import pathlib
+import resource
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "Support"))
+import typewire_server  # noqa: E402  (the shared harness, found through the path above)
+
+SECRET = "abuse-tests-secret-0123456789abcdefghij"
+LOG = ROOT / ".artifacts" / "abuse"
+
+
+def serve(tmp_path, *extra, **options):
+    arguments = ["serve", "--seed-demo", "--jwt-secret", SECRET, "--port", "0", "--sqlite", tmp_path / "t.sqlite", *extra]
+    return typewire_server.running_server(arguments, LOG / f"{tmp_path.name}.log", **options)
+
+
+def read_until_closed(connection, limit=30):
+    """Everything the server sends until it closes the connection (within `limit` seconds)."""
+    connection.settimeout(limit)
+    received = b""
+    while chunk := connection.recv(65536):
+        received += chunk
+    return received
+
+
+def healthz(server):
+    with urllib.request.urlopen(f"{server.url}/healthz", timeout=5) as response:
+        return response.status
+
+
+def test_a_huge_request_head_is_answered_431_and_closed(tmp_path):
+    with serve(tmp_path) as server:
+        connection = socket.create_connection((server.host, server.port), timeout=10)
+        head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 90_000 + b"\r\n\r\n"
+        try:
+            connection.sendall(head)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server may close before it has read everything
+        answer = read_until_closed(connection)
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+        assert healthz(server) == 200
+
+
+def test_half_sent_heads_are_closed_and_leave_room_for_others(tmp_path):
+    """300 connections that never finish their head, on a process allowed 256 descriptors in all."""
+
+    def few_descriptors():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    with serve(tmp_path, "--header-timeout", "1000", preexec_fn=few_descriptors) as server:
+        assert "Open-file limit 256" in server.log, server.log
+        idle = []
+        for _ in range(300):
+            connection = socket.create_connection((server.host, server.port), timeout=10)
+            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # no blank line: the head never ends
+            idle.append(connection)
+        # The first one is closed by the server once its head timeout passed.
+        assert read_until_closed(idle[0]) == b""
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                assert healthz(server) == 200
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+        for connection in idle:
+            connection.close()
+
+
+def test_demo_refuses_a_secret_of_ones_own(tmp_path):
+    run = subprocess.run(
+        [str(typewire_server.BINARY), "serve", "--demo", "--jwt-secret", SECRET, "--port", "0", "--sqlite", str(tmp_path / "t.sqlite")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode != 0
+    assert "--seed-demo" in run.stderr + run.stdout, run.stderr + run.stdout
+    assert not (tmp_path / "t.sqlite").exists(), "refused before touching the store"

@@ -1,0 +1,61 @@
+import Testing
+import TypewireCore
+@testable import TypewireServer
+
+@Suite("InboundGate: one socket's budgets")
+struct InboundGateTests {
+    static let configuration = ServerConfiguration(
+        jwtSecret: "", activityRate: 1, activityBurst: 2, abuseThreshold: 5, messageRate: 1, messageBurst: 1,
+        subscribeRate: 1, subscribeBurst: 1, frameRate: 1, frameBurst: 3
+    )
+    static let stop = ClientFrame.activity(.init(conversation: "c", activity: .none))
+    static let typing = ClientFrame.activity(.init(conversation: "c", activity: .typing))
+
+    @Test func framesWithNoBudgetOfTheirOwnPassTheFrameBudgetThenAreDroppedThenClose() {
+        var gate = InboundGate(Self.configuration)
+        let frames: [ClientFrame] = [Self.stop, .unsubscribe(.init(conversation: "c")), .hello(.init(token: "t"))]
+        let decisions = (0..<9).map { gate.admit(frames[$0 % 3], now: 0) }
+        #expect(decisions == [
+            .pass, .pass, .pass,
+            .drop(notify: true), .drop(notify: false), .drop(notify: false), .drop(notify: false),
+            .close(reason: "too many frames"), .close(reason: "too many frames"),
+        ])
+    }
+
+    @Test func theClientIsToldOfDropsAtMostOnceASecond() {
+        var gate = InboundGate(ServerConfiguration(jwtSecret: "", abuseThreshold: 1_000, frameRate: 0.001, frameBurst: 1))
+        _ = gate.admit(Self.stop, now: 0)
+        #expect(gate.admit(Self.stop, now: 10) == .drop(notify: true))
+        #expect(gate.admit(Self.stop, now: 999) == .drop(notify: false))
+        #expect(gate.admit(Self.stop, now: 1_010) == .drop(notify: true))
+    }
+
+    @Test func activityHasItsOwnBudgetThenTakesFromTheFrameBudget() {
+        var gate = InboundGate(Self.configuration)
+        #expect(gate.admit(Self.typing, now: 0) == .pass)
+        #expect(gate.admit(Self.typing, now: 0) == .pass)
+        #expect(gate.admit(Self.typing, now: 0) == .drop(notify: true))
+        #expect(gate.admit(Self.stop, now: 0) == .pass, "an activity dropped by its own budget took nothing from the frame budget")
+        #expect(gate.admit(Self.stop, now: 0) == .drop(notify: true), "two starts and a stop spent the frame budget of 3")
+    }
+
+    @Test func messagesAndSubscribesPastTheirBudgetsAreRefusedOneByOneWithTheirRef() {
+        var gate = InboundGate(Self.configuration)
+        let send = ClientFrame.send(.init(conversation: "c", clientMessageId: "m1", text: "hi"))
+        #expect(gate.admit(send, now: 0) == .pass)
+        guard case .refuse(let refusal) = gate.admit(send, now: 0) else {
+            Issue.record("a second message within the burst of 1 was not refused")
+            return
+        }
+        #expect(refusal.code == .rateLimited && refusal.ref == "m1")
+        let subscribe = ClientFrame.subscribe(.init(conversation: "group"))
+        #expect(gate.admit(subscribe, now: 0) == .pass)
+        guard case .refuse(let refused) = gate.admit(subscribe, now: 0) else {
+            Issue.record("a second subscribe within the burst of 1 was not refused")
+            return
+        }
+        #expect(refused.ref == "group")
+        for _ in 0..<10 { _ = gate.admit(subscribe, now: 0) }
+        #expect(gate.admit(Self.stop, now: 0) == .pass, "refusals answered one by one never close the socket nor spend the frame budget")
+    }
+}
