@@ -2,24 +2,33 @@
 """The cost of a flood on everyone else (docs/RELIABILITY.md, "A flood from one socket").
 
     swift build -c release --product typewire
-    python3 scripts/bench_flood.py                 # about 4 minutes
+    python3 scripts/bench_flood.py                 # about 7 minutes
 
 One SQLite node with the default limits (10 activity frames a second per socket). Alice and Bob
 measure relay latency as in bench_cluster.py (alice toggles typing in their direct chat at 16 changes a
 second, under her own limit; each sample is the time until bob's socket reads the change).
 In interleaved rounds, a separate process floods the server from one socket of Carol's at 10 000 frames
-a second (it reads its answers, like a real client), of one of three kinds:
+a second (it reads its answers, like a real client), of one of these kinds:
 
-- none:     no flood (the baseline, measured in the same run);
-- activity: `activity typing` frames in the group: the rate limit drops them, and after 500 refused
-            in a row the server closes the socket; the flooder reconnects and goes on;
-- garbage:  frames that are not JSON: each one is answered with an `error` frame.
+- baseline:  no flood (measured in the same run);
+- activity:  `activity typing` frames in the group: the rate limit drops them, and after 500 refused
+             in a row the server closes the socket; the flooder reconnects and goes on;
+- garbage:   frames that are not JSON: answered within their budget, then dropped, then closed;
+- none:      `activity none` frames (stops) to random conversation ids: no budget of their own, only the
+             socket's frame budget, and no store lookup;
+- reconnect: Carol's sockets opened, greeted with `hello` and closed again, as fast as four threads go;
+- prehello:  1 MiB frames before `hello`, each on a new socket, from two threads;
+- bloat:     three sockets of Carol's that never read, each sending 100 `subscribe` for the group, which
+             holds 50 messages of 10 000 characters (seeded first); reconnected every second.
+
+Besides latency it reports the server's resident memory at the end of each kind's rounds (the most seen).
 
 Reports p50/p90/p99 per kind and the ratio to the baseline. The server runs with the default limits.
 """
 import argparse
 import json
 import multiprocessing
+import socket
 import sys
 import tempfile
 import time
@@ -35,8 +44,15 @@ def flood(port, token_text, kind, rate, stop, counters):
 
     A reader thread consumes the server's answers, as a real client would."""
     import threading
+    if kind == "reconnect":
+        return reconnect(port, token_text, stop, counters)
+    if kind == "prehello":
+        return prehello(port, stop, counters)
+    if kind == "bloat":
+        return bloat(port, token_text, stop, counters)
     frame = {"activity": json.dumps({"type": "activity", "conversation": "group-six", "activity": "typing"}),
-             "garbage": "this is not JSON " * 4}[kind]
+             "garbage": "this is not JSON " * 4,
+             "none": None}[kind]
     sent = closes = 0
     batch = 100
     while not stop.is_set():
@@ -54,8 +70,8 @@ def flood(port, token_text, kind, rate, stop, counters):
             threading.Thread(target=read, daemon=True).start()
             start, count = time.perf_counter(), 0
             while not stop.is_set():
-                for _ in range(batch):
-                    ws.send(frame)
+                for index in range(batch):
+                    ws.send(frame or json.dumps({"type": "activity", "conversation": f"flood-{count + index}", "activity": "none"}))
                 sent += batch
                 count += batch
                 ahead = start + count / rate - time.perf_counter()
@@ -64,6 +80,97 @@ def flood(port, token_text, kind, rate, stop, counters):
         except (websocket.WebSocketException, OSError):
             closes += 1  # closed for abuse (activity): connect again
     counters["sent"], counters["closes"] = sent, closes
+
+
+def reconnect(port, token_text, stop, counters, threads=4):
+    """Opens a socket, says hello, waits for its answer and closes it, again and again, from `threads` threads."""
+    import threading
+    opened, refused = [0] * threads, [0] * threads
+
+    def loop(index):
+        while not stop.is_set():
+            try:
+                ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=5)
+                ws.send(json.dumps({"type": "hello", "token": token_text}))
+                if json.loads(ws.recv())["type"] != "welcome":
+                    refused[index] += 1
+                ws.close()
+                opened[index] += 1
+            except (websocket.WebSocketException, OSError, ValueError):
+                refused[index] += 1
+
+    workers = [threading.Thread(target=loop, args=(index,), daemon=True) for index in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    counters["sent"], counters["closes"] = sum(opened), sum(refused)
+
+
+def prehello(port, stop, counters, threads=2):
+    """Sends a 1 MiB frame on a new socket before any `hello`, again and again."""
+    import threading
+    big = "x" * (1 << 20)
+    sent = [0] * threads
+
+    def loop(index):
+        while not stop.is_set():
+            try:
+                ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=5)
+                ws.send(big)
+                sent[index] += 1
+                while ws.recv():
+                    pass
+            except (websocket.WebSocketException, OSError, ValueError):
+                pass
+
+    workers = [threading.Thread(target=loop, args=(index,), daemon=True) for index in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    counters["sent"], counters["closes"] = sum(sent), 0
+
+
+def bloat(port, token_text, stop, counters, sockets=3, subscribes=100):
+    """Sockets that never read, each asking for the large group's `subscribed` again and again."""
+    sent = rounds = 0
+    subscribe = json.dumps({"type": "subscribe", "conversation": "group-six"})
+    while not stop.is_set():
+        opened = []
+        for _ in range(sockets):
+            try:
+                ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=5,
+                                                 sockopt=[(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)])
+                ws.send(json.dumps({"type": "hello", "token": token_text}))
+                for _ in range(subscribes):
+                    ws.send(subscribe)
+                sent += subscribes
+                opened.append(ws)
+            except (websocket.WebSocketException, OSError):
+                pass
+        stop.wait(1)
+        for ws in opened:
+            ws.abort()
+        rounds += 1
+    counters["sent"], counters["closes"] = sent, rounds
+
+
+def seed_large_messages(port, token_text, count=50, length=10_000):
+    """Fills the group with `count` messages of `length` characters, within the message rate limit."""
+    ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=10)
+    ws.send(json.dumps({"type": "hello", "token": token_text}))
+    for index in range(count):
+        ws.send(json.dumps({"type": "send", "conversation": "group-six", "clientMessageId": f"seed-{index}", "text": "x" * length}))
+        while json.loads(ws.recv())["type"] != "ack":
+            pass
+        time.sleep(0.25)
+    ws.close()
+
+
+def server_rss_mib(process):
+    with open(f"/proc/{process.pid}/status") as status:
+        return int(next(line for line in status if line.startswith("VmRSS:")).split()[1]) / 1024
 
 
 def main():
@@ -76,25 +183,27 @@ def main():
     args = parser.parse_args()
     binary = str(bench.ROOT / args.binary)
     logs = Path(tempfile.mkdtemp(prefix="bench-flood-"))
-    kinds = ["none", "activity", "garbage"]
-    results = {kind: {"latencies": [], "drops": 0, "errors": [], "sent": 0, "seconds": 0.0, "closes": 0, "received": 0.0}
+    kinds = ["baseline", "activity", "garbage", "none", "reconnect", "prehello", "bloat"]
+    results = {kind: {"latencies": [], "drops": 0, "errors": [], "sent": 0, "seconds": 0.0, "closes": 0, "received": 0.0, "rss": 0.0}
                for kind in kinds}
     try:
         node = bench.Node("single", binary, logs, "--sqlite", str(logs / "flood.sqlite"), activity_rate=None)
-        tokens = {user: bench.token(binary, user) for user in ("alice", "bob", "carol")}
+        tokens = {user: bench.token(binary, user) for user in ("alice", "bob", "carol", "frank")}
+        seed_large_messages(node.port, tokens["frank"])
         for repeat in range(args.rounds):
-            order = kinds[repeat % 3:] + kinds[:repeat % 3]
+            order = kinds[repeat % len(kinds):] + kinds[:repeat % len(kinds)]
             for kind in order:
                 stop, manager = multiprocessing.Event(), multiprocessing.Manager()
                 counters = manager.dict()
                 flooder = None
-                if kind != "none":
+                if kind != "baseline":
                     flooder = multiprocessing.Process(target=flood, args=(node.port, tokens["carol"], kind, args.flood_rate, stop, counters))
                     flooder.start()
                     time.sleep(0.5)  # let the flood reach its rate before measuring
                 began, received_before = time.perf_counter(), node.metric("typewire_frames_in_total")
                 got, drops, errors = bench.run_round(node.port, node.port, {"alice": tokens["alice"], "bob": tokens["bob"]}, args.samples, args.rate)
                 seconds = time.perf_counter() - began
+                rss = server_rss_mib(node.process)
                 stop.set()
                 if flooder:
                     flooder.join(10)
@@ -106,19 +215,20 @@ def main():
                 result["closes"] += counters.get("closes", 0)
                 result["seconds"] += seconds + (0.5 if flooder else 0)
                 result["received"] += node.metric("typewire_frames_in_total") - received_before
+                result["rss"] = max(result["rss"], rss)
                 manager.shutdown()
                 print(f"round {repeat + 1}/{args.rounds} {kind}: p50 {sorted(got)[len(got) // 2] / 1e3:.0f} µs,"
                       f" p99 {bench.percentile(sorted(got), 99) / 1e3:.0f} µs", flush=True)
-        print("\n| flood | frames/s sent by the flooder | frames/s the server read (all sockets) | flooder reconnects | samples | dropped | p50 (µs) | p90 (µs) | p99 (µs) | p99 / baseline p99 |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-        base = sorted(results["none"]["latencies"])
+        print("\n| flood | frames/s sent by the flooder (reconnect, prehello: sockets/s) | frames/s the server read (all sockets) | flooder reconnects | samples | dropped | p50 (µs) | p90 (µs) | p99 (µs) | p99 / baseline p99 | server RSS (MiB, most seen) |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        base = sorted(results["baseline"]["latencies"])
         for kind in kinds:
             values = sorted(results[kind]["latencies"])
-            rate = results[kind]["sent"] / results[kind]["seconds"] if kind != "none" else 0
+            rate = results[kind]["sent"] / results[kind]["seconds"] if kind != "baseline" else 0
             cells = " | ".join(f"{bench.percentile(values, p) / 1e3:.0f}" for p in (50, 90, 99))
             ratio = bench.percentile(values, 99) / bench.percentile(base, 99)
-            read = results[kind]["received"] / (results[kind]["seconds"] - (0.5 if kind != "none" else 0))
-            print(f"| {kind} | {rate:.0f} | {read:.0f} | {results[kind]['closes']} | {len(values)} | {results[kind]['drops']} | {cells} | {ratio:.2f} |")
+            read = results[kind]["received"] / (results[kind]["seconds"] - (0.5 if kind != "baseline" else 0))
+            print(f"| {kind} | {rate:.0f} | {read:.0f} | {results[kind]['closes']} | {len(values)} | {results[kind]['drops']} | {cells} | {ratio:.2f} | {results[kind]['rss']:.0f} |")
         print(f"\nserver log: {node.log_path}; problems logged: {len(node.problems())}")
     finally:
         bench.stop_children()

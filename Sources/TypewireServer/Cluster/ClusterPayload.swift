@@ -17,6 +17,8 @@ struct ClusterPayload: Sendable {
     static let limit = 7_900
 
     private let key: SymmetricKey
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
 
     /// A codec whose key derives from the nodes' shared JWT secret.
     init(secret: String) {
@@ -48,7 +50,7 @@ struct ClusterPayload: Sendable {
         guard parts.count == 3, let signature = Data(base64Encoded: String(parts[1])) else { return nil }
         let signed = Data("\(parts[0]) \(parts[2])".utf8)
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signed, using: key),
-              let event = try? JSONDecoder().decode(ClusterEvent.self, from: Data(parts[2].utf8))
+              let event = try? decoder.decode(ClusterEvent.self, from: Data(parts[2].utf8))
         else { return nil }
         return ClusterEnvelope(node: String(parts[0]), event: event)
     }
@@ -60,7 +62,7 @@ struct ClusterPayload: Sendable {
     }
 
     private func sign(_ envelope: ClusterEnvelope) throws -> String {
-        let json = String(decoding: try JSONEncoder().encode(envelope.event), as: UTF8.self)
+        let json = String(decoding: try encoder.encode(envelope.event), as: UTF8.self)
         let signature = HMAC<SHA256>.authenticationCode(for: Data("\(envelope.node) \(json)".utf8), using: key)
         return "\(envelope.node) \(Data(signature).base64EncodedString()) \(json)"
     }

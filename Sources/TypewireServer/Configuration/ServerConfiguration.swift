@@ -23,7 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var activityRate: Double
     /// Activity frames allowed at once per socket. Default 20.
     public var activityBurst: Double
-    /// Activity frames refused in a row after which the socket is closed with 1008. Default 500.
+    /// Frames dropped by one of a socket's budgets (activity, frames in all, bad frames) within a second
+    /// after which the socket is closed with 1008: a flood, not a client a little over a budget. Default 500.
     public var abuseThreshold: Int
     /// Messages (`send`, `edit`, the final part of a `stream`) allowed per second and socket, sustained;
     /// the excess is refused with `rate_limited` (the client retries). Default 5.
@@ -40,7 +41,7 @@ public struct ServerConfiguration: Sendable {
     /// `subscribe` frames allowed at once per socket: an app opening its conversations at launch. Default 100.
     public var subscribeBurst: Double
     /// Frames that cannot be read (not JSON, unknown type, bad fields) answered per second and socket,
-    /// sustained; past it they are dropped unanswered, and `abuseThreshold` dropped in a row close the
+    /// sustained; past it they are dropped unanswered, and `abuseThreshold` dropped within a second close the
     /// socket with 1008. Default 10.
     public var badFrameRate: Double
     /// Bad frames answered at once per socket. Default 100.
@@ -62,7 +63,7 @@ public struct ServerConfiguration: Sendable {
     public var maxQueuedBytes: Int
     /// Frames of any kind allowed per second and socket, sustained, after each kind's own budget; the
     /// only budget of stops, `unsubscribe` and a second `hello`. The excess is dropped (the client is told
-    /// once a second) and `abuseThreshold` dropped in a row close the socket with 1008. Default 100.
+    /// once a second) and `abuseThreshold` dropped within a second close the socket with 1008. Default 100.
     public var frameRate: Double
     /// Frames of any kind allowed at once per socket. Default 400.
     public var frameBurst: Double

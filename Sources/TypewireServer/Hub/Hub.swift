@@ -97,10 +97,9 @@ public actor Hub {
         let stored: StoredUser?
         let blocked: Set<String>
         do {
-            async let user = store.user(identity.userID)
+            async let user = store.recordIfChanged(identity)
             async let blockedUsers = store.blockedUsers(of: identity.userID)
             (stored, blocked) = try await (user, blockedUsers)
-            if stored?.matches(identity) != true { try await store.upsertUser(identity) }
         } catch {
             logger.error("the store could not be read for a handshake", metadata: ["error": "\(error)"])
             throw .storeUnavailable

@@ -7,8 +7,6 @@ struct RateLimiter: Sendable {
     let burst: Double
     private var tokens: Double
     private var updatedAt: Int64?
-    /// Frames refused since the last accepted one.
-    private(set) var refusedInARow = 0
 
     init(rate: Double, burst: Double) {
         self.rate = rate
@@ -23,12 +21,8 @@ struct RateLimiter: Sendable {
             tokens = min(burst, tokens + Double(max(0, now - updatedAt)) * rate / 1_000)
         }
         updatedAt = now
-        guard tokens >= 1 else {
-            refusedInARow += 1
-            return false
-        }
+        guard tokens >= 1 else { return false }
         tokens -= 1
-        refusedInARow = 0
         return true
     }
 

@@ -11,8 +11,9 @@ import TypewireCore
 ///   own budget, takes a token of the socket's frame budget; past it frames are dropped.
 /// - Frames that cannot be read are answered within a budget of their own, then dropped.
 ///
-/// Drops are told to the client at most once a second; ``ServerConfiguration/abuseThreshold`` dropped in
-/// a row close the socket.
+/// Drops are told to the client at most once a second; ``ServerConfiguration/abuseThreshold`` drops of
+/// one budget within a second close the socket (a client a little over a budget loses the excess; a
+/// flood is cut off).
 struct InboundGate {
     /// What to do with a frame.
     enum Decision: Equatable {
@@ -29,7 +30,7 @@ struct InboundGate {
     private let configuration: ServerConfiguration
     private var activity: Budget
     private var frames: Budget
-    private var badFrames: RateLimiter
+    private var badFrames: Budget
     private var messages: RateLimiter
     private var replyParts: RateLimiter
     private var subscribes: RateLimiter
@@ -38,7 +39,7 @@ struct InboundGate {
         self.configuration = configuration
         activity = Budget(RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst))
         frames = Budget(RateLimiter(rate: configuration.frameRate, burst: configuration.frameBurst))
-        badFrames = RateLimiter(rate: configuration.badFrameRate, burst: configuration.badFrameBurst)
+        badFrames = Budget(RateLimiter(rate: configuration.badFrameRate, burst: configuration.badFrameBurst))
         messages = RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst)
         replyParts = RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst)
         subscribes = RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
@@ -74,8 +75,8 @@ struct InboundGate {
 
     /// A frame that cannot be read: answered within the budget, dropped unanswered past it.
     mutating func admitBadFrame(now: Int64) -> Decision {
-        if badFrames.allow(now: now) { return .pass }
-        return badFrames.refusedInARow >= configuration.abuseThreshold ? .close(reason: "too many frames that cannot be read") : .drop(notify: false)
+        let decision = badFrames.admit(now: now, abuseThreshold: configuration.abuseThreshold, reason: "too many frames that cannot be read")
+        return if case .drop = decision { .drop(notify: false) } else { decision }
     }
 
     private mutating func admitMessage(ref: String, now: Int64) -> Decision {
@@ -89,9 +90,12 @@ struct InboundGate {
         .refuse(.init(code: .rateLimited, message: message, ref: ref))
     }
 
-    /// A token bucket whose drops are told to the client at most once a second.
+    /// A token bucket whose drops are told to the client at most once a second, and which closes the
+    /// socket after `abuseThreshold` drops within a second.
     private struct Budget {
         var limiter: RateLimiter
+        /// When the current second of drops began, and the drops in it.
+        var window: (start: Int64, drops: Int)?
         var lastNotice: Int64?
 
         init(_ limiter: RateLimiter) {
@@ -100,7 +104,12 @@ struct InboundGate {
 
         mutating func admit(now: Int64, abuseThreshold: Int, reason: String) -> Decision {
             if limiter.allow(now: now) { return .pass }
-            if limiter.refusedInARow >= abuseThreshold { return .close(reason: reason) }
+            if let current = window, now - current.start < 1_000 {
+                window = (current.start, current.drops + 1)
+            } else {
+                window = (now, 1)
+            }
+            if window!.drops >= abuseThreshold { return .close(reason: reason) }
             let notify = lastNotice.map { now - $0 >= 1_000 } ?? true
             if notify { lastNotice = now }
             return .drop(notify: notify)

@@ -51,8 +51,12 @@ public struct StoredUser: Sendable, Hashable {
 extension ChatStore {
     /// Records the user a token named, unless the store already has that name and role: a read, and a
     /// write only when something changed.
-    public func recordIfChanged(_ identity: Identity) async throws {
-        if try await user(identity.userID)?.matches(identity) != true { try await upsertUser(identity) }
+    /// - Returns: What the store knew of the user before (nil for a new user).
+    @discardableResult
+    public func recordIfChanged(_ identity: Identity) async throws -> StoredUser? {
+        let stored = try await user(identity.userID)
+        if stored?.matches(identity) != true { try await upsertUser(identity) }
+        return stored
     }
 }
 

@@ -58,4 +58,25 @@ struct InboundGateTests {
         for _ in 0..<10 { _ = gate.admit(subscribe, now: 0) }
         #expect(gate.admit(Self.stop, now: 0) == .pass, "refusals answered one by one never close the socket nor spend the frame budget")
     }
+
+    @Test func aFloodIsClosedWhileAClientALittleOverItsBudgetOnlyLosesTheExcess() {
+        // A budget of 100 a second refills a token every 10 ms: a flood is never refused 500 times in a row,
+        // but drops 500 within a second.
+        var flooded = InboundGate(ServerConfiguration(jwtSecret: "", abuseThreshold: 500, frameRate: 100, frameBurst: 400))
+        var closedAt: Int?
+        for index in 0..<20_000 where closedAt == nil {
+            if case .close = flooded.admit(Self.stop, now: Int64(index / 10)) { closedAt = index }  // 10 000 a second
+        }
+        #expect(closedAt != nil && closedAt! < 1_500, "closed after the burst and 500 drops within a second: \(String(describing: closedAt))")
+        var eager = InboundGate(ServerConfiguration(jwtSecret: "", abuseThreshold: 500, frameRate: 100, frameBurst: 400))
+        var drops = 0
+        for index in 0..<12_000 {  // 120 a second for 100 s
+            switch eager.admit(Self.stop, now: Int64(index) * 1_000 / 120) {
+            case .close: Issue.record("a client 20 % over its budget was closed")
+            case .drop: drops += 1
+            default: break
+            }
+        }
+        #expect(drops > 1_000, "the excess was dropped: \(drops)")
+    }
 }
