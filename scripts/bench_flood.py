@@ -2,7 +2,7 @@
 """The cost of a flood on everyone else (docs/RELIABILITY.md, "A flood from one socket").
 
     swift build -c release --product typewire
-    python3 scripts/bench_flood.py                 # about 7 minutes
+    TYPEWIRE_BIN=.build/release/typewire python3 scripts/bench_flood.py   # about 8 minutes
 
 One SQLite node with the default limits (10 activity frames a second per socket). Alice and Bob
 measure relay latency as in bench_cluster.py (alice toggles typing in their direct chat at 16 changes a

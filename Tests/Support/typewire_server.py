@@ -21,8 +21,15 @@ import threading
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-#: The executable `swift build` made, or $TYPEWIRE_BIN (a release build, say).
-BINARY = pathlib.Path(os.environ.get("TYPEWIRE_BIN", ROOT / ".build" / "debug" / "typewire"))
+
+
+def binary():
+    """The executable: $TYPEWIRE_BIN as it is now (a release build, say), else the one `swift build` made."""
+    return pathlib.Path(os.environ.get("TYPEWIRE_BIN", ROOT / ".build" / "debug" / "typewire"))
+
+
+#: The executable as the environment named it when this module was imported.
+BINARY = binary()
 LISTENING = re.compile(r"^typewire listening http://(\S+):(\d+)$")
 
 
@@ -77,12 +84,13 @@ def start_server(arguments, log_path, *, startup_timeout=60, **popen_options):
     Raises RuntimeError, with what it printed, if the binary is missing or the process ends or stays
     silent for `startup_timeout` seconds.
     """
-    if not BINARY.exists():
-        raise RuntimeError(f"{BINARY} does not exist: run `swift build` first (scripts/test.sh does).")
+    executable = binary()
+    if not executable.exists():
+        raise RuntimeError(f"{executable} does not exist: run `swift build` first (scripts/test.sh does).")
     log_path = pathlib.Path(log_path)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = open(log_path, "w", encoding="utf-8")
-    command = [str(BINARY), *map(str, arguments)]
+    command = [str(executable), *map(str, arguments)]
     log.write("$ " + " ".join(command) + "\n")
     process = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen_options
