@@ -26,8 +26,26 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Run as one node of a cluster on this PostgreSQL database instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (TYPEWIRE_POSTGRES_URL). Every node gets the same URL.")
     var postgresUrl: String?
 
-    @Option(help: "The HS256 secret for tokens (TYPEWIRE_JWT_SECRET). Required unless --demo.")
+    @Option(help: "The HS256 secret for tokens (TYPEWIRE_JWT_SECRET). Required unless --demo or --jwks.")
     var jwtSecret: String?
+
+    @Option(help: "Verify RS256 and ES256 tokens with this JSON Web Key Set: a file, or an https address (plain http on loopback only), read at start and again when a token names a new key (TYPEWIRE_JWKS).")
+    var jwks: String?
+
+    @Option(help: "The issuer (iss) every token must carry (TYPEWIRE_JWT_ISSUER).")
+    var jwtIssuer: String?
+
+    @Option(help: "An audience (aud) every token must carry (TYPEWIRE_JWT_AUDIENCE).")
+    var jwtAudience: String?
+
+    @Option(help: "The claim with the user's display name; default name (TYPEWIRE_JWT_NAME_CLAIM).")
+    var jwtNameClaim: String?
+
+    @Option(help: "The claim that marks a bot when true, \"true\" or \"bot\"; default role (TYPEWIRE_JWT_BOT_CLAIM).")
+    var jwtBotClaim: String?
+
+    @Option(help: "The secret the nodes of a cluster sign their bus events with; default the JWT secret (TYPEWIRE_CLUSTER_SECRET).")
+    var clusterSecret: String?
 
     @Option(help: "How long an activity lives after its last frame, in milliseconds (TYPEWIRE_ACTIVITY_TTL).")
     var activityTTL: Int64?
@@ -59,7 +77,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let logger = Logger(label: "typewire")
-        let secret: String
+        let secret: String?
+        let keySetText = (jwks ?? environment["TYPEWIRE_JWKS"]).flatMap { $0.isEmpty ? nil : $0 }
         if let given = jwtSecret ?? environment["TYPEWIRE_JWT_SECRET"], !given.isEmpty {
             guard !demo else {
                 throw CommandError(
@@ -67,6 +86,8 @@ struct Serve: AsyncParsableCommand {
                 )
             }
             secret = given
+        } else if keySetText != nil, !demo, !seedDemo {
+            secret = nil
         } else if seedDemo {
             throw CommandError("--seed-demo needs --jwt-secret (or TYPEWIRE_JWT_SECRET): its tokens are made with that secret (`typewire token`).")
         } else if demo {
@@ -74,7 +95,7 @@ struct Serve: AsyncParsableCommand {
             logger.warning("No JWT secret given: --demo signs its tokens with a random secret for this run.")
         } else {
             throw CommandError(
-                "No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET (or run with --demo to try Typewire out)."
+                "No way to verify tokens: pass --jwt-secret (or TYPEWIRE_JWT_SECRET), --jwks with your identity provider's key set (docs/INTEGRATION.md), or run with --demo to try Typewire out."
             )
         }
         /// A flag's value, else its TYPEWIRE_* variable's, parsed.
@@ -86,6 +107,16 @@ struct Serve: AsyncParsableCommand {
             port: try setting(port, "TYPEWIRE_PORT", Self.integer) ?? 8080,
             sqlitePath: try setting(sqlite, "TYPEWIRE_SQLITE") { $0 } ?? "./typewire.sqlite",
             jwtSecret: secret,
+            keySet: try keySetText.map { text in
+                do { return try KeySetSource(parsing: text) } catch { throw CommandError("\(error)") }
+            },
+            tokenRules: TokenRules(
+                issuer: try setting(jwtIssuer, "TYPEWIRE_JWT_ISSUER") { $0 },
+                audience: try setting(jwtAudience, "TYPEWIRE_JWT_AUDIENCE") { $0 },
+                nameClaim: try setting(jwtNameClaim, "TYPEWIRE_JWT_NAME_CLAIM") { $0 } ?? "name",
+                botClaim: try setting(jwtBotClaim, "TYPEWIRE_JWT_BOT_CLAIM") { $0 } ?? "role"
+            ),
+            clusterSecret: try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 },
             demo: demo
         )
         if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", { Int64(try Self.integer($0)) }) { configuration.activityTTL = ttl }
@@ -103,7 +134,7 @@ struct Serve: AsyncParsableCommand {
         }
         let files = OpenFileLimit.raiseToHard()
         logger.info("Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more.")
-        let authority = try await TokenAuthority(secret: secret)  // refuse a weak secret before touching the file
+        if let secret { _ = try await TokenAuthority(secret: secret) }  // refuse a weak secret before touching the file
         _ = try configuration.resolvedPublicDirectory()  // and a demo without its page
         let postgres = try setting(postgresUrl, "TYPEWIRE_POSTGRES_URL") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
         let store: any ChatStore = if let postgres {
@@ -125,8 +156,9 @@ struct Serve: AsyncParsableCommand {
         var services: [any Service] = [server]
         if demo || seedDemo, postgres != nil {
             logger.notice("The demo bot runs on single nodes only: in a cluster every node would answer each message.")
-        } else if demo || seedDemo {
+        } else if demo || seedDemo, let secret {
             // The demo bot answers in its conversations; it stops before the server does.
+            let authority = try await TokenAuthority(secret: secret)
             let bot = DemoSeed.bot
             let local = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
             services.append(DemoBot(

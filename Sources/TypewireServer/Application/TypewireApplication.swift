@@ -11,7 +11,8 @@ import TypewireCore
 /// endpoint.
 public enum TypewireApplication {
     /// Builds the server; it starts serving when run (as a swift-service-lifecycle `Service`).
-    /// - Throws: ``TokenAuthorityError`` if the configured secret is too short; ``PublicFolderError`` if the
+    /// - Throws: ``TokenAuthorityError`` if the configured secret is too short or the key-set file cannot be
+    ///   read; ``PublicFolderError`` if the
     ///   demo is on and its folder of static files is missing.
     /// - Parameters:
     ///   - configuration: Address, limits and intervals.
@@ -24,7 +25,7 @@ public enum TypewireApplication {
         cluster: PostgresClusterBus.Configuration? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> TypewireService {
-        let authority = try await TokenAuthority(secret: configuration.jwtSecret)
+        let authority = try await TokenAuthority.make(for: configuration, logger: logger)
         let metrics = HubMetrics()
         let node = UUID().uuidString.lowercased()
         let outbox = cluster.map { _ in ClusterOutbox.make(node: node, logger: logger) }
@@ -34,9 +35,10 @@ public enum TypewireApplication {
             guard let postgres = store as? PostgresChatStore else {
                 throw StoreError.clusterNeedsPostgres
             }
+            guard let secret = configuration.clusterSecret ?? configuration.jwtSecret else { throw StoreError.clusterNeedsSecret }
             bus = PostgresClusterBus(
                 client: postgres.client, hub: hub, node: node, outgoing: outbox.1,
-                payloads: ClusterPayload(secret: configuration.jwtSecret), configuration: cluster, logger: logger
+                payloads: ClusterPayload(secret: secret), configuration: cluster, logger: logger
             )
         }
         let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger)

@@ -1,21 +1,45 @@
 import Foundation
 import JWTKit
 
-/// Signs and verifies HS256 tokens with one secret. Tokens with `alg` none, another algorithm, a wrong
-/// signature or a past `exp` are refused.
+/// Verifies the tokens users connect with, and signs HS256 tokens with the server's own secret.
+///
+/// A token is verified by the key its header's `alg` calls for, and by no other: `HS256` with the secret
+/// (`--jwt-secret`), `RS256` and `ES256` with the key its `kid` names in the identity provider's key set
+/// (`--jwks`). So an HS256 token cannot pass as signed with a public key, and a key-set token must name a
+/// key the set has. Tokens with `alg` none, another algorithm, a wrong signature, a past `exp`, a future
+/// `nbf`, or that fail the ``TokenRules`` are refused.
 public struct TokenAuthority: Sendable {
-    private let keys: JWTKeyCollection
+    private let secretKeys: JWTKeyCollection?
+    private let keySet: KeySet?
+    private let rules: TokenRules
 
     /// The shortest secret accepted, in bytes: HS256 wants a key at least as long as its hash.
     public static let minimumSecretLength = 32
 
-    /// Creates an authority for a secret.
+    /// Creates an authority for a secret alone, with the default rules.
     /// - Throws: ``TokenAuthorityError`` if the secret is shorter than ``minimumSecretLength`` bytes.
     public init(secret: String) async throws(TokenAuthorityError) {
-        guard secret.utf8.count >= Self.minimumSecretLength else { throw .secretTooShort(secret.utf8.count) }
-        let keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-        self.keys = keys
+        try await self.init(secret: secret, keySet: nil, rules: TokenRules())
+    }
+
+    /// Creates an authority.
+    /// - Parameters:
+    ///   - secret: The HS256 secret, if tokens signed with one are accepted.
+    ///   - keySet: The identity provider's keys, if RS256 and ES256 tokens are accepted; loaded already.
+    ///   - rules: Issuer, audience and the claims of the name and the bot flag.
+    /// - Throws: ``TokenAuthorityError`` if the secret is too short, or there is neither a secret nor a key set.
+    public init(secret: String?, keySet: KeySet?, rules: TokenRules) async throws(TokenAuthorityError) {
+        if let secret {
+            guard secret.utf8.count >= Self.minimumSecretLength else { throw .secretTooShort(secret.utf8.count) }
+            let keys = JWTKeyCollection()
+            await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+            secretKeys = keys
+        } else {
+            guard keySet != nil else { throw .noKeys }
+            secretKeys = nil
+        }
+        self.keySet = keySet
+        self.rules = rules
     }
 
     /// The identity a token names, or nil if the token is not valid.
@@ -25,33 +49,33 @@ public struct TokenAuthority: Sendable {
 
     /// The identity a token names and when the token expires, or nil if the token is not valid.
     public func verifyWithExpiry(_ token: String) async -> (identity: Identity, expiresAt: Date)? {
-        guard let claims = try? await keys.verify(token, as: TypewireClaims.self) else { return nil }
-        return (Identity(userID: claims.sub.value, name: claims.name, isBot: claims.role == "bot"), claims.exp.value)
+        guard let header = UncheckedHeader(of: token) else { return nil }
+        let claims: TokenClaims?
+        switch header.algorithm {
+        case "HS256":
+            claims = try? await secretKeys?.verify(token, as: TokenClaims.self)
+        case "RS256", "ES256":
+            guard let keySet, let keyID = header.keyID else { return nil }
+            claims = try? await keySet.verify(token, keyID: keyID)
+        default:
+            return nil
+        }
+        guard let claims, let identity = rules.identity(from: claims) else { return nil }
+        return (identity, claims.expiration.value)
     }
 
-    /// Mints a token.
+    /// Mints an HS256 token with the secret.
     /// - Parameters:
     ///   - identity: Who the token names.
     ///   - lifetime: How long it is valid.
+    /// - Throws: ``TokenAuthorityError`` if the authority has no secret.
     public func sign(_ identity: Identity, lifetime: Duration = .seconds(86_400)) async throws -> String {
+        guard let secretKeys else { throw TokenAuthorityError.noSecretToSign }
         let seconds = Double(lifetime.components.seconds)
         let claims = TypewireClaims(
             sub: .init(value: identity.userID), name: identity.name,
             exp: .init(value: Date().addingTimeInterval(seconds)), role: identity.isBot ? "bot" : nil
         )
-        return try await keys.sign(claims)
+        return try await secretKeys.sign(claims)
     }
-}
-
-/// Why a token authority could not be made.
-public struct TokenAuthorityError: Error, CustomStringConvertible {
-    private let message: String
-
-    static func secretTooShort(_ length: Int) -> TokenAuthorityError {
-        TokenAuthorityError(
-            message: "The JWT secret has \(length) bytes; HS256 needs at least \(TokenAuthority.minimumSecretLength). Use a longer random secret, e.g. `openssl rand -hex 32`."
-        )
-    }
-
-    public var description: String { message }
 }

@@ -6,8 +6,19 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The SQLite file. Default `./typewire.sqlite`.
     public var sqlitePath: String
-    /// The HS256 secret that signs and verifies tokens.
-    public var jwtSecret: String
+    /// The HS256 secret that signs and verifies tokens, if such tokens are accepted. A server needs it, a
+    /// ``keySet``, or both.
+    public var jwtSecret: String?
+    /// The identity provider's JSON Web Key Set that RS256 and ES256 tokens are verified with, if any.
+    public var keySet: KeySetSource?
+    /// The shortest time between two reads of the key set caused by tokens naming unknown keys, in
+    /// milliseconds. Default 60 000.
+    public var keySetRefreshInterval: Int64
+    /// What every token must say (issuer, audience) and where its name and bot flag are.
+    public var tokenRules: TokenRules
+    /// The secret the nodes of a cluster sign their bus events with; default ``jwtSecret``. A cluster of
+    /// nodes that verify tokens with a key set alone needs it.
+    public var clusterSecret: String?
     /// How long an activity lives after its last frame, in milliseconds. Default 4 800 (docs/FIDELITY.md).
     public var activityTTL: Int64
     /// The sender's refresh interval told to clients, in milliseconds. Default 2 000.
@@ -135,7 +146,8 @@ public struct ServerConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, sqlitePath: String = "./typewire.sqlite", jwtSecret: String,
+        host: String = "127.0.0.1", port: Int = 8080, sqlitePath: String = "./typewire.sqlite", jwtSecret: String?,
+        keySet: KeySetSource? = nil, keySetRefreshInterval: Int64 = 60_000, tokenRules: TokenRules = TokenRules(), clusterSecret: String? = nil,
         activityTTL: Int64 = 4_800, refreshInterval: Int64 = 2_000, idleTimeout: Int64 = 3_000, helloTimeout: Int64 = 5_000, pingInterval: Int64 = 30_000,
         activityRate: Double = 10, activityBurst: Double = 20, abuseThreshold: Int = 500,
         messageRate: Double = 5, messageBurst: Double = 20, streamRate: Double = 20, streamBurst: Double = 40,
@@ -153,6 +165,10 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.sqlitePath = sqlitePath
         self.jwtSecret = jwtSecret
+        self.keySet = keySet
+        self.keySetRefreshInterval = keySetRefreshInterval
+        self.tokenRules = tokenRules
+        self.clusterSecret = clusterSecret
         self.activityTTL = activityTTL
         self.refreshInterval = refreshInterval
         self.idleTimeout = idleTimeout

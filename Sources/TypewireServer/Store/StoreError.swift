@@ -11,6 +11,9 @@ public struct StoreError: Error, CustomStringConvertible {
     static let clusterNeedsPostgres = StoreError(
         message: "A cluster shares one PostgreSQL database: give every node the same --postgres-url."
     )
+    static let clusterNeedsSecret = StoreError(
+        message: "The nodes of a cluster sign their bus events with a secret they share: give every node the same --cluster-secret (or --jwt-secret)."
+    )
 
     public var description: String { message }
 }

@@ -1,0 +1,35 @@
+import JWTKit
+
+/// What a token must say beyond a valid signature, and where its display name and bot flag are.
+///
+/// The rules apply to every token, whichever key signed it. Defaults fit tokens made by `typewire token`
+/// (`name`, and `role` = `bot` for bots); an identity provider's tokens usually need ``issuer`` and
+/// ``audience`` (docs/INTEGRATION.md gives Firebase Authentication's).
+public struct TokenRules: Sendable, Hashable {
+    /// The `iss` a token must carry, if set.
+    public var issuer: String?
+    /// A value the token's `aud` must hold, if set.
+    public var audience: String?
+    /// The claim with the user's display name. Default `name`.
+    public var nameClaim: String
+    /// The claim that marks a bot: the user is a bot when it is `true`, `"true"` or `"bot"`. Default `role`.
+    public var botClaim: String
+
+    /// Creates rules.
+    public init(issuer: String? = nil, audience: String? = nil, nameClaim: String = "name", botClaim: String = "role") {
+        self.issuer = issuer
+        self.audience = audience
+        self.nameClaim = nameClaim
+        self.botClaim = botClaim
+    }
+
+    /// The identity verified claims name, or nil if they fail the issuer or audience rule.
+    func identity(from claims: TokenClaims) -> Identity? {
+        if let issuer, claims.issuer?.value != issuer { return nil }
+        if let audience {
+            guard let claimed = claims.audience, (try? claimed.verifyIntendedAudience(includes: audience)) != nil else { return nil }
+        }
+        let bot = claims.flags[botClaim] == true || ["bot", "true"].contains(claims.strings[botClaim])
+        return Identity(userID: claims.subject.value, name: claims.strings[nameClaim], isBot: bot)
+    }
+}
