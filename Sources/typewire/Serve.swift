@@ -44,6 +44,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The claim that marks a bot when true, \"true\" or \"bot\"; default role (TYPEWIRE_JWT_BOT_CLAIM).")
     var jwtBotClaim: String?
 
+    @Option(help: "The key of the server API at /v1/server/ for your app's backend, at least 32 bytes; without it those routes do not exist (TYPEWIRE_API_KEY).")
+    var apiKey: String?
+
     @Option(help: "The secret the nodes of a cluster sign their bus events with; default the JWT secret (TYPEWIRE_CLUSTER_SECRET).")
     var clusterSecret: String?
 
@@ -117,6 +120,7 @@ struct Serve: AsyncParsableCommand {
                 botClaim: try setting(jwtBotClaim, "TYPEWIRE_JWT_BOT_CLAIM") { $0 } ?? "role"
             ),
             clusterSecret: try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 },
+            apiKey: try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 },
             demo: demo
         )
         if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", { Int64(try Self.integer($0)) }) { configuration.activityTTL = ttl }

@@ -13,8 +13,36 @@ extension Request {
         guard last != UInt8(ascii: "[") else { throw HTTPError(.badRequest, message: "The body is not valid JSON.") }
         do {
             return try JSONDecoder().decode(Value.self, from: data)
+        } catch let error as DecodingError {
+            throw HTTPError(.badRequest, message: Self.describe(error))
         } catch {
             throw HTTPError(.badRequest, message: "The body is not the JSON this route expects: \(error)")
+        }
+    }
+
+    /// Which field of the body is wrong, and how.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "The body has no \"\(path(context.codingPath + [key]))\"."
+        case .valueNotFound(_, let context):
+            return "\"\(path(context.codingPath))\" cannot be null."
+        case .typeMismatch(let type, let context):
+            let name = String(describing: type)
+            let expected = type == String.self ? "a string" : type == Bool.self ? "true or false"
+                : name.hasPrefix("Array") ? "a list" : name.hasPrefix("Dictionary") ? "an object" : "a number"
+            return context.codingPath.isEmpty
+                ? "The body must be a JSON object."
+                : "\"\(path(context.codingPath))\" must be \(expected)."
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "The body is not valid JSON."
+                : "\"\(path(context.codingPath))\" has a value this route does not take: \(context.debugDescription)"
+        @unknown default:
+            return "The body is not the JSON this route expects."
         }
     }
 }

@@ -52,6 +52,9 @@ public enum TypewireApplication {
             )
         }
         RESTRoutes(store: store, hub: hub, authority: authority, configuration: configuration).register(on: router)
+        if let apiKey = configuration.apiKey {
+            ServerAPIRoutes(store: store, hub: hub, key: try APIKey(apiKey), configuration: configuration).register(on: router)
+        }
         if configuration.demo {
             router.get("/v1/demo/token") { request, _ -> Response in
                 guard let user = request.uri.queryParameters.get("user"),

@@ -141,6 +141,15 @@ public struct ServerConfiguration: Sendable {
     public var headerTimeout: Int64
     /// How long an HTTP connection may stay idle between requests, in milliseconds. Default 60 000.
     public var httpIdleTimeout: Int64
+    /// The key of the server API (`/v1/server/`, for the app's backend), at least 32 bytes; without one
+    /// the API's routes do not exist.
+    public var apiKey: String?
+    /// Server API requests allowed per second, sustained (all callers share the key). Default 100.
+    public var serverAPIRate: Double
+    /// Server API requests allowed at once. Default 500.
+    public var serverAPIBurst: Double
+    /// The most bytes of a user or conversation id the server API takes. Default 256.
+    public var maxIDLength: Int
     /// Seed demo users and conversations and hand out demo tokens.
     public var demo: Bool
 
@@ -159,6 +168,7 @@ public struct ServerConfiguration: Sendable {
         maxOpenReplies: Int = 10, replyTimeout: Int64 = 10_000, requestRate: Double = 10, requestBurst: Double = 50, conversationsPerMinute: Int = 30,
         maxConversationMembers: Int = 1_000, maxTitleLength: Int = 200, maxActivityDetailLength: Int = 64, publicDirectory: String = "Public",
         maxHeaderBytes: Int = 32 * 1_024, headerTimeout: Int64 = 10_000, httpIdleTimeout: Int64 = 60_000,
+        apiKey: String? = nil, serverAPIRate: Double = 100, serverAPIBurst: Double = 500, maxIDLength: Int = 256,
         demo: Bool = false
     ) {
         self.host = host
@@ -213,6 +223,10 @@ public struct ServerConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.headerTimeout = headerTimeout
         self.httpIdleTimeout = httpIdleTimeout
+        self.apiKey = apiKey
+        self.serverAPIRate = serverAPIRate
+        self.serverAPIBurst = serverAPIBurst
+        self.maxIDLength = maxIDLength
         self.demo = demo
     }
 }

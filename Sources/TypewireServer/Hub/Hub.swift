@@ -105,6 +105,10 @@ public actor Hub {
             throw .storeUnavailable
         }
         let shares = stored?.sharesTyping ?? true
+        // A user the server API made a bot is one whatever the token says; a token without a name keeps the stored one.
+        var identity = identity
+        if stored?.isBot == true { identity.isBot = true }
+        if identity.name == nil { identity.name = stored?.name }
         // Checked again after the waits: other sockets of the user may have connected meanwhile.
         guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
         if shares { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
@@ -382,7 +386,7 @@ public actor Hub {
     private func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard identity.isBot else {
-            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with role=bot) stream replies; send a message instead.", ref: part.messageId))
+            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.", ref: part.messageId))
         }
         guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId) else { return }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
@@ -522,7 +526,7 @@ public actor Hub {
     }
 
     /// An update listing at most ``ServerConfiguration/maxActivityEntries`` of the entries, counting all.
-    private func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
+    func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
         ActivityUpdate(
             conversation: conversation, entries: Array(entries.prefix(configuration.maxActivityEntries)),
             total: entries.count, serverTime: serverTime

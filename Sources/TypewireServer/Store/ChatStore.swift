@@ -42,9 +42,10 @@ public struct StoredUser: Sendable, Hashable {
         self.sharesTyping = sharesTyping
     }
 
-    /// Whether recording this identity would change nothing (a token without a name keeps the stored one).
+    /// Whether recording this identity would change nothing: a token without a name keeps the stored one,
+    /// and one without the bot role keeps a bot a bot (the server API may have made the user one).
     public func matches(_ identity: Identity) -> Bool {
-        (identity.name == nil || identity.name == name) && identity.isBot == isBot
+        (identity.name == nil || identity.name == name) && (!identity.isBot || isBot)
     }
 }
 
@@ -60,12 +61,34 @@ extension ChatStore {
     }
 }
 
+/// What setting a conversation's members changed.
+public struct ConversationChange: Sendable, Hashable {
+    /// The conversation as stored now.
+    public var conversation: Conversation
+    /// Whether it did not exist before.
+    public var created: Bool
+    /// Members who were not participants before.
+    public var joined: [String]
+    /// Participants who are not members any more.
+    public var left: [String]
+}
+
 /// The durable state behind the hub: users, conversations, participants, messages.
 ///
 /// Every method may be called from any task; implementations serialise what they must.
 public protocol ChatStore: Sendable {
-    /// Records the user a token named, with the latest display name.
+    /// Records the user a token named, with the latest display name; a token without a name keeps the
+    /// stored one, and one without the bot role keeps a bot a bot.
     func upsertUser(_ identity: Identity) async throws
+    /// Sets a user's name and bot flag to exactly these (the server API).
+    func putUser(_ identity: Identity) async throws
+    /// Creates the conversation with these members, or sets the title and members of the existing one
+    /// (whose kind and creator stay), in one transaction. A conversation made here has no creator (`""`):
+    /// only the server API changes who is in it.
+    func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange
+    /// Deletes a conversation with its participants and messages, in one transaction.
+    /// - Returns: Who was in it; empty if there was no such conversation.
+    func deleteConversation(_ id: String) async throws -> [String]
     /// What the store knows of a user; nil if the user was never recorded.
     func user(_ id: String) async throws -> StoredUser?
     /// Creates a conversation with its creator and members as participants.

@@ -85,8 +85,58 @@ public final class PostgresChatStore: ChatStore {
     public func upsertUser(_ identity: Identity) async throws {
         try await run("""
             INSERT INTO users (id, name, is_bot) VALUES (\(identity.userID), \(identity.name), \(identity.isBot))
-            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = excluded.is_bot
+            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = users.is_bot OR excluded.is_bot
             """)
+    }
+
+    public func putUser(_ identity: Identity) async throws {
+        try await run("""
+            INSERT INTO users (id, name, is_bot) VALUES (\(identity.userID), \(identity.name), \(identity.isBot))
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot
+            """)
+    }
+
+    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
+        try await client.withTransaction(logger: logger) { connection in
+            var existing: Conversation?
+            let found = try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = \(id) FOR UPDATE", logger: logger)
+            for try await (id, kind, title, creator) in found.decode((String, String, String?, String).self) {
+                existing = Conversation.Kind(rawValue: kind).map { Conversation(id: id, kind: $0, title: title, creator: creator) }
+            }
+            try await connection.query(
+                "INSERT INTO conversations (id, kind, title, creator) VALUES (\(id), \(kind.rawValue), \(title), '') ON CONFLICT (id) DO UPDATE SET title = excluded.title",
+                logger: logger
+            ).drain()
+            var before: Set<String> = []
+            for try await user in try await connection.query(#"SELECT "user" FROM participants WHERE conversation = \#(id)"#, logger: logger).decode(String.self) {
+                before.insert(user)
+            }
+            let after = Set(members)
+            for user in before.subtracting(after) {
+                try await connection.query(#"DELETE FROM participants WHERE conversation = \#(id) AND "user" = \#(user)"#, logger: logger).drain()
+            }
+            for user in after.subtracting(before) {
+                try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(id), \#(user))"#, logger: logger).drain()
+            }
+            var conversation = existing ?? Conversation(id: id, kind: kind, title: title, creator: "")
+            conversation.title = title
+            return ConversationChange(
+                conversation: conversation, created: existing == nil,
+                joined: after.subtracting(before).sorted(), left: before.subtracting(after).sorted()
+            )
+        }
+    }
+
+    public func deleteConversation(_ id: String) async throws -> [String] {
+        try await client.withTransaction(logger: logger) { connection in
+            var members: [String] = []
+            let rows = try await connection.query(#"SELECT "user" FROM participants WHERE conversation = \#(id) ORDER BY "user""#, logger: logger)
+            for try await user in rows.decode(String.self) { members.append(user) }
+            try await connection.query("DELETE FROM messages WHERE conversation = \(id)", logger: logger).drain()
+            try await connection.query("DELETE FROM participants WHERE conversation = \(id)", logger: logger).drain()
+            try await connection.query("DELETE FROM conversations WHERE id = \(id)", logger: logger).drain()
+            return members
+        }
     }
 
     public func user(_ id: String) async throws -> StoredUser? {

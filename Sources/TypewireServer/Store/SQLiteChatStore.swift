@@ -79,7 +79,7 @@ public final class SQLiteChatStore: ChatStore {
         _ = try await database.write { try await $0.query(
             """
             INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = excluded.is_bot
+            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = MAX(users.is_bot, excluded.is_bot)
             """,
             [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
         ) }
@@ -110,6 +110,51 @@ public final class SQLiteChatStore: ChatStore {
             }
         }
         return Conversation(id: id, kind: kind, title: title, creator: creator)
+    }
+
+    public func putUser(_ identity: Identity) async throws {
+        _ = try await database.write { try await $0.query(
+            "INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot",
+            [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
+        ) }
+    }
+
+    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
+        try await database.transaction { connection in
+            let existing = try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)])
+                .first.flatMap(Self.conversation(from:))
+            _ = try await connection.query(
+                "INSERT INTO conversations (id, kind, title, creator) VALUES (?, ?, ?, '') ON CONFLICT (id) DO UPDATE SET title = excluded.title",
+                [.text(id), .text(kind.rawValue), title.map(SQLiteData.text) ?? .null]
+            )
+            let before = Set(try await connection.query("SELECT user FROM participants WHERE conversation = ?", [.text(id)])
+                .compactMap { $0.column("user")?.string })
+            let after = Set(members)
+            for user in before.subtracting(after) {
+                _ = try await connection.query("DELETE FROM participants WHERE conversation = ? AND user = ?", [.text(id), .text(user)])
+            }
+            for user in after.subtracting(before) {
+                _ = try await connection.query("INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(id), .text(user)])
+            }
+            var conversation = existing ?? Conversation(id: id, kind: kind, title: title, creator: "")
+            conversation.title = title
+            return ConversationChange(
+                conversation: conversation, created: existing == nil,
+                joined: after.subtracting(before).sorted(), left: before.subtracting(after).sorted()
+            )
+        }
+    }
+
+    public func deleteConversation(_ id: String) async throws -> [String] {
+        try await database.transaction { connection in
+            let members = try await connection.query("SELECT user FROM participants WHERE conversation = ? ORDER BY user", [.text(id)])
+                .compactMap { $0.column("user")?.string }
+            for table in ["messages", "participants"] {
+                _ = try await connection.query("DELETE FROM \(table) WHERE conversation = ?", [.text(id)])
+            }
+            _ = try await connection.query("DELETE FROM conversations WHERE id = ?", [.text(id)])
+            return members
+        }
     }
 
     public func conversation(_ id: String) async throws -> Conversation? {

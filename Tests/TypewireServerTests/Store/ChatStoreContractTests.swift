@@ -124,6 +124,40 @@ struct ChatStoreContract {
         try await close(store)
     }
 
+    func conversationsPutAndDeletedByTheServerAPI() async throws {
+        let (store, _, close) = try await open()
+        try await store.putUser(Identity(userID: "helper", name: "Helper", isBot: true))
+        try await store.upsertUser(Identity(userID: "helper", name: nil))  // a token without the bot role
+        #expect(try await store.user("helper") == StoredUser(name: "Helper", isBot: true, sharesTyping: true))
+        try await store.putUser(Identity(userID: "helper", name: nil, isBot: false))
+        #expect(try await store.user("helper") == StoredUser(name: nil, isBot: false, sharesTyping: true))
+
+        let created = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["alice", "bob", "carol"])
+        #expect(created == ConversationChange(
+            conversation: Conversation(id: "team", kind: .group, title: "Team", creator: ""), created: true,
+            joined: ["alice", "bob", "carol"], left: []
+        ))
+        _ = try await store.storeMessage(conversation: "team", sender: Self.alice, clientMessageId: "c1", text: "hi", sentAt: 1)
+        let same = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["carol", "bob", "alice"])
+        #expect(!same.created && same.joined.isEmpty && same.left.isEmpty, "putting the same members again changes nothing")
+        let changed = try await store.putConversation(id: "team", kind: .direct, title: nil, members: ["alice", "dave"])
+        #expect(changed == ConversationChange(
+            conversation: Conversation(id: "team", kind: .group, title: nil, creator: ""), created: false, joined: ["dave"], left: ["bob", "carol"]
+        ), "the kind stays; the title and members are replaced")
+        #expect(try await store.participants(of: "team").map(\.id) == ["alice", "dave"])
+        #expect(try await store.recentMessages(of: "team", limit: 10).map(\.text) == ["hi"])
+
+        #expect(try await store.deleteConversation("team") == ["alice", "dave"])
+        #expect(try await store.conversation("team") == nil)
+        #expect(try await store.participants(of: "team").isEmpty)
+        #expect(try await store.recentMessages(of: "team", limit: 10).isEmpty)
+        #expect(try await store.deleteConversation("team") == [], "deleting twice is harmless")
+        let again = try await store.putConversation(id: "team", kind: .group, title: nil, members: ["erin"])
+        #expect(again.created)
+        #expect(try await store.recentMessages(of: "team", limit: 10).isEmpty, "a new conversation under the id starts empty")
+        try await close(store)
+    }
+
     func settingsBlocksAndReopening() async throws {
         let (store, reopen, close) = try await open()
         try await store.upsertUser(Self.alice)
@@ -153,6 +187,7 @@ struct SQLiteChatStoreTests {
     @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+    @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
     @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
 }
@@ -163,6 +198,7 @@ struct PostgresChatStoreTests {
     @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+    @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
     @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
 

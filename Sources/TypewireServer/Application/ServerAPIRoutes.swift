@@ -1,0 +1,197 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import TypewireCore
+
+/// The server API under `/v1/server/`, for the app's own backend: users, conversations and participants
+/// with the app's ids, who is typing, and who is online. Every route needs `Authorization: Bearer <key>`
+/// with the `--api-key`; without a key configured the routes do not exist (404). Every change is
+/// idempotent: putting the same thing twice, or deleting what is gone, answers as the first time did.
+struct ServerAPIRoutes {
+    let store: any ChatStore
+    let hub: Hub
+    let key: APIKey
+    let configuration: ServerConfiguration
+    let requests: RequestLimiter
+
+    init(store: any ChatStore, hub: Hub, key: APIKey, configuration: ServerConfiguration) {
+        self.store = store
+        self.hub = hub
+        self.key = key
+        self.configuration = configuration
+        requests = RequestLimiter(rate: configuration.serverAPIRate, burst: configuration.serverAPIBurst)
+    }
+
+    struct UserBody: Decodable {
+        var name: String?
+        var bot: Bool?
+    }
+
+    struct User: ResponseEncodable {
+        var id: String
+        var name: String?
+        var bot: Bool
+    }
+
+    struct ConversationBody: Decodable {
+        var kind: Conversation.Kind
+        var title: String?
+        var members: [String]
+    }
+
+    struct ConversationState: ResponseEncodable {
+        var id: String
+        var kind: Conversation.Kind
+        var title: String?
+        var members: [String]
+        var joined: [String]
+        var left: [String]
+    }
+
+    struct Presence: ResponseEncodable {
+        var user: String
+        var online: Bool
+    }
+
+    func register(on router: Router<BasicWebSocketRequestContext>) {
+        let api = router.group("v1/server")
+        api.put("users/:id") { request, context -> User in
+            try authorize(request)
+            let id = try identifier("id", of: context)
+            let body = try await request.decodeJSON(as: UserBody.self)
+            if let name = body.name { try checkLength(of: name, field: "name") }
+            let user = Identity(userID: id, name: body.name, isBot: body.bot ?? false)
+            try await store.putUser(user)
+            return User(id: id, name: user.name, bot: user.isBot)
+        }
+        api.put("conversations/:id") { request, context -> EditedResponse<ConversationState> in
+            try authorize(request)
+            let id = try identifier("id", of: context)
+            let body = try await request.decodeJSON(as: ConversationBody.self)
+            let members = try checkedMembers(body.members, kind: body.kind)
+            if let title = body.title { try checkLength(of: title, field: "title") }
+            if let existing = try await store.conversation(id), existing.kind != body.kind {
+                throw HTTPError(.conflict, message: "'\(id.prefix(64))' is a \(existing.kind.rawValue) conversation; its kind cannot change. Delete it first to make a \(body.kind.rawValue).")
+            }
+            let change = try await store.putConversation(id: id, kind: body.kind, title: body.title, members: Array(members))
+            for user in change.joined { await hub.participantAdded(user, to: id) }
+            for user in change.left { await hub.participantRemoved(user, from: id) }
+            let state = ConversationState(
+                id: id, kind: change.conversation.kind, title: change.conversation.title, members: members.sorted(),
+                joined: change.joined, left: change.left
+            )
+            return EditedResponse(status: change.created ? .created : .ok, response: state)
+        }
+        api.delete("conversations/:id") { request, context -> HTTPResponse.Status in
+            try authorize(request)
+            let id = try identifier("id", of: context)
+            let participants = try await store.deleteConversation(id)
+            await hub.conversationDeleted(id, participants: participants)
+            return .noContent
+        }
+        api.put("conversations/:id/participants/:user") { request, context -> HTTPResponse.Status in
+            try authorize(request)
+            let conversation = try await group(context)
+            let user = try identifier("user", of: context)
+            let participants = try await store.participants(of: conversation.id)
+            guard !participants.contains(where: { $0.id == user }) else { return .noContent }
+            guard participants.count < configuration.maxConversationMembers else {
+                throw HTTPError(.badRequest, message: "The conversation has \(configuration.maxConversationMembers) participants already, its limit.")
+            }
+            try await store.addParticipant(user, to: conversation.id)
+            await hub.participantAdded(user, to: conversation.id)
+            return .noContent
+        }
+        api.delete("conversations/:id/participants/:user") { request, context -> HTTPResponse.Status in
+            try authorize(request)
+            let conversation = try await group(context)
+            let user = try identifier("user", of: context)
+            if try await store.removeParticipant(user, from: conversation.id) {
+                await hub.participantRemoved(user, from: conversation.id)
+            }
+            return .noContent
+        }
+        api.get("conversations/:id/activity") { request, context -> ActivityUpdate in
+            try authorize(request)
+            let id = try identifier("id", of: context)
+            guard try await store.conversation(id) != nil else { throw Self.noConversation(id) }
+            return await hub.activity(in: id)
+        }
+        api.get("users/:id/presence") { request, context -> Presence in
+            try authorize(request)
+            let id = try identifier("id", of: context)
+            return Presence(user: id, online: await hub.presence(of: id))
+        }
+    }
+
+    /// Refuses a request without the key (401) or past the API's rate (429).
+    private func authorize(_ request: Request) throws {
+        guard key.authorizes(request.headers[.authorization]) else {
+            throw HTTPError(
+                .unauthorized, headers: [.wwwAuthenticate: "Bearer"],
+                message: "Send the server's API key as \"Authorization: Bearer <key>\" (--api-key)."
+            )
+        }
+        guard requests.allow("server", now: hub.now()) else {
+            throw HTTPError(
+                .tooManyRequests, headers: [.retryAfter: "1"],
+                message: "More than \(Int(configuration.serverAPIRate)) server API requests a second; slow down and try again shortly."
+            )
+        }
+    }
+
+    /// A path parameter naming a user or conversation: percent-decoded, at most ``ServerConfiguration/maxIDLength`` bytes, no control characters.
+    private func identifier(_ name: String, of context: BasicWebSocketRequestContext) throws -> String {
+        let raw = try context.parameters.require(name)
+        guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+            throw HTTPError(.badRequest, message: "The path's \(name) '\(raw.prefix(64))' is not valid percent-encoding.")
+        }
+        try checkIdentifier(decoded, field: name)
+        return decoded
+    }
+
+    private func checkIdentifier(_ id: String, field: String) throws {
+        guard !id.isEmpty, id.utf8.count <= configuration.maxIDLength,
+              !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw HTTPError(.badRequest, message: "\"\(field)\" must be 1 to \(configuration.maxIDLength) bytes without control characters; '\(id.prefix(64))' is not.")
+        }
+    }
+
+    private func checkLength(of text: String, field: String) throws {
+        guard text.count <= configuration.maxTitleLength else {
+            throw HTTPError(.badRequest, message: "\"\(field)\" has \(text.count) characters; the limit is \(configuration.maxTitleLength).")
+        }
+    }
+
+    private func checkedMembers(_ members: [String], kind: Conversation.Kind) throws -> Set<String> {
+        for (index, member) in members.enumerated() { try checkIdentifier(member, field: "members[\(index)]") }
+        let unique = Set(members)
+        switch kind {
+        case .direct where unique.count != 2:
+            throw HTTPError(.badRequest, message: "\"members\" of a direct conversation names exactly two users; it names \(unique.count).")
+        case .group where unique.isEmpty:
+            throw HTTPError(.badRequest, message: "\"members\" of a group names at least one user.")
+        case .group where unique.count > configuration.maxConversationMembers:
+            throw HTTPError(.badRequest, message: "\"members\" names \(unique.count) users; a conversation has at most \(configuration.maxConversationMembers).")
+        default:
+            return unique
+        }
+    }
+
+    /// The group a participant route names: 404 if there is none, 400 for a direct conversation.
+    private func group(_ context: BasicWebSocketRequestContext) async throws -> Conversation {
+        let id = try identifier("id", of: context)
+        guard let conversation = try await store.conversation(id) else { throw Self.noConversation(id) }
+        guard conversation.kind == .group else {
+            throw HTTPError(.badRequest, message: "'\(id.prefix(64))' is a direct conversation: put it whole with PUT /v1/server/conversations/:id to change its two members.")
+        }
+        return conversation
+    }
+
+    private static func noConversation(_ id: String) -> HTTPError {
+        HTTPError(.notFound, message: "No conversation '\(id.prefix(64))'.")
+    }
+}
+
+extension ActivityUpdate: ResponseEncodable {}
