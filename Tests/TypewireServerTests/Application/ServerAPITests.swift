@@ -26,6 +26,7 @@ struct ServerAPITests {
             for key in [nil, "", "wrong", String(Self.key.dropLast()), Self.key + "x", try await server.token("alice")] {
                 let answer = try await server.serverRequest("GET", "/users/alice/presence", key: key)
                 #expect(answer.status == 401 && answer.body.contains("API key"), "key \(key ?? "none")")
+                #expect(answer.headers.contains { ($0.key as? String)?.lowercased() == "www-authenticate" })
             }
             #expect(try await server.serverRequest("GET", "/users/alice/presence", key: Self.key).status == 200)
         }

@@ -9,26 +9,24 @@ extension TestServer {
     func request(
         _ method: String, _ path: String, as user: String?, json: String? = nil
     ) async throws -> (status: Int, body: String) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        if let user { request.setValue("Bearer \(try await token(user))", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.httpBody = Data(json.utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let bearer = if let user { try await token(user) } else { String?.none }
+        let answer = try await http(method, path, bearer: bearer, json: json)
+        return (answer.status, answer.body)
     }
-}
 
-extension TestServer {
     /// Calls the server API (`/v1/server/…`) with a key and returns the status, the headers and the body.
     func serverRequest(
         _ method: String, _ path: String, key: String?, json: String? = nil
     ) async throws -> (status: Int, body: String, headers: [AnyHashable: Any]) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/server\(path)")!)
+        try await http(method, "/v1/server\(path)", bearer: key, json: json)
+    }
+
+    private func http(
+        _ method: String, _ path: String, bearer: String?, json: String?
+    ) async throws -> (status: Int, body: String, headers: [AnyHashable: Any]) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
-        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.httpBody = Data(json.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
