@@ -45,6 +45,8 @@ const state = {
   connection: null,
   /** The intervals the server's `welcome` asked for (milliseconds). */
   config: { refreshInterval: 2000, idleTimeout: 3000 },
+  /** False when the server is typing-only (`--no-messages`): messages belong to the app's own backend. */
+  storesMessages: true,
   /** @type {Map<string, object>} */
   conversations: new Map(),
   openId: null,
@@ -186,7 +188,11 @@ function welcomed(frame) {
     state.config = { refreshInterval, idleTimeout };
     if (!state.emitter.isAnnounced) state.emitter = new TypingEmitter(state.config);
   }
-  Object.assign(nodes.app.dataset, { refreshInterval: state.config.refreshInterval, idleTimeout: state.config.idleTimeout });
+  state.storesMessages = frame.config?.storesMessages !== false;
+  nodes.input.placeholder = state.storesMessages ? 'Write a message…' : 'Typing only: this server keeps no messages';
+  Object.assign(nodes.app.dataset, {
+    refreshInterval: state.config.refreshInterval, idleTimeout: state.config.idleTimeout, storesMessages: state.storesMessages,
+  });
   for (const id of state.conversations.keys()) state.connection.send({ type: 'subscribe', conversation: id });
   for (const send of state.outbox.splice(0)) state.connection.send(send);
   if (state.hasConnected) sendTyping(state.emitter.handle(Input.connectionRestored, now()));
@@ -363,6 +369,14 @@ function submit() {
   const conversation = state.conversations.get(state.openId);
   const text = nodes.input.value;
   if (!conversation || !hasVisibleCharacter(text)) return;
+  if (!state.storesMessages) {
+    // Typing-only: the app's own backend would take the message; the stop must travel as a frame.
+    sendTyping(state.emitter.handle(Input.messageSent, now()));
+    nodes.input.value = '';
+    state.drafts.delete(conversation.id);
+    resizeComposer();
+    return;
+  }
   const clientMessageId = crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   conversation.thread.addPending({ clientMessageId, sender: state.me.id, senderName: state.me.name, text, sentAt: Date.now() });
   // No stop frame of its own: the server clears the sender's typing before it fans the message out.

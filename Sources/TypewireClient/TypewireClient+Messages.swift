@@ -4,6 +4,7 @@ import TypewireCore
 extension TypewireClient {
     /// Sends a message; returns the server's id once stored. Retried across reconnects until acknowledged.
     func send(_ text: String, in conversation: String) async throws -> String {
+        if serverConfiguration?.storesMessages == false { throw TypewireClientError.messagesDisabled }
         let clientMessageId = UUID().uuidString.lowercased()
         activeIn.remove(conversation)  // the server clears the sender's activity when it stores the message
         return try await withCheckedThrowingContinuation { continuation in
@@ -15,6 +16,7 @@ extension TypewireClient {
     /// Edits one of the user's messages; returns the edited message once the server fanned it out.
     /// Retried across reconnects until done.
     func edit(_ messageId: String, in conversation: String, text: String) async throws -> ChatMessage {
+        if serverConfiguration?.storesMessages == false { throw TypewireClientError.messagesDisabled }
         guard conversations[conversation] != nil else { throw TypewireClientError.closed(conversation) }
         return try await withCheckedThrowingContinuation { continuation in
             pendingEdits[messageId, default: PendingEdit(conversation: conversation, text: text, waiters: [])].waiters.append(continuation)

@@ -48,6 +48,12 @@ public actor TypewireClient {
     private var currentUser: String?
     /// The intervals the server asked for in its last `welcome`.
     private(set) var serverConfiguration: ServerFrame.ClientConfiguration?
+
+    /// Whether the server keeps messages: false once a typing-only server (`--no-messages`) welcomed the
+    /// client. Then ``ConversationHandle/send(_:)`` and edits throw ``ErrorCode/messagesDisabled`` at
+    /// once; send messages through the app's own backend and call ``Composer/didSend()``, which stops
+    /// the typing with a frame of its own.
+    public var storesMessages: Bool { serverConfiguration?.storesMessages ?? true }
     private var state: ConnectionState = .connecting
     private var stateObservers: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
     var conversations: [String: ConversationState] = [:]

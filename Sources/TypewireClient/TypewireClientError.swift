@@ -12,6 +12,12 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
 
     public var description: String { "\(message) (\(code))" }
 
+    /// The server keeps no messages (typing-only mode); known from its `welcome`, so no frame is sent.
+    static let messagesDisabled = TypewireClientError(
+        code: .messagesDisabled,
+        message: "This server keeps no messages (typing-only mode): send the message through your app's own backend and call Composer.didSend()."
+    )
+
     /// The conversation was closed (or the user removed from it) before the request was done.
     static func closed(_ conversation: String) -> TypewireClientError {
         TypewireClientError(code: .closed, message: "The conversation \(conversation) was closed before the request was done.")

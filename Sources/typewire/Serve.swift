@@ -47,6 +47,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The key of the server API at /v1/server/ for your app's backend, at least 32 bytes; without it those routes do not exist (TYPEWIRE_API_KEY).")
     var apiKey: String?
 
+    @Flag(help: "Typing-only mode, for apps that keep their messages elsewhere: send, edit and stream are refused and no message is stored (TYPEWIRE_NO_MESSAGES=1).")
+    var noMessages = false
+
     @Option(help: "The secret the nodes of a cluster sign their bus events with; default the JWT secret (TYPEWIRE_CLUSTER_SECRET).")
     var clusterSecret: String?
 
@@ -121,6 +124,7 @@ struct Serve: AsyncParsableCommand {
             ),
             clusterSecret: try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 },
             apiKey: try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 },
+            storesMessages: !(noMessages || ["1", "true"].contains(environment["TYPEWIRE_NO_MESSAGES"]?.lowercased())),
             demo: demo
         )
         if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", { Int64(try Self.integer($0)) }) { configuration.activityTTL = ttl }

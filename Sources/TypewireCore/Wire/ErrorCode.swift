@@ -28,4 +28,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, CustomSt
     public static let rateLimited = ErrorCode(rawValue: "rate_limited")
     /// The server could not do it; trying again later may work.
     public static let unavailable = ErrorCode(rawValue: "unavailable")
+    /// The server keeps no messages (typing-only mode): `send`, `edit` and `stream` are refused, and the
+    /// app sends its messages through its own backend.
+    public static let messagesDisabled = ErrorCode(rawValue: "messages_disabled")
 }

@@ -41,11 +41,23 @@ public enum ServerFrame: Hashable, Sendable {
         public var refreshInterval: Int64
         /// The sender's time without a keystroke before it stops.
         public var idleTimeout: Int64
+        /// Whether the server keeps messages; false in typing-only mode, where `send`, `edit` and `stream`
+        /// are refused and a client stops its typing itself when the user sends (absent means true).
+        public var storesMessages: Bool
         /// Creates the configuration.
-        public init(activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64) {
+        public init(activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64, storesMessages: Bool = true) {
             self.activityTTL = activityTTL
             self.refreshInterval = refreshInterval
             self.idleTimeout = idleTimeout
+            self.storesMessages = storesMessages
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            activityTTL = try container.decode(Int64.self, forKey: .activityTTL)
+            refreshInterval = try container.decode(Int64.self, forKey: .refreshInterval)
+            idleTimeout = try container.decode(Int64.self, forKey: .idleTimeout)
+            storesMessages = try container.decodeIfPresent(Bool.self, forKey: .storesMessages) ?? true
         }
     }
 

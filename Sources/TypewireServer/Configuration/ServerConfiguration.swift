@@ -150,6 +150,10 @@ public struct ServerConfiguration: Sendable {
     public var serverAPIBurst: Double
     /// The most bytes of a user or conversation id the server API takes. Default 256.
     public var maxIDLength: Int
+    /// Whether the server keeps messages. False is typing-only mode (`--no-messages`), for apps that keep
+    /// their messages elsewhere: `send`, `edit` and `stream` are refused with `messages_disabled`, and
+    /// nothing is stored but users, conversations, participants, settings and blocks. Default true.
+    public var storesMessages: Bool
     /// Seed demo users and conversations and hand out demo tokens.
     public var demo: Bool
 
@@ -169,7 +173,7 @@ public struct ServerConfiguration: Sendable {
         maxConversationMembers: Int = 1_000, maxTitleLength: Int = 200, maxActivityDetailLength: Int = 64, publicDirectory: String = "Public",
         maxHeaderBytes: Int = 32 * 1_024, headerTimeout: Int64 = 10_000, httpIdleTimeout: Int64 = 60_000,
         apiKey: String? = nil, serverAPIRate: Double = 100, serverAPIBurst: Double = 500, maxIDLength: Int = 256,
-        demo: Bool = false
+        storesMessages: Bool = true, demo: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -227,6 +231,7 @@ public struct ServerConfiguration: Sendable {
         self.serverAPIRate = serverAPIRate
         self.serverAPIBurst = serverAPIBurst
         self.maxIDLength = maxIDLength
+        self.storesMessages = storesMessages
         self.demo = demo
     }
 }

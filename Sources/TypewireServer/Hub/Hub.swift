@@ -128,7 +128,7 @@ public actor Hub {
             user: Participant(id: identity.userID, name: identity.name, online: true), serverTime: now(),
             config: .init(
                 activityTTL: configuration.activityTTL, refreshInterval: configuration.refreshInterval,
-                idleTimeout: configuration.idleTimeout
+                idleTimeout: configuration.idleTimeout, storesMessages: configuration.storesMessages
             )
         ))
         deliver(Self.encode(welcome), as: "welcome", to: connections[id]!.outbox)
@@ -250,6 +250,7 @@ public actor Hub {
     /// frames past their budgets (`InboundGate`).
     public func handle(_ frame: ClientFrame, from id: ConnectionID) async {
         metrics.received(frame.type)
+        if !configuration.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
         switch frame {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello"))
@@ -283,9 +284,9 @@ public actor Hub {
         let messages: [ChatMessage]
         do {
             participants = try await store.participants(of: conversation)
-            messages = Self.newest(
+            messages = configuration.storesMessages ? Self.newest(
                 try await store.recentMessages(of: conversation, limit: configuration.recentMessages), within: configuration.maxRecentBytes
-            )
+            ) : []
         } catch {
             logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
             return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation))

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+@testable import TypewireClient
+
+/// The SDK against a typing-only server (`--no-messages`): the app sends its messages elsewhere and the
+/// composer's stop clears the typing.
+@Suite("The client against a typing-only server", .timeLimit(.minutes(1)))
+struct TypingOnlyClientTests: ClientTesting {
+    @Test func sendingThrowsAtOnceAndDidSendClearsTheTyping() async throws {
+        try await TestServer.run(configure: { $0.storesMessages = false; $0.activityTTL = 60_000 }) { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
+                #expect(await alice.storesMessages == false)
+                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .seconds(2), idleTimeout: .seconds(60)))
+                composer.textDidChange("On my way")
+                _ = try await first(bobChat.typing) { $0.text == "Alice is typing…" }
+                // The app hands the message to its own backend, then tells the composer.
+                let error = await #expect(throws: TypewireClientError.self) { try await aliceChat.send("On my way") }
+                #expect(error?.code == .messagesDisabled)
+                composer.didSend()
+                _ = try await first(bobChat.typing, within: .seconds(5)) { $0 == .idle }  // the ttl is a minute: the stop did it
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+import TypewireTesting
+
+/// Typing-only mode (`--no-messages`): typing as always, and every frame that would store or stream a
+/// message refused with `messages_disabled`.
+@Suite("typewire serve --no-messages", .timeLimit(.minutes(1)))
+struct TypingOnlyTests {
+    static let direct = "direct-alice-bob"
+
+    @Test func typingWorksAndMessagesAreRefusedAndNeverStored() async throws {
+        try await TestServer.run(configure: { $0.storesMessages = false }) { server in
+            let alice = try await TestSocket.connect(port: server.port, token: nil)
+            alice.send(.hello(.init(token: try await server.token("alice"))))
+            let welcome = try await alice.next { if case .welcome = $0 { true } else { false } }
+            guard case .welcome(let hello) = welcome else { return }
+            #expect(hello.config.storesMessages == false)
+            let bob = try await TestSocket.connect(port: server.port, token: try await server.token("bob"))
+            for socket in [alice, bob] {
+                socket.send(.subscribe(.init(conversation: Self.direct)))
+                try await socket.next { if case .subscribed = $0 { true } else { false } }
+            }
+            alice.send(.activity(.init(conversation: Self.direct, activity: .typing)))
+            _ = try await bob.activity(in: Self.direct) { $0.map(\.user) == ["alice"] }
+
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "hi")))
+            let refused = try await alice.error()
+            #expect(refused.code == .messagesDisabled && refused.ref == "m1")
+            alice.send(.edit(.init(conversation: Self.direct, messageId: "1", text: "hello")))
+            #expect(try await alice.error().code == .messagesDisabled)
+            let clawd = try await TestSocket.connect(port: server.port, token: try await server.token("clawd"))
+            clawd.send(.stream(.init(conversation: "bot-clawd", messageId: "r1", delta: "Hi", isFinal: true)))
+            #expect(try await clawd.error().code == .messagesDisabled)
+
+            let history = try await server.request("GET", "/v1/conversations/\(Self.direct)/messages", as: "bob")
+            #expect(history.status == 200 && history.body == #"{"messages":[]}"#)
+            // Bob's typing indicator is unaffected by the refused send: Alice still types until she stops.
+            alice.send(.activity(.init(conversation: Self.direct, activity: .none)))
+            _ = try await bob.activity(in: Self.direct) { $0.isEmpty }
+        }
+    }
+
+    @Test func aWelcomeWithoutTheFieldMeansMessagesAreStored() throws {
+        let old = #"{"activityTTL":4800,"refreshInterval":2000,"idleTimeout":3000}"#
+        let decoded = try JSONDecoder().decode(ServerFrame.ClientConfiguration.self, from: Data(old.utf8))
+        #expect(decoded.storesMessages)
+    }
+}
