@@ -5,10 +5,11 @@
 #   3. the web demo's JavaScript tests (node's built-in runner),
 #   4. the browser tests (pytest + selenium + headless Chromium) against the built server,
 #   5. the abuse tests (pytest): requests no browser sends, against the built server,
-#   6. the fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
+#   6. the integration guide (pytest): docs/INTEGRATION.md's commands run as written,
+#   7. the fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
 #      read-only disk under the built server (docs/RELIABILITY.md). As root they mount small file
 #      systems and make a network namespace; without the permission those cases are skipped, saying why.
-# Needs: Swift 6.2+, node 18+, python3 with pytest, selenium and websocket-client, chromium and
+# Needs: Swift 6.2+, node 18+, python3 with pytest, selenium, websocket-client and cryptography, curl, openssl, chromium and
 # chromedriver, iproute2, e2fsprogs (`bash .ci/run` installs them on Debian, then runs this script).
 # Browser screenshots and the servers' logs go to .artifacts/ (not committed).
 set -euo pipefail
@@ -34,5 +35,7 @@ step "python3 -m pytest Tests/Browser"
 python3 -m pytest Tests/Browser
 step "python3 -m pytest Tests/Abuse"
 python3 -m pytest Tests/Abuse
+step "python3 -m pytest Tests/Integration"
+python3 -m pytest Tests/Integration
 step "python3 -m pytest Tests/Faults"
 python3 -m pytest Tests/Faults

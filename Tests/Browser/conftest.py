@@ -46,6 +46,20 @@ def server():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def typing_only_server():
+    """The base URL of a running `typewire serve --demo --no-messages --port 0` (typing-only mode)."""
+    folder = tempfile.mkdtemp(prefix="typewire-browser-typing-only-")
+    arguments = ["serve", "--demo", "--no-messages", "--port", "0", "--sqlite", f"{folder}/typewire.sqlite", "--public", ROOT / "Public"]
+    try:
+        with typewire_server.running_server(arguments, ARTIFACTS / "server-typing-only.log") as running:
+            yield running.url
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _chromium():
     options = Options()
     options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
@@ -82,3 +96,10 @@ def pages(server, browsers):
     """Two chat pages, A and B, each on a fresh load (a fresh socket) of the demo."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return [ChatPage(driver, server, SCREENSHOTS) for driver in browsers]
+
+
+@pytest.fixture()
+def typing_only_pages(typing_only_server, browsers):
+    """Two chat pages on the typing-only server."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return [ChatPage(driver, typing_only_server, SCREENSHOTS) for driver in browsers]

@@ -78,13 +78,15 @@ class ServerProcess:
         self._reader.join(5)
 
 
-def start_server(arguments, log_path, *, startup_timeout=60, **popen_options):
+def start_server(arguments, log_path, *, startup_timeout=60, executable=None, **popen_options):
     """Starts `typewire ARGUMENTS` and waits for its listening line; returns a `ServerProcess`.
+
+    `executable` runs something else that ends in `typewire serve` (a shell running a documented command).
 
     Raises RuntimeError, with what it printed, if the binary is missing or the process ends or stays
     silent for `startup_timeout` seconds.
     """
-    executable = binary()
+    executable = pathlib.Path(executable) if executable else binary()
     if not executable.exists():
         raise RuntimeError(f"{executable} does not exist: run `swift build` first (scripts/test.sh does).")
     log_path = pathlib.Path(log_path)

@@ -90,7 +90,8 @@ public enum TypewireApplication {
         http1.httpDecoder.maxHeaderFieldSize = configuration.maxHeaderBytes
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(http1: http1, ws: .init(
             maxFrameSize: configuration.socketFrameLimit,
-            autoPing: .enabled(timePeriod: .milliseconds(configuration.pingInterval))
+            autoPing: .enabled(timePeriod: .milliseconds(configuration.pingInterval)),
+            closeTimeout: .milliseconds(configuration.closeTimeout)
         ))
         let webSocketResponder = router.buildResponder()
         let application = Application(

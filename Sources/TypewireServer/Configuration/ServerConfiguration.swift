@@ -141,6 +141,9 @@ public struct ServerConfiguration: Sendable {
     public var headerTimeout: Int64
     /// How long an HTTP connection may stay idle between requests, in milliseconds. Default 60 000.
     public var httpIdleTimeout: Int64
+    /// How long a socket the server closes waits for the peer's close frame, in milliseconds; then the
+    /// connection is dropped. It bounds how long a peer that never answers holds a shutdown. Default 3 000.
+    public var closeTimeout: Int64
     /// The key of the server API (`/v1/server/`, for the app's backend), at least 32 bytes; without one
     /// the API's routes do not exist.
     public var apiKey: String?
@@ -171,7 +174,7 @@ public struct ServerConfiguration: Sendable {
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, maxRecentBytes: Int = 64 * 1_024,
         maxOpenReplies: Int = 10, replyTimeout: Int64 = 10_000, requestRate: Double = 10, requestBurst: Double = 50, conversationsPerMinute: Int = 30,
         maxConversationMembers: Int = 1_000, maxTitleLength: Int = 200, maxActivityDetailLength: Int = 64, publicDirectory: String = "Public",
-        maxHeaderBytes: Int = 32 * 1_024, headerTimeout: Int64 = 10_000, httpIdleTimeout: Int64 = 60_000,
+        maxHeaderBytes: Int = 32 * 1_024, headerTimeout: Int64 = 10_000, httpIdleTimeout: Int64 = 60_000, closeTimeout: Int64 = 3_000,
         apiKey: String? = nil, serverAPIRate: Double = 100, serverAPIBurst: Double = 500, maxIDLength: Int = 256,
         storesMessages: Bool = true, demo: Bool = false
     ) {
@@ -227,6 +230,7 @@ public struct ServerConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.headerTimeout = headerTimeout
         self.httpIdleTimeout = httpIdleTimeout
+        self.closeTimeout = closeTimeout
         self.apiKey = apiKey
         self.serverAPIRate = serverAPIRate
         self.serverAPIBurst = serverAPIBurst

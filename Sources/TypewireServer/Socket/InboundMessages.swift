@@ -63,3 +63,12 @@ struct InboundMessages {
         return nil
     }
 }
+
+extension InboundMessages {
+    /// Moves a reader into the task that reads the socket from then on. The iterator of the WebSocket's
+    /// inbound stream is not `Sendable`, but it is never used by two tasks: the session hands it over once,
+    /// after `hello`, and does not touch it again.
+    struct Handoff: @unchecked Sendable {
+        let reader: InboundMessages
+    }
+}

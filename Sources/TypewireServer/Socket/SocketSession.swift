@@ -41,10 +41,14 @@ struct SocketSession {
 
         let (queue, continuation) = AsyncStream.makeStream(of: String.self)
         let outbox = Outbox(frames: continuation, byteLimit: configuration.maxQueuedBytes)
+        // Finished when the hub closes the socket (shutdown): the session then stops reading, rather than
+        // wait for a close frame that a peer which does not read never sends.
+        let (closedByHub, hubClosed) = AsyncStream.makeStream(of: Never.self)
         let id: ConnectionID
         do {
             id = try await hub.connect(identity, outbox: outbox) { reason in
                 try? await outbound.close(.goingAway, reason: reason)
+                hubClosed.finish()
             }
         } catch {
             try await outbound.write(.text(Self.failure(error.code, error.message)))
@@ -52,14 +56,34 @@ struct SocketSession {
             try await outbound.close(error.isTemporary ? .unknown(1013) : .policyViolation, reason: error.message)
             return
         }
+        let handoff = InboundMessages.Handoff(reader: messages)
+        // The socket ends when the first of these does: the peer closes (or floods), the hub closes it,
+        // the outbox overflows, or the token expires. The others are cancelled, so a socket the server
+        // closed waits for its peer's close frame only as long as the WebSocket layer's close timeout.
         await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var messages = handoff.reader
+                var gate = InboundGate(configuration)
+                do {
+                    while let message = try await messages.next() {
+                        guard let reason = await handle(message, from: id, gate: &gate, outbox: outbox) else { continue }
+                        try? await outbound.close(.policyViolation, reason: reason)
+                        break
+                    }
+                } catch {
+                    logger.debug("socket ended", metadata: ["error": "\(error)"])
+                }
+            }
             group.addTask {
                 for await text in queue {
                     do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
                     outbox.written(text)
                 }
-                // The queue ended: the socket closed, or it read too slowly to follow (`Outbox`).
-                try? await outbound.close(.goingAway, reason: "the connection ended or read too slowly; reconnect")
+                // The queue ended: it read too slowly to follow (`Outbox`).
+                try? await outbound.close(.goingAway, reason: "the connection read too slowly; reconnect")
+            }
+            group.addTask {
+                for await _ in closedByHub {}
             }
             group.addTask {
                 // A socket lives no longer than its token: the client reconnects with a fresh one.
@@ -68,19 +92,10 @@ struct SocketSession {
                 try? await outbound.write(.text(Self.failure(.unauthorized, "The token expired; connect again with a new token.")))
                 try? await outbound.close(.policyViolation, reason: "token expired")
             }
-            var gate = InboundGate(configuration)
-            do {
-                while let message = try await messages.next() {
-                    guard let reason = await handle(message, from: id, gate: &gate, outbox: outbox) else { continue }
-                    try? await outbound.close(.policyViolation, reason: reason)
-                    break
-                }
-            } catch {
-                logger.debug("socket ended", metadata: ["error": "\(error)"])
-            }
-            await hub.disconnect(id)
+            await group.next()
             group.cancelAll()
         }
+        await hub.disconnect(id)
     }
 
     /// Handles one message of an authenticated socket: frames within their budgets (`InboundGate`) go to

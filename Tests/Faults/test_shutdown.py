@@ -1,0 +1,36 @@
+"""A graceful shutdown (SIGTERM) with a peer that never reads: the server closes every socket with 1001
+and exits; it does not wait for a close frame from a peer that will never send one.
+
+Before this was fixed, one such peer held `typewire serve` on SIGTERM until the supervisor's SIGKILL
+(over 40 s here): every deploy waited on the slowest phone.
+"""
+
+import json
+import signal
+import time
+
+import websocket
+
+from faultkit import mint_token, peer, record, running_server
+
+
+def test_a_peer_that_never_reads_does_not_hold_the_shutdown(tmp_path, request):
+    with running_server(request.node.name, tmp_path / "t.sqlite") as server:
+        url = f"ws://{server.host}:{server.port}/v1/socket"
+        silent = websocket.create_connection(url, timeout=10)
+        silent.send(json.dumps({"type": "hello", "token": mint_token("alice", "Alice")}))
+        silent.recv()  # welcome; then it never reads again
+        with peer(url, mint_token("bob", "Bob"), "bob") as bob:
+            bob.wait_for(lambda frame: frame.get("type") == "welcome", 10, "bob's welcome")
+            started = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            server.process.wait(timeout=30)  # a liveness bound: the close timeout is 3 s
+            took = time.monotonic() - started
+            record(request.node.name, shutdown_seconds=round(took, 2))
+            assert server.process.returncode == 0, f"the server exited with {server.process.returncode}"
+            assert took < 20, f"the shutdown took {took:.1f} s"
+            deadline = time.monotonic() + 10
+            while bob.closed_at is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert bob.closed_at is not None, "the reading peer's socket was closed"
+        silent.close()
