@@ -189,7 +189,6 @@ function welcomed(frame) {
     if (!state.emitter.isAnnounced) state.emitter = new TypingEmitter(state.config);
   }
   state.storesMessages = frame.config?.storesMessages !== false;
-  nodes.input.placeholder = state.storesMessages ? 'Write a message…' : 'Typing only: this server keeps no messages';
   Object.assign(nodes.app.dataset, {
     refreshInterval: state.config.refreshInterval, idleTimeout: state.config.idleTimeout, storesMessages: state.storesMessages,
   });
@@ -292,7 +291,7 @@ function openConversation(id) {
   nodes.messages.replaceChildren();
   nodes.messages.dataset.kind = conversation.kind;
   nodes.input.value = state.drafts.get(id) ?? '';
-  nodes.input.placeholder = `Message ${conversation.title}`;
+  nodes.input.placeholder = state.storesMessages ? `Message ${conversation.title}` : 'Typing only: this server keeps no messages';
   resizeComposer();
   renderSidebar();
   renderOpenConversation();

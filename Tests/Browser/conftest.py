@@ -26,6 +26,19 @@ ARTIFACTS = ROOT / ".artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 
 
+def _demo_server(name, *extra):
+    """Runs `typewire serve --demo --port 0 EXTRA` on a fresh SQLite file; yields its base URL."""
+    folder = tempfile.mkdtemp(prefix=f"typewire-{name}-")
+    arguments = ["serve", "--demo", *extra, "--port", "0", "--sqlite", f"{folder}/typewire.sqlite", "--public", ROOT / "Public"]
+    try:
+        with typewire_server.running_server(arguments, ARTIFACTS / f"{name}.log") as running:
+            yield running.url
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def server():
     """The base URL of a running `typewire serve --demo --port 0`; stopped with SIGTERM at the end.
@@ -35,29 +48,13 @@ def server():
     if os.environ.get("TYPEWIRE_TEST_SERVER"):
         yield os.environ["TYPEWIRE_TEST_SERVER"].rstrip("/")
         return
-    folder = tempfile.mkdtemp(prefix="typewire-browser-")
-    arguments = ["serve", "--demo", "--port", "0", "--sqlite", f"{folder}/typewire.sqlite", "--public", ROOT / "Public"]
-    try:
-        with typewire_server.running_server(arguments, ARTIFACTS / "server.log") as running:
-            yield running.url
-    except RuntimeError as error:
-        pytest.fail(str(error))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    yield from _demo_server("server")
 
 
 @pytest.fixture(scope="session")
 def typing_only_server():
     """The base URL of a running `typewire serve --demo --no-messages --port 0` (typing-only mode)."""
-    folder = tempfile.mkdtemp(prefix="typewire-browser-typing-only-")
-    arguments = ["serve", "--demo", "--no-messages", "--port", "0", "--sqlite", f"{folder}/typewire.sqlite", "--public", ROOT / "Public"]
-    try:
-        with typewire_server.running_server(arguments, ARTIFACTS / "server-typing-only.log") as running:
-            yield running.url
-    except RuntimeError as error:
-        pytest.fail(str(error))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    yield from _demo_server("server-typing-only", "--no-messages")
 
 
 def _chromium():
