@@ -136,6 +136,8 @@ let package = Package(
                 "TypewireClient",
                 "TypewireTesting",
                 "TypewireServer",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -5,9 +5,11 @@ import TypewireCore
 /// members' indicators true, by the rules of ``TypingEmitter``.
 ///
 /// Call its methods from the UI as things happen; each call is synchronous and O(1) (a lock, the
-/// emitter's step, at most one enqueued frame), so it is safe on every keystroke. Frames leave in order
-/// on a task of the composer's own; a timer sends the refreshes and the idle stop. While the connection
-/// is down nothing is sent, and typing that is still going on is announced again once it is back.
+/// emitter's step, at most one enqueued frame), so it is safe on every keystroke. Its frames go on the
+/// conversation's ordered lane, the one ``ConversationHandle/send(_:)`` uses too: a message sent right
+/// after a keystroke leaves after that keystroke's typing frame, never before it. A timer sends the
+/// refreshes and the idle stop. While the connection is down nothing is sent, and typing that is still
+/// going on is announced again once it is back.
 ///
 /// ```swift
 /// let composer = await chat.composer()
@@ -25,18 +27,12 @@ public final class Composer: Sendable {
 
     private let handle: ConversationHandle
     private let machine: Mutex<Machine>
-    private let frames: AsyncStream<Activity>.Continuation
 
     init(handle: ConversationHandle, configuration: TypingEmitter<ContinuousClock.Instant>.Configuration, isConnected: Bool) {
         self.handle = handle
         var emitter = TypingEmitter<ContinuousClock.Instant>(configuration: configuration)
         if !isConnected { _ = emitter.handle(.connectionLost, now: .now) }
         machine = Mutex(Machine(emitter: emitter))
-        let (stream, frames) = AsyncStream.makeStream(of: Activity.self)
-        self.frames = frames
-        Task { [handle] in
-            for await activity in stream { await handle.setActivity(activity) }
-        }
     }
 
     /// The intervals this composer works with.
@@ -47,7 +43,9 @@ public final class Composer: Sendable {
     /// The text in the input field changed (call it on every edit, with the whole text).
     public func textDidChange(_ text: String) { feed(.textChanged(text)) }
 
-    /// The user sent the message: typing stops at once. ``send(_:)`` calls it for you.
+    /// The user sent the message: typing stops at once. ``send(_:)`` calls it for you. No frame goes out
+    /// for it: the server clears the sender's typing when it stores the message (on a typing-only server,
+    /// which stores none, a stop goes out instead).
     public func didSend() { feed(.messageSent) }
 
     /// The input field was cleared without sending.
@@ -59,8 +57,8 @@ public final class Composer: Sendable {
     /// The app went to the background.
     public func didEnterBackground() { feed(.wentToBackground) }
 
-    /// Stops typing and sends the message; returns the server's id once stored (see
-    /// ``ConversationHandle/send(_:)``).
+    /// Stops typing and sends the message, after every typing frame of this composer; returns the
+    /// server's id once stored (see ``ConversationHandle/send(_:)``).
     @discardableResult
     public func send(_ text: String) async throws -> String {
         didSend()
@@ -76,7 +74,6 @@ public final class Composer: Sendable {
             machine.timer?.cancel()
             machine.timer = nil
         }
-        frames.finish()
     }
 
     /// The client's connection came back (after a `welcome`) or went away.
@@ -91,7 +88,9 @@ public final class Composer: Sendable {
         let now = ContinuousClock.now
         machine.withLock { machine in
             guard !machine.isEnded else { return }
-            if let frame = machine.emitter.handle(input, now: now) { frames.yield(frame.activity) }
+            if let frame = machine.emitter.handle(input, now: now) {
+                if case .messageSent = input { handle.enqueue(.sent) } else { handle.enqueue(.activity(frame.activity)) }
+            }
             if machine.timer == nil, machine.emitter.nextDeadline != nil { machine.timer = startTimer() }
         }
     }
@@ -105,7 +104,7 @@ public final class Composer: Sendable {
                 guard !Task.isCancelled, let self else { return }
                 let now = ContinuousClock.now
                 machine.withLock { machine in
-                    if let frame = machine.emitter.tick(now: now) { frames.yield(frame.activity) }
+                    if let frame = machine.emitter.tick(now: now) { handle.enqueue(.activity(frame.activity)) }
                 }
             }
         }

@@ -21,13 +21,15 @@ public final class ConversationHandle: Sendable {
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
     public let replies: AsyncStream<ServerFrame.StreamDelta>
     private let client: TypewireClient
+    private let lane: AsyncStream<ConversationStep>.Continuation
 
     init(
-        id: String, client: TypewireClient, typing: AsyncStream<TypingState>, messages: AsyncStream<ChatMessage>,
-        presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>
+        id: String, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation, typing: AsyncStream<TypingState>,
+        messages: AsyncStream<ChatMessage>, presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>
     ) {
         self.id = id
         self.client = client
+        self.lane = lane
         self.typing = typing
         self.messages = messages
         self.presence = presence
@@ -35,12 +37,24 @@ public final class ConversationHandle: Sendable {
     }
 
     /// Sends a message and returns the server's id for it once stored. The server clears the sender's
-    /// typing before the message goes out. If the connection drops, the message is sent again after the
-    /// reconnect; the server stores it once.
-    /// - Throws: ``TypewireClientError`` if the server refuses it (too long, not a participant).
+    /// typing before the message goes out. The message leaves after every typing frame this
+    /// conversation's composers made before the call (one ordered lane per conversation). If the
+    /// connection drops, the message is sent again after the reconnect; the server stores it once.
+    /// - Throws: ``TypewireClientError`` if the server refuses it (too long, not a participant),
+    ///   ``ErrorCode/messagesDisabled`` at once on a typing-only server, or ``closed`` if the handle was
+    ///   closed before the call.
     @discardableResult
     public func send(_ text: String) async throws -> String {
-        try await client.send(text, in: id)
+        try await withCheckedThrowingContinuation { continuation in
+            if case .terminated = lane.yield(.send(text, continuation)) {
+                continuation.resume(throwing: TypewireClientError.closed(id))
+            }
+        }
+    }
+
+    /// Puts a step on the conversation's lane (steps after the handle closed are dropped).
+    func enqueue(_ step: ConversationStep) {
+        lane.yield(step)
     }
 
     /// Replaces the text of one of the user's own messages; returns the edited message once the server
@@ -68,7 +82,7 @@ public final class ConversationHandle: Sendable {
     /// Sets the current user's activity here directly, e.g. `.recording` or `.uploading`; for typing,
     /// use a ``Composer``.
     public func setActivity(_ activity: Activity) async {
-        await client.setActivity(activity, in: id)
+        lane.yield(.activity(activity))
     }
 
     /// Stops the user's activity here, unsubscribes and ends the sequences, composers and replies.

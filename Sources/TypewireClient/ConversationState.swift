@@ -6,6 +6,10 @@ struct ConversationState {
     var messages: AsyncStream<ChatMessage>.Continuation
     var presence: AsyncStream<ServerFrame.Presence>.Continuation
     var replies: AsyncStream<ServerFrame.StreamDelta>.Continuation
+    /// The ordered lane of the handle and its composers (``ConversationStep``).
+    var lane: AsyncStream<ConversationStep>.Continuation
+    /// Tells this opening of the conversation from a later one under the same id.
+    let opening: Int
     var roster: TypingRoster<ContinuousClock.Instant>?
     var lastPublished: TypingState = .idle
     var expiryTimer: Task<Void, Never>?
@@ -17,12 +21,15 @@ struct ConversationState {
 
     init(
         typing: AsyncStream<TypingState>.Continuation, messages: AsyncStream<ChatMessage>.Continuation,
-        presence: AsyncStream<ServerFrame.Presence>.Continuation, replies: AsyncStream<ServerFrame.StreamDelta>.Continuation
+        presence: AsyncStream<ServerFrame.Presence>.Continuation, replies: AsyncStream<ServerFrame.StreamDelta>.Continuation,
+        lane: AsyncStream<ConversationStep>.Continuation, opening: Int
     ) {
         self.typing = typing
         self.messages = messages
         self.presence = presence
         self.replies = replies
+        self.lane = lane
+        self.opening = opening
     }
 
     /// Yields a message unless it was delivered before (a resync after a reconnect repeats recent ones);
@@ -42,5 +49,6 @@ struct ConversationState {
         messages.finish()
         presence.finish()
         replies.finish()
+        lane.finish()  // steps already on it are still performed: sends go out, activity is dropped
     }
 }

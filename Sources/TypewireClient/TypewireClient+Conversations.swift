@@ -10,12 +10,35 @@ extension TypewireClient {
         let (messages, messagesContinuation) = AsyncStream.makeStream(of: ChatMessage.self)
         let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
         let (replies, repliesContinuation) = AsyncStream.makeStream(of: ServerFrame.StreamDelta.self)
+        let (steps, lane) = AsyncStream.makeStream(of: ConversationStep.self)
+        openings += 1
+        let opening = openings
         conversations[id] = ConversationState(
-            typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation, replies: repliesContinuation
+            typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation, replies: repliesContinuation,
+            lane: lane, opening: opening
         )
+        Task { [weak self] in
+            for await step in steps { await self?.perform(step, in: id, opening: opening) }
+        }
         typingContinuation.yield(.idle)
         transmit(.subscribe(.init(conversation: id)))
-        return ConversationHandle(id: id, client: self, typing: typing, messages: messages, presence: presence, replies: replies)
+        return ConversationHandle(
+            id: id, client: self, lane: lane, typing: typing, messages: messages, presence: presence, replies: replies
+        )
+    }
+
+    /// Performs a step of a conversation's lane. Activity applies only to the opening that asked for it;
+    /// a message goes out even if its handle closed meanwhile (the user sent it).
+    func perform(_ step: ConversationStep, in id: String, opening: Int) {
+        let isCurrent = conversations[id]?.opening == opening
+        switch step {
+        case .activity(let activity):
+            if isCurrent { setActivity(activity, in: id) }
+        case .sent:
+            if isCurrent, !storesMessages, activeIn.contains(id) { setActivity(.none, in: id) }
+        case .send(let text, let continuation):
+            submit(text, in: id, continuation: continuation)
+        }
     }
 
     /// Closes a conversation: stops the user's activity there (leaving ends typing), ends its composers

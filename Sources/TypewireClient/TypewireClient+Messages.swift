@@ -2,15 +2,18 @@ import Foundation
 import TypewireCore
 
 extension TypewireClient {
-    /// Sends a message; returns the server's id once stored. Retried across reconnects until acknowledged.
-    func send(_ text: String, in conversation: String) async throws -> String {
-        if serverConfiguration?.storesMessages == false { throw TypewireClientError.messagesDisabled }
+    /// Sends a message now (in its lane's order); the continuation gets the server's id once stored.
+    /// Retried across reconnects until acknowledged. A typing-only server takes no messages: the typing
+    /// stops and the send fails at once.
+    func submit(_ text: String, in conversation: String, continuation: CheckedContinuation<String, any Error>) {
+        guard storesMessages else {
+            if activeIn.contains(conversation) { setActivity(.none, in: conversation) }
+            return continuation.resume(throwing: TypewireClientError.messagesDisabled)
+        }
         let clientMessageId = UUID().uuidString.lowercased()
         activeIn.remove(conversation)  // the server clears the sender's activity when it stores the message
-        return try await withCheckedThrowingContinuation { continuation in
-            pendingSends[clientMessageId] = PendingSend(conversation: conversation, text: text, continuation: continuation)
-            resendMessage(clientMessageId)
-        }
+        pendingSends[clientMessageId] = PendingSend(conversation: conversation, text: text, continuation: continuation)
+        resendMessage(clientMessageId)
     }
 
     /// Edits one of the user's messages; returns the edited message once the server fanned it out.

@@ -62,6 +62,8 @@ public actor TypewireClient {
     var replies: [String: ReplyState] = [:]
     /// Conversations where this client last set an activity other than none.
     var activeIn: Set<String> = []
+    /// How many times a conversation was opened (numbers each opening).
+    var openings = 0
 
     /// Creates a client; nothing happens until ``run()``.
     /// - Parameters:

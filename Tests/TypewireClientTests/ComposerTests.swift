@@ -97,3 +97,55 @@ struct ComposerTests: ClientTesting {
         }
     }
 }
+
+/// The composer's frames and the message it sends share one ordered lane.
+@Suite("Composer: typing never overtakes the message", .timeLimit(.minutes(2)))
+struct ComposerOrderTests: ClientTesting {
+    @Test func typeAndSendAtOnceAThousandTimesAndTheReceiverNeverSeesTypingAfterTheMessage() async throws {
+        let rounds = 1_000
+        try await TestServer.run(configure: {
+            // Budgets wide enough for one socket to type and send a thousand times in a few seconds.
+            $0.messageRate = 100_000; $0.messageBurst = 100_000
+            $0.activityRate = 100_000; $0.activityBurst = 100_000
+            $0.frameRate = 100_000; $0.frameBurst = 100_000
+        }) { server in
+            let bob = FrameRecorder(url: server.socketURL, token: try await server.token("bob"), conversation: Self.direct)
+            defer { bob.close() }
+            try await eventually { await bob.received.contains { if case .subscribed = $0 { true } else { false } } }
+            try await withChats(["alice"], of: server) { _, chats in
+                let composer = await chats[0].composer()
+                for round in 1...rounds {
+                    composer.textDidChange("round \(round)")
+                    try await composer.send("round \(round)")
+                }
+                // A last step on the same lane marks the end: nothing of Alice's may come between her last
+                // message and it.
+                await chats[0].setActivity(.recordingAudio)
+                try await eventually(within: .seconds(60)) {
+                    await bob.received.contains { if case .activity(let update) = $0 { update.entries.contains { $0.activity == .recordingAudio } } else { false } }
+                }
+            }
+            // Before the k-th message Bob must have seen Alice start typing k times (each round's typing
+            // frame arrives, and is cleared by that round's send, before that round's message).
+            var startsSeen = 0
+            var aliceTyping = false
+            var messages = 0
+            for frame in await bob.received {
+                switch frame {
+                case .activity(let update):
+                    let typing = update.entries.contains { $0.user == "alice" && $0.activity == .typing }
+                    if typing, !aliceTyping { startsSeen += 1 }
+                    aliceTyping = typing
+                case .message(let message) where message.sender == "alice":
+                    messages += 1
+                    #expect(startsSeen == messages && !aliceTyping, "message \(messages): typing started \(startsSeen) times before it, typing now: \(aliceTyping)")
+                    if startsSeen != messages || aliceTyping { return }
+                default:
+                    break
+                }
+            }
+            #expect(messages == rounds)
+            #expect(startsSeen == rounds, "no typing shown after the last message")
+        }
+    }
+}
