@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TypewireSimulation", targets: ["TypewireSimulation"]),
         .library(name: "TypewireServer", targets: ["TypewireServer"]),
         .library(name: "TypewireClient", targets: ["TypewireClient"]),
+        .library(name: "TypewireUI", targets: ["TypewireUI"]),
         .library(name: "TypewireTesting", targets: ["TypewireTesting"]),
         .executable(name: "typewire", targets: ["typewire"]),
     ],
@@ -59,6 +60,10 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(
+            name: "TypewireUI",
+            dependencies: ["TypewireCore", "TypewireClient"]
         ),
         .target(
             name: "TypewireTesting",
@@ -157,6 +162,10 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "TypewireUITests",
+            dependencies: ["TypewireCore", "TypewireClient", "TypewireUI", "TypewireTesting"]
         ),
         .testTarget(name: "TypewireSimulationTests", dependencies: ["TypewireCore", "TypewireSimulation"]),
     ],

@@ -15,7 +15,8 @@ public final class ConversationHandle: Sendable {
     public let typing: AsyncStream<TypingState>
     /// New and edited messages, each once (including those that arrived while disconnected).
     public let messages: AsyncStream<ChatMessage>
-    /// Members coming online and going offline.
+    /// Members coming online and going offline; after each `subscribed` (the first, and again after a
+    /// reconnect), the members online then, as coming online.
     public let presence: AsyncStream<ServerFrame.Presence>
     /// Parts of bots' replies as they stream in; the finished reply then arrives in ``messages`` with
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).

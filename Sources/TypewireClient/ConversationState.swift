@@ -13,7 +13,8 @@ struct ConversationState {
     var roster: TypingRoster<ContinuousClock.Instant>?
     var lastPublished: TypingState = .idle
     var expiryTimer: Task<Void, Never>?
-    var lastMessageID: Int = 0
+    /// The ids of the messages delivered lately (a resync repeats only the latest ones).
+    var delivered = RecentIDs(capacity: 1_000)
     var isSubscribed = false
     /// The composers typing here; each is told when the connection comes and goes, and ended with the
     /// conversation.
@@ -33,11 +34,9 @@ struct ConversationState {
     }
 
     /// Yields a message unless it was delivered before (a resync after a reconnect repeats recent ones);
-    /// edits of known messages pass.
+    /// edits of known messages pass. Message ids are opaque: nothing assumes they are numbers.
     mutating func deliver(_ message: ChatMessage) {
-        let id = Int(message.id) ?? .max
-        guard id > lastMessageID || message.editedAt != nil else { return }
-        lastMessageID = max(lastMessageID, id)
+        guard delivered.insert(message.id) || message.editedAt != nil else { return }
         messages.yield(message)
     }
 

@@ -46,6 +46,9 @@ public actor TypewireClient {
     /// Whether the current socket was welcomed: frames are sent only then.
     private(set) var welcomed = false
     private var currentUser: String?
+
+    /// The user the server's last `welcome` named (nil before the first connection).
+    public var userID: String? { currentUser }
     /// The intervals the server asked for in its last `welcome`.
     private(set) var serverConfiguration: ServerFrame.ClientConfiguration?
 
@@ -191,6 +194,14 @@ public actor TypewireClient {
                 roster.setOnline(false, user: participant.id)
             }
             roster.apply(subscribed.activity, now: .now)
+            // Who is online, as presence changes from nothing known (members who follow presence).
+            if subscribed.followsPresence {
+                for participant in subscribed.participants where participant.online {
+                    conversations[subscribed.conversation]!.presence.yield(
+                        .init(conversation: subscribed.conversation, user: participant.id, online: true)
+                    )
+                }
+            }
             conversations[subscribed.conversation]!.roster = roster
             conversations[subscribed.conversation]!.isSubscribed = true
             for message in subscribed.recentMessages { conversations[subscribed.conversation]!.deliver(message) }

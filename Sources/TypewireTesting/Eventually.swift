@@ -5,7 +5,7 @@
 /// bound for a loaded 2-core machine, not a measure of speed.
 /// - Throws: ``EventuallyTimedOut`` if the condition still does not hold at the deadline.
 public func eventually(
-    within timeout: Duration = .seconds(10), _ condition: () async throws -> Bool
+    within timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while try await !condition() {

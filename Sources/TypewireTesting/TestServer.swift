@@ -37,9 +37,10 @@ public struct TestServer: Sendable {
     /// - Parameters:
     ///   - folder: Where the SQLite file lives; a new temporary folder if nil (pass one to restart on it).
     ///   - configure: Changes to the test configuration (port 0 by default: a free one).
+    ///   - isolation: Where the body runs: the caller's actor (a `@MainActor` test's models stay on it).
     public static func run(
         folder: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
-        _ body: (TestServer) async throws -> Void
+        isolation: isolated (any Actor)? = #isolation, _ body: (TestServer) async throws -> Void
     ) async throws {
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -70,7 +71,7 @@ public struct TestServer: Sendable {
 
     private static func serve(
         _ services: ServiceGroup, ports: AsyncStream<Int>, portContinuation: AsyncStream<Int>.Continuation,
-        configuration: ServerConfiguration, _ body: (TestServer) async throws -> Void
+        configuration: ServerConfiguration, isolation: isolated (any Actor)? = #isolation, _ body: (TestServer) async throws -> Void
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -1,0 +1,197 @@
+import Foundation
+import Observation
+import TypewireClient
+import TypewireCore
+
+/// One conversation's screen, observable by SwiftUI without glue: its messages (a bot's reply merged in
+/// while it streams), who is typing, who is online, where a bot's reply stands, and the draft, whose
+/// every change drives a ``Composer``.
+///
+/// Call ``appear()`` when the screen shows and ``disappear()`` when it goes; ``enterBackground()`` and
+/// ``enterForeground()`` when the app does. Nothing here blocks the main actor: the client is an actor
+/// of its own, and a keystroke is a lock and an enqueue.
+@MainActor @Observable
+public final class ConversationModel {
+    /// The conversation's id.
+    public let conversationID: String
+    /// The bubbles, oldest first.
+    public private(set) var thread = MessageThread()
+    /// Who is active now, ready to show.
+    public private(set) var typing: TypingState = .idle
+    /// The members online now.
+    public private(set) var onlineMembers: Set<String> = []
+    /// Where a bot's reply stands.
+    public private(set) var reply: ReplyPhase = .idle
+    /// The last request the server refused (a message too long, a conversation left), for an alert.
+    public private(set) var lastError: TypewireClientError?
+    /// Whether the screen follows the conversation (between ``appear()`` and ``disappear()``).
+    public private(set) var isOpen = false
+    /// The text being written. Every change tells the composer, which tells the others "is typing".
+    public var draft: String = "" {
+        didSet { if draft != oldValue, !isClearingDraft { composer?.textDidChange(draft) } }
+    }
+
+    @ObservationIgnored private let client: TypewireClient?
+    @ObservationIgnored private var handle: ConversationHandle?
+    @ObservationIgnored private var composer: Composer?
+    @ObservationIgnored private var listening: Task<Void, Never>?
+    @ObservationIgnored private var bot = BotReplyTracker()
+    @ObservationIgnored private var botTimer: Task<Void, Never>?
+    @ObservationIgnored private var userID: String?
+    @ObservationIgnored private var isClearingDraft = false
+    @ObservationIgnored private var reopensInForeground = false
+
+    /// A model of one conversation of a client (which runs elsewhere: `Task { await client.run() }`).
+    public init(client: TypewireClient, conversationID: String) {
+        self.client = client
+        self.conversationID = conversationID
+    }
+
+    /// A model that shows fixed state and connects to nothing: for SwiftUI previews.
+    public init(
+        previewOf conversationID: String, messages: [MessageItem] = [], typing: TypingState = .idle,
+        reply: ReplyPhase = .idle, onlineMembers: Set<String> = [], draft: String = ""
+    ) {
+        client = nil
+        self.conversationID = conversationID
+        thread = MessageThread(items: messages)
+        self.typing = typing
+        self.reply = reply
+        self.onlineMembers = onlineMembers
+        self.draft = draft
+    }
+
+    /// The bubbles, oldest first, a streaming reply included.
+    public var messages: [MessageItem] { thread.items }
+    /// "Alice is typing…", or nil.
+    public var typingText: String? { typing.text }
+    /// The same for VoiceOver: no ellipsis, names uncut.
+    public var accessibilityText: String? { typing.accessibilityText }
+    /// Who is active, in stable order.
+    public var typers: [Typer] { typing.typers }
+    /// Whether the thinking indicator shows ("Clawd is thinking…"): the bot thinks or runs a tool.
+    public var showsThinkingIndicator: Bool {
+        switch reply {
+        case .thinking, .tool: true
+        case .idle, .streaming: false
+        }
+    }
+    /// Whether the streaming reply shows a cursor at its end.
+    public var showsStreamingCursor: Bool {
+        if case .streaming = reply { true } else { false }
+    }
+
+    // MARK: Lifecycle
+
+    /// The screen shows: subscribe, and follow typing, messages, presence and replies.
+    public func appear() async {
+        guard let client, handle == nil else { return }
+        let handle = await client.conversation(conversationID)
+        self.handle = handle
+        composer = await handle.composer()
+        userID = await client.userID
+        isOpen = true
+        listening = Task { [weak self] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await state in handle.typing { await self?.show(state) } }
+                group.addTask { for await message in handle.messages { await self?.receive(message) } }
+                group.addTask { for await change in handle.presence { await self?.show(change) } }
+                group.addTask { for await part in handle.replies { await self?.receive(part) } }
+            }
+        }
+    }
+
+    /// The screen went away: typing stops, the subscription ends, nothing keeps running. The draft and
+    /// the messages stay for the next ``appear()``.
+    public func disappear() async {
+        guard let handle else { return }
+        composer?.end()
+        composer = nil
+        self.handle = nil
+        listening?.cancel()
+        listening = nil
+        botTimer?.cancel()
+        botTimer = nil
+        await handle.close()
+        isOpen = false
+        typing = .idle
+        onlineMembers = []
+        bot = BotReplyTracker()
+        thread.endStreams()
+        reply = .idle
+    }
+
+    /// The app went to the background: as ``disappear()``, remembering to come back.
+    public func enterBackground() async {
+        reopensInForeground = isOpen
+        await disappear()
+    }
+
+    /// The app came back: the screen follows the conversation again if it did before.
+    public func enterForeground() async {
+        guard reopensInForeground else { return }
+        reopensInForeground = false
+        await appear()
+    }
+
+    // MARK: Sending
+
+    /// Sends the draft: it shows at once as pending, the draft clears, and the others' indicator goes
+    /// (the server clears it when it stores the message). A refusal marks the bubble failed and sets
+    /// ``lastError``.
+    public func send() async {
+        let text = draft
+        guard let composer, text.contains(where: { !$0.isWhitespace }) else { return }
+        let key = "pending-\(UUID().uuidString.lowercased())"
+        thread.addPending(key: key, sender: userID ?? "", senderName: nil, text: text, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
+        isClearingDraft = true  // the send ends the typing; no keystroke of its own for the cleared field
+        draft = ""
+        isClearingDraft = false
+        do {
+            thread.acknowledge(key: key, messageID: try await composer.send(text))
+        } catch {
+            thread.fail(key: key)
+            lastError = error as? TypewireClientError
+        }
+    }
+
+    // MARK: What the conversation does
+
+    private func show(_ state: TypingState) {
+        typing = state
+        step(bot.typersChanged(state.typers, now: .now))
+    }
+
+    private func show(_ change: ServerFrame.Presence) {
+        if change.online { onlineMembers.insert(change.user) } else { onlineMembers.remove(change.user) }
+    }
+
+    private func receive(_ message: ChatMessage) {
+        thread.receive(message)
+        refreshReply()
+    }
+
+    private func receive(_ part: ServerFrame.StreamDelta) {
+        let name = typing.typers.first { $0.userID == part.user }?.name
+        thread.stream(part, senderName: name, now: Int64(Date().timeIntervalSince1970 * 1_000))
+        step(bot.chunk(isFinal: part.final, now: .now))
+    }
+
+    /// After the bot's machine moved: the phase, and a timer for its next deadline.
+    private func step(_ gaveUp: Bool) {
+        if gaveUp { thread.endStreams() }
+        refreshReply()
+        botTimer?.cancel()
+        botTimer = bot.nextDeadline.map { deadline in
+            Task { [weak self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled else { return }
+                self?.step(self?.bot.tick(now: .now) ?? false)
+            }
+        }
+    }
+
+    private func refreshReply() {
+        reply = bot.phase(streamingText: thread.items.last { $0.isStreaming }?.text)
+    }
+}

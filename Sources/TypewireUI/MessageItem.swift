@@ -1,0 +1,43 @@
+import TypewireCore
+
+/// One bubble of a conversation: a stored message, a message of the user's still on its way, or a bot's
+/// reply while it streams.
+public struct MessageItem: Identifiable, Hashable, Sendable {
+    /// Stable for the bubble's whole life (a pending message keeps it once stored), for SwiftUI lists.
+    public let id: String
+    /// The server's id, once stored.
+    public var messageID: String?
+    /// Who wrote it.
+    public var sender: String
+    /// Their display name, if known.
+    public var senderName: String?
+    /// The text so far.
+    public var text: String
+    /// When it was sent (server milliseconds; the device's clock for a pending one).
+    public var sentAt: Int64
+    /// Sent by this device and not acknowledged yet.
+    public var isPending: Bool
+    /// The server refused it (``ConversationModel/lastError`` says why).
+    public var isFailed: Bool
+    /// A bot's reply still streaming in: show a cursor at its end.
+    public var isStreaming: Bool
+    /// When it was last edited, if ever.
+    public var editedAt: Int64?
+
+    /// Creates an item (for previews and tests).
+    public init(
+        id: String, messageID: String? = nil, sender: String, senderName: String? = nil, text: String, sentAt: Int64 = 0,
+        isPending: Bool = false, isFailed: Bool = false, isStreaming: Bool = false, editedAt: Int64? = nil
+    ) {
+        self.id = id
+        self.messageID = messageID
+        self.sender = sender
+        self.senderName = senderName
+        self.text = text
+        self.sentAt = sentAt
+        self.isPending = isPending
+        self.isFailed = isFailed
+        self.isStreaming = isStreaming
+        self.editedAt = editedAt
+    }
+}

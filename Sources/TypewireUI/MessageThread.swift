@@ -1,0 +1,87 @@
+import TypewireCore
+
+/// The bubbles of a conversation in the order they arrived, merging what belongs together: a pending
+/// message with its stored copy, a bot's streamed reply with the message it is stored as
+/// (`clientMessageId` `stream-<messageId>`), an edit with its message, and a message the server sends
+/// again after a reconnect with itself. Message ids are opaque: nothing assumes they are numbers.
+public struct MessageThread: Hashable, Sendable {
+    /// The bubbles, oldest first.
+    public private(set) var items: [MessageItem] = []
+
+    /// Creates a thread of these bubbles (for previews and tests).
+    public init(items: [MessageItem] = []) {
+        self.items = items
+    }
+
+    /// A message from the server: new, edited, the stored copy of a pending one or of a streamed reply, or
+    /// one already shown.
+    public mutating func receive(_ message: ChatMessage) {
+        let streamKey = message.clientMessageId.flatMap { $0.hasPrefix("stream-") ? Self.streamKey(message.sender, String($0.dropFirst(7))) : nil }
+        let index = items.firstIndex { $0.messageID == message.id }
+            ?? streamKey.flatMap { key in items.firstIndex { $0.id == key } }
+        guard let index else {
+            return items.append(MessageItem(
+                id: "message-\(message.id)", messageID: message.id, sender: message.sender, senderName: message.senderName,
+                text: message.text, sentAt: message.sentAt, editedAt: message.editedAt
+            ))
+        }
+        items[index].messageID = message.id
+        items[index].text = message.text
+        items[index].senderName = message.senderName ?? items[index].senderName
+        items[index].editedAt = message.editedAt
+        items[index].isPending = false
+        items[index].isStreaming = false
+    }
+
+    /// A message of this device's user, on its way.
+    public mutating func addPending(key: String, sender: String, senderName: String?, text: String, sentAt: Int64) {
+        items.append(MessageItem(id: key, sender: sender, senderName: senderName, text: text, sentAt: sentAt, isPending: true))
+    }
+
+    /// The server stored the pending message `key` as `messageID`. If its copy arrived first, the
+    /// pending bubble goes and the copy stays where it is.
+    public mutating func acknowledge(key: String, messageID: String) {
+        guard let index = items.firstIndex(where: { $0.id == key }) else { return }
+        if items.contains(where: { $0.messageID == messageID && $0.id != key }) {
+            items.remove(at: index)
+        } else {
+            items[index].messageID = messageID
+            items[index].isPending = false
+        }
+    }
+
+    /// The server refused the pending message `key`.
+    public mutating func fail(key: String) {
+        guard let index = items.firstIndex(where: { $0.id == key }) else { return }
+        items[index].isPending = false
+        items[index].isFailed = true
+    }
+
+    /// A part of a bot's streamed reply.
+    public mutating func stream(_ part: ServerFrame.StreamDelta, senderName: String?, now: Int64) {
+        let key = Self.streamKey(part.user, part.messageId)
+        if let index = items.firstIndex(where: { $0.id == key }) {
+            guard items[index].isStreaming else { return }  // the stored reply arrived already
+            items[index].text += part.delta
+            items[index].isStreaming = !part.final
+        } else {
+            items.append(MessageItem(
+                id: key, sender: part.user, senderName: senderName, text: part.delta, sentAt: now, isStreaming: !part.final
+            ))
+        }
+    }
+
+    /// Ends every reply still streaming (its bot went quiet): no cursor is left behind.
+    public mutating func endStreams() {
+        for index in items.indices where items[index].isStreaming { items[index].isStreaming = false }
+    }
+
+    /// The text of the reply streaming now, if any.
+    var streamingText: String? {
+        items.last { $0.isStreaming }?.text
+    }
+
+    private static func streamKey(_ user: String, _ messageID: String) -> String {
+        "stream-\(user)-\(messageID)"
+    }
+}

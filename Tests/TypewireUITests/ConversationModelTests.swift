@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+import TypewireUI
+@testable import TypewireClient
+
+/// The observable models against a real server: what a SwiftUI screen would show.
+@Suite("ConversationModel against a real server", .timeLimit(.minutes(1)))
+@MainActor
+struct ConversationModelTests {
+    static let direct = "direct-alice-bob"
+
+    /// Runs connected clients of the users for the body's duration.
+    private func withClients(_ users: [String], of server: TestServer, _ body: ([TypewireClient]) async throws -> Void) async throws {
+        let clients = users.map { user in
+            TypewireClient(url: server.socketURL, configuration: .init(backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)))) {
+                try await server.token(user)
+            }
+        }
+        let connections = clients.map { client in Task { await client.run() } }
+        defer { connections.forEach { $0.cancel() } }
+        for client in clients {
+            for await state in await client.states() where state == .connected { break }
+        }
+        try await body(clients)
+    }
+
+    /// Alice's and Bob's models of their direct conversation, both on screen, with their clients.
+    private func withAliceAndBob(
+        _ body: (_ alice: ConversationModel, _ bob: ConversationModel, _ clients: [TypewireClient]) async throws -> Void
+    ) async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice", "bob"], of: server) { clients in
+                let alice = ConversationModel(client: clients[0], conversationID: Self.direct)
+                let bob = ConversationModel(client: clients[1], conversationID: Self.direct)
+                await bob.appear()
+                await alice.appear()
+                try await body(alice, bob, clients)
+                await alice.disappear()
+                await bob.disappear()
+            }
+        }
+    }
+
+    @Test func twoModelsSeeEachOtherTypeStopAndSend() async throws {
+        try await withAliceAndBob { alice, bob, _ in
+            try await eventually { bob.onlineMembers.contains("alice") && alice.onlineMembers.contains("bob") }
+            alice.draft = "Hel"
+            try await eventually { bob.typingText == "Alice is typing…" }
+            #expect(bob.accessibilityText == "Alice is typing" && bob.typers.map(\.userID) == ["alice"])
+            alice.draft = ""
+            try await eventually { bob.typingText == nil }
+
+            alice.draft = "Hello, Bob"
+            try await eventually { bob.typingText != nil }
+            await alice.send()
+            #expect(alice.draft == "")
+            #expect(alice.messages.last?.text == "Hello, Bob" && alice.messages.last?.isPending == false)
+            try await eventually { bob.messages.last?.text == "Hello, Bob" }
+            #expect(bob.typingText == nil, "the indicator is gone once the message shows")
+            try await eventually { alice.messages.filter { $0.text == "Hello, Bob" }.count == 1 }  // her copy merged, not repeated
+        }
+    }
+
+    @Test func aBotThinksUsesAToolStreamsAndFinishes() async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice", "clawd"], of: server) { clients in
+                let alice = ConversationModel(client: clients[0], conversationID: "bot-clawd")
+                await alice.appear()
+                let chat = await clients[1].conversation("bot-clawd")
+                let reply = try await chat.beginReply()
+                try await eventually { alice.reply == .thinking }
+                #expect(alice.showsThinkingIndicator && !alice.showsStreamingCursor && alice.typingText == "Clawd is thinking…")
+                try await reply.useTool("web_search")
+                try await eventually { alice.reply == .tool("web_search") }
+                #expect(alice.showsThinkingIndicator)
+                try await reply.write("Typing indicators ")
+                try await eventually { alice.reply == .streaming("Typing indicators ") }
+                #expect(alice.showsStreamingCursor && !alice.showsThinkingIndicator && alice.messages.last?.isStreaming == true)
+                _ = try await reply.finish("matter.")
+                try await eventually { alice.reply == .idle && alice.messages.last?.isStreaming == false }
+                let replies = alice.messages.filter { $0.sender == "clawd" }
+                #expect(replies.count == 1 && replies.first?.text == "Typing indicators matter.", "the stored reply took the streamed bubble's place")
+                try await eventually { alice.messages.last?.messageID != nil }
+                await chat.close()
+                await alice.disappear()
+            }
+        }
+    }
+
+    @Test func disappearingEndsTypingAndAHundredCyclesLeaveNothingBehind() async throws {
+        try await withAliceAndBob { alice, bob, clients in
+            alice.draft = "On my w"
+            try await eventually { bob.typingText == "Alice is typing…" }
+            await alice.disappear()
+            try await eventually { bob.typingText == nil }
+            #expect(alice.draft == "On my w", "the draft stays for the next appear")
+            for _ in 0..<100 {
+                await alice.appear()
+                await alice.disappear()
+            }
+            await alice.enterBackground()
+            await alice.enterForeground()  // it was not open: it stays closed
+            #expect(!alice.isOpen)
+            let counts = await clients[0].liveCounts
+            #expect(counts == LiveCounts(), "open conversations, timers, composers left: \(counts)")
+        }
+    }
+
+    @Test func goingToTheBackgroundStopsTypingAndComingBackFollowsAgain() async throws {
+        try await withAliceAndBob { alice, bob, _ in
+            alice.draft = "Let me"
+            try await eventually { bob.typingText != nil }
+            await alice.enterBackground()
+            try await eventually { bob.typingText == nil }  // her socket stays: presence is the app's connection, not the screen
+            #expect(!alice.isOpen)
+            await alice.enterForeground()
+            #expect(alice.isOpen)
+            try await eventually { alice.onlineMembers.contains("bob") }
+            bob.draft = "Sure"
+            try await eventually { alice.typingText == "Bob is typing…" }
+        }
+    }
+
+    @Test func aPreviewModelShowsWhatItIsGivenAndConnectsToNothing() async {
+        let model = ConversationModel(
+            previewOf: "preview", messages: [MessageItem(id: "1", sender: "clawd", senderName: "Clawd", text: "Hel", isStreaming: true)],
+            typing: .idle, reply: .streaming("Hel")
+        )
+        await model.appear()
+        #expect(!model.isOpen && model.showsStreamingCursor && model.messages.map(\.text) == ["Hel"])
+    }
+}
