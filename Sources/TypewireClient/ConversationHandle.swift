@@ -4,9 +4,10 @@ import TypewireCore
 /// One open conversation: its typing state, messages, presence and bot replies as async sequences;
 /// sending, editing, a composer for the text field, and a bot's replies.
 ///
-/// Each sequence has one consumer. Call ``close()`` when the screen goes away: the subscription, its
-/// timers, its composers and its sequences end. If the user is removed from the conversation (or it
-/// does not exist), the handle ends the same way by itself.
+/// Each sequence has one consumer; open another handle for another screen. Call ``close()`` when the
+/// screen goes away: its composers and sequences end, and with the last handle the subscription and its
+/// timers. If the user is removed from the conversation (or it does not exist), the handle ends the same
+/// way by itself.
 public final class ConversationHandle: Sendable {
     /// The conversation's id.
     public let id: String
@@ -21,14 +22,17 @@ public final class ConversationHandle: Sendable {
     /// Parts of bots' replies as they stream in; the finished reply then arrives in ``messages`` with
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
     public let replies: AsyncStream<ServerFrame.StreamDelta>
+    /// Tells this handle from others open on the same conversation.
+    let view: Int
     private let client: TypewireClient
     private let lane: AsyncStream<ConversationStep>.Continuation
 
     init(
-        id: String, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation, typing: AsyncStream<TypingState>,
+        id: String, view: Int, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation, typing: AsyncStream<TypingState>,
         messages: AsyncStream<ChatMessage>, presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>
     ) {
         self.id = id
+        self.view = view
         self.client = client
         self.lane = lane
         self.typing = typing
@@ -86,8 +90,9 @@ public final class ConversationHandle: Sendable {
         lane.yield(.activity(activity))
     }
 
-    /// Stops the user's activity here, unsubscribes and ends the sequences, composers and replies.
+    /// Ends this handle's sequences and composers. The last handle of a conversation to close also stops
+    /// the user's activity there, unsubscribes and ends the bot replies.
     public func close() async {
-        await client.close(id)
+        await client.close(id, view: view)
     }
 }

@@ -2,48 +2,57 @@ import TypewireCore
 
 extension TypewireClient {
     /// Opens a conversation: subscribes now (or once connected) and after every reconnect.
-    /// Close the handle when done; nothing it started outlives it. Opening an open conversation again
-    /// closes the earlier handle.
+    /// Close the handle when done; nothing it started outlives it. Several handles may be open on one
+    /// conversation (a list and a conversation screen): each gets every update, and the subscription
+    /// ends when the last one closes.
     public func conversation(_ id: String) -> ConversationHandle {
-        conversations.removeValue(forKey: id)?.finish()
         let (typing, typingContinuation) = AsyncStream.makeStream(of: TypingState.self, bufferingPolicy: .bufferingNewest(1))
         let (messages, messagesContinuation) = AsyncStream.makeStream(of: ChatMessage.self)
         let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
         let (replies, repliesContinuation) = AsyncStream.makeStream(of: ServerFrame.StreamDelta.self)
         let (steps, lane) = AsyncStream.makeStream(of: ConversationStep.self)
         openings += 1
-        let opening = openings
-        conversations[id] = ConversationState(
-            typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation, replies: repliesContinuation,
-            lane: lane, opening: opening
+        let number = openings
+        conversations[id, default: ConversationState()].views[number] = ConversationView(
+            number: number, typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation,
+            replies: repliesContinuation, lane: lane
         )
         Task { [weak self] in
-            for await step in steps { await self?.perform(step, in: id, opening: opening) }
+            for await step in steps { await self?.perform(step, in: id, view: number) }
         }
-        typingContinuation.yield(.idle)
+        typingContinuation.yield(conversations[id]!.lastPublished)
+        // A later handle gets the recent messages and who is online from a `subscribed` of its own.
         transmit(.subscribe(.init(conversation: id)))
         return ConversationHandle(
-            id: id, client: self, lane: lane, typing: typing, messages: messages, presence: presence, replies: replies
+            id: id, view: number, client: self, lane: lane, typing: typing, messages: messages, presence: presence, replies: replies
         )
     }
 
-    /// Performs a step of a conversation's lane. Activity applies only to the opening that asked for it;
-    /// a message goes out even if its handle closed meanwhile (the user sent it).
-    func perform(_ step: ConversationStep, in id: String, opening: Int) {
-        let isCurrent = conversations[id]?.opening == opening
+    /// Performs a step of a handle's lane. Activity applies only while the handle is open; a message
+    /// goes out even if its handle closed meanwhile (the user sent it).
+    func perform(_ step: ConversationStep, in id: String, view: Int) {
+        let isOpen = conversations[id]?.views[view] != nil
         switch step {
         case .activity(let activity):
-            if isCurrent { setActivity(activity, in: id) }
+            if isOpen { setActivity(activity, in: id) }
         case .sent:
-            if isCurrent, !storesMessages, activeIn.contains(id) { setActivity(.none, in: id) }
+            if isOpen, !storesMessages, activeIn.contains(id) { setActivity(.none, in: id) }
         case .send(let text, let continuation):
             submit(text, in: id, continuation: continuation)
         }
     }
 
-    /// Closes a conversation: stops the user's activity there (leaving ends typing), ends its composers
-    /// and bot replies, fails its pending edits, unsubscribes, stops its timer and ends its sequences.
-    /// Messages already sent stay pending until acknowledged.
+    /// Closes one handle: its composers, sequences and lane end. Closing the last handle of a
+    /// conversation stops the user's activity there (leaving ends typing), ends its bot replies, fails
+    /// its pending edits, unsubscribes and stops its timer. Messages already sent stay pending until
+    /// acknowledged.
+    func close(_ id: String, view: Int) {
+        guard let closed = conversations[id]?.views.removeValue(forKey: view) else { return }
+        closed.finish()
+        if conversations[id]?.views.isEmpty == true { close(id) }
+    }
+
+    /// Ends a conversation for every handle (the last one closed, or the server ended the membership).
     func close(_ id: String) {
         guard let conversation = conversations.removeValue(forKey: id) else { return }
         conversation.finish()
@@ -56,7 +65,7 @@ extension TypewireClient {
         transmit(.unsubscribe(.init(conversation: id)))
     }
 
-    /// The server ended the user's membership (removed, or the conversation is gone): the handle ends as
+    /// The server ended the user's membership (removed, or the conversation is gone): the handles end as
     /// if closed, and nothing is sent there again.
     func conversationEnded(_ id: String) {
         activeIn.remove(id)
@@ -69,8 +78,8 @@ extension TypewireClient {
             .init(refreshInterval: .milliseconds($0.refreshInterval), idleTimeout: .milliseconds($0.idleTimeout))
         } ?? .init()
         let composer = Composer(handle: handle, configuration: intervals, isConnected: welcomed)
-        if conversations[handle.id] != nil {
-            conversations[handle.id]!.composers[ObjectIdentifier(composer)] = composer
+        if conversations[handle.id]?.views[handle.view] != nil {
+            conversations[handle.id]!.views[handle.view]!.composers[ObjectIdentifier(composer)] = composer
         } else {
             composer.end()
         }
@@ -96,7 +105,7 @@ extension TypewireClient {
             conversations: conversations.count,
             timers: conversations.values.filter { $0.expiryTimer != nil }.count,
             composers: conversations.values.reduce(0) { $0 + $1.composers.count },
-            composerTimers: conversations.values.reduce(0) { $0 + $1.composers.values.filter(\.hasTimer).count },
+            composerTimers: conversations.values.reduce(0) { $0 + $1.composers.filter(\.hasTimer).count },
             replies: replies.count,
             pendingEdits: pendingEdits.count
         )
@@ -116,7 +125,7 @@ extension TypewireClient {
         )
         if state != conversation.lastPublished {
             conversation.lastPublished = state
-            conversation.typing.yield(state)
+            conversation.yield(state)
         }
         conversation.expiryTimer?.cancel()
         conversation.expiryTimer = roster.nextDeadline.map { deadline in

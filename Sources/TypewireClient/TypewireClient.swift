@@ -65,7 +65,7 @@ public actor TypewireClient {
     var replies: [String: ReplyState] = [:]
     /// Conversations where this client last set an activity other than none.
     var activeIn: Set<String> = []
-    /// How many times a conversation was opened (numbers each opening).
+    /// How many handles were opened (numbers each one's view).
     var openings = 0
 
     /// Creates a client; nothing happens until ``run()``.
@@ -162,7 +162,7 @@ public actor TypewireClient {
         activeIn.removeAll()  // the server clears a closed socket's activity
         for id in conversations.keys {
             conversations[id]!.isSubscribed = false
-            if wasWelcomed { for composer in conversations[id]!.composers.values { composer.connectionChanged(isConnected: false) } }
+            if wasWelcomed { for composer in conversations[id]!.composers { composer.connectionChanged(isConnected: false) } }
         }
         return wasWelcomed
     }
@@ -197,8 +197,8 @@ public actor TypewireClient {
             // Who is online, as presence changes from nothing known (members who follow presence).
             if subscribed.followsPresence {
                 for participant in subscribed.participants where participant.online {
-                    conversations[subscribed.conversation]!.presence.yield(
-                        .init(conversation: subscribed.conversation, user: participant.id, online: true)
+                    conversations[subscribed.conversation]!.yield(
+                        ServerFrame.Presence(conversation: subscribed.conversation, user: participant.id, online: true)
                     )
                 }
             }
@@ -213,7 +213,7 @@ public actor TypewireClient {
         case .presence(let presence):
             guard conversations[presence.conversation] != nil else { return }
             conversations[presence.conversation]!.roster?.setOnline(presence.online, user: presence.user)
-            conversations[presence.conversation]!.presence.yield(presence)
+            conversations[presence.conversation]!.yield(presence)
             publish(presence.conversation)
         case .message(let message):
             completeEdit(message)
@@ -222,7 +222,7 @@ public actor TypewireClient {
             replyAcknowledged(ack.clientMessageId)
             pendingSends.removeValue(forKey: ack.clientMessageId)?.continuation.resume(returning: ack.messageId)
         case .stream(let part):
-            conversations[part.conversation]?.replies.yield(part)
+            conversations[part.conversation]?.yield(part)
         case .error(let failure):
             handle(failure)
         }
@@ -232,7 +232,7 @@ public actor TypewireClient {
     private func resync() {
         for (id, conversation) in conversations {
             transmit(.subscribe(.init(conversation: id)))
-            for composer in conversation.composers.values { composer.connectionChanged(isConnected: true) }
+            for composer in conversation.composers { composer.connectionChanged(isConnected: true) }
         }
         for clientMessageId in pendingSends.keys { resendMessage(clientMessageId) }
         for messageId in pendingEdits.keys { resendEdit(messageId) }

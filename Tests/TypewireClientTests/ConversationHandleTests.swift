@@ -7,6 +7,30 @@ import TypewireTesting
 /// Edits, and the end of a conversation the server takes away.
 @Suite("ConversationHandle against a real server", .timeLimit(.minutes(1)))
 struct ConversationHandleTests: ClientTesting {
+    @Test func twoHandlesOnOneConversationBothFollowItUntilTheLastCloses() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (bob, bobChat, aliceChat) = (clients[1], chats[1], chats[0])
+                let list = await bob.conversation(Self.direct)  // a second screen on the same conversation
+                let sent = try await aliceChat.send("One for both")
+                _ = try await first(bobChat.messages) { $0.id == sent }
+                _ = try await first(list.messages) { $0.id == sent }
+                await aliceChat.setActivity(.typing)
+                _ = try await first(list.typing) { $0.text == "Alice is typing…" }
+                _ = try await first(bobChat.typing) { $0.text == "Alice is typing…" }
+
+                await bobChat.close()
+                try await waitUntil(bob) { $0.liveCounts.conversations == 1 }
+                await aliceChat.setActivity(.none)
+                _ = try await first(list.typing) { $0 == .idle }  // the other handle still follows
+                await list.close()
+                try await waitUntil(bob) { $0.liveCounts == LiveCounts() }
+                let unsubscribes = try await framesReceived("unsubscribe", on: server)
+                #expect(unsubscribes == 1, "one unsubscribe, when the last handle closed")
+            }
+        }
+    }
+
     @Test func anEditReachesTheOtherMemberAndSomeoneElsesMessageCannotBeEdited() async throws {
         try await TestServer.run { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
