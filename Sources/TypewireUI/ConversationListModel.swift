@@ -1,0 +1,114 @@
+import Observation
+import TypewireClient
+import TypewireCore
+
+/// The user's conversations as a list screen shows them: each one's last message, unread count and who
+/// is online, newest first. No typing here: a list that flickers "is typing" in every row helps no one.
+///
+/// The conversations are the app's own (its ids and titles, e.g. from its backend); the model follows
+/// each through a handle of its own while the list is on screen, beside any ``ConversationModel``.
+@MainActor @Observable
+public final class ConversationListModel {
+    /// One row of the list.
+    public struct Row: Identifiable, Hashable, Sendable {
+        /// The conversation's id.
+        public let id: String
+        /// Its title, as the app names it.
+        public var title: String
+        /// The newest message, if any.
+        public var lastMessage: ChatMessage?
+        /// Messages from others newer than what the user read.
+        public var unreadCount: Int
+        /// The members online now.
+        public var onlineMembers: Set<String>
+
+        /// Creates a row (for previews).
+        public init(id: String, title: String, lastMessage: ChatMessage? = nil, unreadCount: Int = 0, onlineMembers: Set<String> = []) {
+            self.id = id
+            self.title = title
+            self.lastMessage = lastMessage
+            self.unreadCount = unreadCount
+            self.onlineMembers = onlineMembers
+        }
+    }
+
+    /// The rows, the conversation with the newest message first.
+    public private(set) var rows: [Row]
+    /// Whether the list follows its conversations (between ``appear()`` and ``disappear()``).
+    public private(set) var isOpen = false
+
+    @ObservationIgnored private let client: TypewireClient?
+    @ObservationIgnored private var readUpTo: [String: Int64]
+    @ObservationIgnored private var handles: [ConversationHandle] = []
+    @ObservationIgnored private var listening: Task<Void, Never>?
+    @ObservationIgnored private var userID: String?
+
+    /// A list of the app's conversations.
+    /// - Parameters:
+    ///   - conversations: Their ids and titles.
+    ///   - readUpTo: For each, the `sentAt` of the newest message the user has read (server milliseconds);
+    ///     newer messages from others count as unread.
+    public init(client: TypewireClient, conversations: [(id: String, title: String)], readUpTo: [String: Int64] = [:]) {
+        self.client = client
+        self.readUpTo = readUpTo
+        rows = conversations.map { Row(id: $0.id, title: $0.title) }
+    }
+
+    /// A list that shows fixed rows and connects to nothing: for SwiftUI previews.
+    public init(previewRows: [Row]) {
+        client = nil
+        readUpTo = [:]
+        rows = previewRows
+    }
+
+    /// The list shows: follow every conversation's messages and presence.
+    public func appear() async {
+        guard let client, !isOpen else { return }
+        isOpen = true
+        userID = await client.userID
+        for row in rows { handles.append(await client.conversation(row.id)) }
+        let handles = handles
+        listening = Task { [weak self] in
+            await withTaskGroup(of: Void.self) { group in
+                for handle in handles {
+                    group.addTask { for await message in handle.messages { await self?.receive(message) } }
+                    group.addTask { for await change in handle.presence { await self?.show(change) } }
+                }
+            }
+        }
+    }
+
+    /// The list went away: every subscription it holds ends (a conversation on screen keeps its own).
+    public func disappear() async {
+        guard isOpen else { return }
+        isOpen = false
+        listening?.cancel()
+        listening = nil
+        for handle in handles { await handle.close() }
+        handles = []
+        for index in rows.indices { rows[index].onlineMembers = [] }
+    }
+
+    /// The user read the conversation up to its newest message.
+    public func markRead(_ conversationID: String) {
+        guard let index = rows.firstIndex(where: { $0.id == conversationID }) else { return }
+        rows[index].unreadCount = 0
+        if let sentAt = rows[index].lastMessage?.sentAt { readUpTo[conversationID] = sentAt }
+    }
+
+    private func receive(_ message: ChatMessage) {
+        guard let index = rows.firstIndex(where: { $0.id == message.conversation }) else { return }
+        if message.editedAt != nil {
+            if rows[index].lastMessage?.id == message.id { rows[index].lastMessage = message }
+            return
+        }
+        if message.sentAt >= rows[index].lastMessage?.sentAt ?? .min { rows[index].lastMessage = message }
+        if message.sender != userID, message.sentAt > readUpTo[message.conversation] ?? .min { rows[index].unreadCount += 1 }
+        rows.sort { ($0.lastMessage?.sentAt ?? .min) > ($1.lastMessage?.sentAt ?? .min) }
+    }
+
+    private func show(_ change: ServerFrame.Presence) {
+        guard let index = rows.firstIndex(where: { $0.id == change.conversation }) else { return }
+        if change.online { rows[index].onlineMembers.insert(change.user) } else { rows[index].onlineMembers.remove(change.user) }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+import TypewireUI
+@testable import TypewireClient
+
+/// The list model against a real server, beside a conversation model on the same conversation.
+@Suite("ConversationListModel against a real server", .timeLimit(.minutes(1)))
+@MainActor
+struct ConversationListModelTests {
+    @Test func lastMessageUnreadCountAndPresenceNoTypingAndNothingLeftBehind() async throws {
+        try await TestServer.run { server in
+            let clients = ["alice", "bob"].map { user in
+                TypewireClient(url: server.socketURL) { try await server.token(user) }
+            }
+            let connections = clients.map { client in Task { await client.run() } }
+            defer { connections.forEach { $0.cancel() } }
+            for client in clients {
+                for await state in await client.states() where state == .connected { break }
+            }
+            let list = ConversationListModel(
+                client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice"), (id: "group-six", title: "The six")]
+            )
+            await list.appear()
+            try await eventually { list.rows.first { $0.id == "direct-alice-bob" }?.onlineMembers.contains("alice") == true }
+
+            let group = ConversationModel(client: clients[0], conversationID: "group-six")
+            await group.appear()
+            group.draft = "Plans for"
+            group.draft = "Plans for Friday?"
+            await group.send()
+            try await eventually { list.rows.first?.id == "group-six" }  // the newest conversation first
+            let row = try #require(list.rows.first)
+            #expect(row.lastMessage?.text == "Plans for Friday?" && row.unreadCount == 1)
+            list.markRead("group-six")
+            #expect(list.rows.first?.unreadCount == 0)
+
+            // Bob opens the group beside the list: both follow it; closing the screen keeps the list's.
+            let bobsScreen = ConversationModel(client: clients[1], conversationID: "group-six")
+            await bobsScreen.appear()
+            group.draft = "Or Saturday"
+            await group.send()
+            try await eventually { bobsScreen.messages.last?.text == "Or Saturday" && list.rows.first?.lastMessage?.text == "Or Saturday" }
+            #expect(list.rows.first?.unreadCount == 1)
+            await bobsScreen.disappear()
+            group.draft = "Saturday it is"
+            await group.send()
+            try await eventually { list.rows.first?.lastMessage?.text == "Saturday it is" }
+
+            await group.disappear()
+            await list.disappear()
+            let counts = await clients[1].liveCounts
+            #expect(counts == LiveCounts())
+        }
+    }
+}
