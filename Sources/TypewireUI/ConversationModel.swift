@@ -69,6 +69,11 @@ public final class ConversationModel {
     public var accessibilityText: String? { typing.accessibilityText }
     /// Who is active, in stable order.
     public var typers: [Typer] { typing.typers }
+    /// What the indicator row under the messages says: ``typingText``, except while a bot's reply
+    /// streams, when the reply's cursor says it (no "Clawd is typing…" under a bubble that grows).
+    public var indicatorText: String? { showsStreamingCursor ? nil : typing.text }
+    /// The same for VoiceOver.
+    public var indicatorAccessibilityText: String? { showsStreamingCursor ? nil : typing.accessibilityText }
     /// Whether the thinking indicator shows ("Clawd is thinking…"): the bot thinks or runs a tool.
     public var showsThinkingIndicator: Bool {
         switch reply {

@@ -72,12 +72,14 @@ struct ConversationModelTests {
                 let reply = try await chat.beginReply()
                 try await eventually { alice.reply == .thinking }
                 #expect(alice.showsThinkingIndicator && !alice.showsStreamingCursor && alice.typingText == "Clawd is thinking…")
+                #expect(alice.indicatorText == "Clawd is thinking…")
                 try await reply.useTool("web_search")
                 try await eventually { alice.reply == .tool("web_search") }
                 #expect(alice.showsThinkingIndicator)
                 try await reply.write("Typing indicators ")
                 try await eventually { alice.reply == .streaming("Typing indicators ") }
                 #expect(alice.showsStreamingCursor && !alice.showsThinkingIndicator && alice.messages.last?.isStreaming == true)
+                #expect(alice.indicatorText == nil, "the cursor is the indicator while the reply streams")
                 _ = try await reply.finish("matter.")
                 try await eventually { alice.reply == .idle && alice.messages.last?.isStreaming == false }
                 let replies = alice.messages.filter { $0.sender == "clawd" }
