@@ -46,7 +46,7 @@ public final class ConversationHandle: Sendable {
     /// conversation's composers made before the call (one ordered lane per conversation). If the
     /// connection drops, the message is sent again after the reconnect; the server stores it once.
     /// - Throws: ``TypewireClientError`` if the server refuses it (too long, not a participant),
-    ///   ``ErrorCode/messagesDisabled`` at once on a typing-only server, or ``closed`` if the handle was
+    ///   ``ErrorCode/messagesDisabled`` at once on a typing-only server, or ``TypewireClientError/Reason/closed`` if the handle was
     ///   closed before the call.
     @discardableResult
     public func send(_ text: String) async throws -> String {
@@ -65,7 +65,7 @@ public final class ConversationHandle: Sendable {
     /// Replaces the text of one of the user's own messages; returns the edited message once the server
     /// has sent it to the conversation. Retried across reconnects until done.
     /// - Throws: ``TypewireClientError``: ``ErrorCode/forbidden`` for someone else's message,
-    ///   ``ErrorCode/tooLarge``, or ``ErrorCode/closed`` if the handle closes first.
+    ///   ``ErrorCode/tooLarge``, or ``TypewireClientError/Reason/closed`` if the handle closes first.
     @discardableResult
     public func edit(_ messageId: String, text: String) async throws -> ChatMessage {
         try await client.edit(messageId, in: id, text: text)

@@ -62,6 +62,7 @@ extension TypewireClient {
             edit.fail(.closed(id))
         }
         if activeIn.remove(id) != nil { transmit(.activity(.init(conversation: id, activity: .none))) }
+        retrySettled(.subscription(id))
         transmit(.unsubscribe(.init(conversation: id)))
     }
 

@@ -41,6 +41,7 @@ extension TypewireClient {
     /// A `message` frame completes the edits waiting for it.
     func completeEdit(_ message: ChatMessage) {
         guard message.editedAt != nil, pendingEdits[message.id]?.text == message.text else { return }
+        retrySettled(.edit(message.id))
         pendingEdits.removeValue(forKey: message.id)?.complete(with: message)
     }
 
@@ -49,13 +50,15 @@ extension TypewireClient {
     /// ends its handle; anything else fails the request with the server's reason.
     func handle(_ failure: ServerFrame.Failure) {
         guard let ref = failure.ref else { return }
-        let error = TypewireClientError(code: failure.code, message: failure.message)
+        let error = TypewireClientError(reason: .server(failure.code), message: failure.message)
         let retry = failure.code == .rateLimited || failure.code == .unavailable
         if pendingSends[ref] != nil {
             if retry { return retryLater(.message(ref)) }
+            retrySettled(.message(ref))
             pendingSends.removeValue(forKey: ref)?.continuation.resume(throwing: error)
         } else if pendingEdits[ref] != nil {
             if retry { return retryLater(.edit(ref)) }
+            retrySettled(.edit(ref))
             pendingEdits.removeValue(forKey: ref)?.fail(error)
         } else if replies[ref] != nil {
             replyRefused(ref, error: error, retry: retry)
@@ -65,12 +68,23 @@ extension TypewireClient {
         }
     }
 
-    /// Sends a refused request again a second from now (after a rate limit or a passing failure).
+    /// Sends a refused request again after the configured backoff (after a rate limit or a passing
+    /// failure): the wait grows with each refusal of the same request in a row, with jitter, so that
+    /// clients refused together do not come back together.
     func retryLater(_ request: RetriedRequest) {
+        let attempt = (retryAttempts[request] ?? 0) + 1
+        retryAttempts[request] = attempt
+        var random = SystemRandomNumberGenerator()
+        let wait = configuration.backoff.delay(attempt: attempt, using: &random)
         Task { [weak self] in
-            try? await Task.sleep(for: .seconds(1))
+            try? await Task.sleep(for: wait)
             await self?.retry(request)
         }
+    }
+
+    /// A request was done or given up: its next refusal starts the backoff again.
+    func retrySettled(_ request: RetriedRequest) {
+        retryAttempts[request] = nil
     }
 
     private func retry(_ request: RetriedRequest) {
@@ -85,7 +99,7 @@ extension TypewireClient {
 }
 
 /// A request the server refused for now, to be sent again.
-enum RetriedRequest: Sendable {
+enum RetriedRequest: Hashable, Sendable {
     case message(String)
     case edit(String)
     case subscription(String)

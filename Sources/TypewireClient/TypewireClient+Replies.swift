@@ -5,7 +5,7 @@ extension TypewireClient {
     func beginReply(_ messageId: String, in conversation: String) throws -> BotReply {
         guard conversations[conversation] != nil else { throw TypewireClientError.closed(conversation) }
         guard replies[messageId] == nil else {
-            throw TypewireClientError(code: .invalidField, message: "A reply with id \(messageId) is already under way; give each reply its own id.")
+            throw TypewireClientError(reason: .server(.invalidField), message: "A reply with id \(messageId) is already under way; give each reply its own id.")
         }
         var reply = ReplyState(conversation: conversation, machine: BotActivity())
         try reply.machine.handle(.startThinking, now: .now)
@@ -23,29 +23,29 @@ extension TypewireClient {
     }
 
     func writeReply(_ messageId: String, _ text: String) throws {
-        let before = try withOpenReply(messageId) { reply in
+        let reply = try withOpenReply(messageId) { reply in
             let before = reply.machine.activity
             try reply.machine.handle(.chunk(isFinal: false), now: .now)
             reply.text += text
             reply.unsent += text
-            return before
+            return (changed: reply.machine.activity != before, lastStreamed: reply.lastStreamed)
         }
-        if replies[messageId]!.machine.activity != before { sendReplyActivity(messageId) }
+        if reply.changed { sendReplyActivity(messageId) }
         let interval = configuration.streamInterval
-        if replies[messageId]!.lastStreamed.map({ ContinuousClock.now >= $0 + interval }) ?? true { flushReply(messageId) }
+        if reply.lastStreamed.map({ ContinuousClock.now >= $0 + interval }) ?? true { flushReply(messageId) }
         armReplyTimer(messageId)
     }
 
     func finishReply(_ messageId: String, _ text: String) async throws -> String {
-        try withOpenReply(messageId) { reply in
+        let reply = try withOpenReply(messageId) { reply in
             try reply.machine.handle(.chunk(isFinal: true), now: .now)
             reply.text += text
             reply.unsent += text
             reply.isFinishing = true
             reply.timer?.cancel()
             reply.timer = nil
+            return reply
         }
-        let reply = replies[messageId]!
         let clientMessageId = ReplyState.clientMessageId(of: messageId)
         activeIn.remove(reply.conversation)  // storing the reply clears the bot's activity
         return try await withCheckedThrowingContinuation { continuation in
@@ -74,14 +74,17 @@ extension TypewireClient {
         let clientMessageId = ReplyState.clientMessageId(of: messageId)
         if reply.isFinishing {
             if retry { return retryLater(.message(clientMessageId)) }
+            retrySettled(.message(clientMessageId))
             replies.removeValue(forKey: messageId)
             pendingSends.removeValue(forKey: clientMessageId)?.continuation.resume(throwing: error)
         } else if retry {
             return  // a part refused for now: others see a gap until the final part brings the whole text
         } else {
-            replies[messageId]!.failure = error  // the bot's next call throws it
-            replies[messageId]!.timer?.cancel()
-            replies[messageId]!.timer = nil
+            reply.timer?.cancel()
+            var failed = reply
+            failed.failure = error  // the bot's next call throws it
+            failed.timer = nil
+            replies[messageId] = failed
             setActivity(.none, in: reply.conversation)
         }
     }
@@ -98,21 +101,25 @@ extension TypewireClient {
         sendReplyActivity(messageId)
     }
 
+    /// Runs `body` on an open reply and keeps what it changed, unless it throws.
     @discardableResult
     private func withOpenReply<T>(_ messageId: String, _ body: (inout ReplyState) throws -> T) throws -> T {
-        guard replies[messageId]?.isFinishing == false else {
-            throw TypewireClientError(code: .closed, message: "The reply \(messageId) has ended (finished, failed, timed out or closed).")
+        guard var reply = replies[messageId], !reply.isFinishing else {
+            throw TypewireClientError(reason: .closed, message: "The reply \(messageId) has ended (finished, failed, timed out or closed).")
         }
-        if let failure = replies[messageId]!.failure {
+        if let failure = reply.failure {
             endReply(messageId)
             throw failure
         }
-        return try body(&replies[messageId]!)
+        let result = try body(&reply)
+        replies[messageId] = reply
+        return result
     }
 
     private func sendReplyActivity(_ messageId: String) {
-        guard let reply = replies[messageId] else { return }
-        replies[messageId]!.lastActivity = .now
+        guard var reply = replies[messageId] else { return }
+        reply.lastActivity = .now
+        replies[messageId] = reply
         setActivity(reply.machine.activity, in: reply.conversation)
     }
 
@@ -133,22 +140,22 @@ extension TypewireClient {
     }
 
     private func replyTick(_ messageId: String) {
-        guard replies[messageId] != nil else { return }
+        guard var reply = replies[messageId] else { return }
         let now = ContinuousClock.now
-        if replies[messageId]!.machine.tick(now: now) {
-            let conversation = replies[messageId]!.conversation
+        if reply.machine.tick(now: now) {
             endReply(messageId)
-            setActivity(.none, in: conversation)  // given up: no indicator stays behind
+            setActivity(.none, in: reply.conversation)  // given up: no indicator stays behind
             return
         }
-        if let flush = replies[messageId]!.lastStreamed, now >= flush + configuration.streamInterval { flushReply(messageId) }
+        replies[messageId] = reply
+        if let flush = reply.lastStreamed, now >= flush + configuration.streamInterval { flushReply(messageId) }
         let refresh = serverConfiguration.map { Duration.milliseconds($0.refreshInterval) } ?? .seconds(2)
-        if let sent = replies[messageId]!.lastActivity, now >= sent + refresh { sendReplyActivity(messageId) }
+        if let sent = reply.lastActivity, now >= sent + refresh { sendReplyActivity(messageId) }
     }
 
     private func armReplyTimer(_ messageId: String) {
-        guard replies[messageId]?.timer == nil else { return }
-        replies[messageId]!.timer = Task { [weak self] in
+        guard replies[messageId] != nil, replies[messageId]?.timer == nil else { return }
+        replies[messageId]?.timer = Task { [weak self] in
             while let deadline = await self?.replyWake(messageId) {
                 try? await Task.sleep(until: deadline, clock: .continuous)
                 guard !Task.isCancelled else { return }

@@ -67,6 +67,8 @@ public actor TypewireClient {
     var activeIn: Set<String> = []
     /// How many handles were opened (numbers each one's view).
     var openings = 0
+    /// How many times each request refused for now was refused in a row: its backoff's attempt.
+    var retryAttempts: [RetriedRequest: Int] = [:]
 
     /// Creates a client; nothing happens until ``run()``.
     /// - Parameters:
@@ -204,6 +206,7 @@ public actor TypewireClient {
             }
             conversations[subscribed.conversation]!.roster = roster
             conversations[subscribed.conversation]!.isSubscribed = true
+            retrySettled(.subscription(subscribed.conversation))
             for message in subscribed.recentMessages { conversations[subscribed.conversation]!.deliver(message) }
             publish(subscribed.conversation)
         case .activity(let update):
@@ -220,6 +223,7 @@ public actor TypewireClient {
             conversations[message.conversation]?.deliver(message)
         case .ack(let ack):
             replyAcknowledged(ack.clientMessageId)
+            retrySettled(.message(ack.clientMessageId))
             pendingSends.removeValue(forKey: ack.clientMessageId)?.continuation.resume(returning: ack.messageId)
         case .stream(let part):
             conversations[part.conversation]?.yield(part)

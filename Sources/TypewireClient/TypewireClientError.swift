@@ -1,31 +1,48 @@
 import TypewireCore
 
 /// Something the client asked for could not be done; `message` says why, for a person.
-///
-/// Most come from the server's `error` frames; ``ErrorCode/closed`` comes from the client itself.
 public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The reason: the server's error code (e.g. ``ErrorCode/tooLarge``,
-    /// ``ErrorCode/unknownConversation``), or ``ErrorCode/closed``.
-    public let code: ErrorCode
+    /// Who stopped the request.
+    public enum Reason: Hashable, Sendable {
+        /// The server refused it with this code (an `error` frame).
+        case server(ErrorCode)
+        /// The conversation or the bot reply was closed or ended before the request was done (the client's
+        /// own reason; no server sends it).
+        case closed
+    }
+
+    /// Who stopped the request, and why.
+    public let reason: Reason
     /// The explanation.
     public let message: String
 
-    public var description: String { "\(message) (\(code))" }
+    /// The server's code (e.g. ``ErrorCode/tooLarge``, ``ErrorCode/unknownConversation``), or nil when the
+    /// client ended the request itself (``Reason/closed``).
+    public var code: ErrorCode? {
+        if case .server(let code) = reason { code } else { nil }
+    }
 
-    /// The server keeps no messages (typing-only mode); known from its `welcome`, so no frame is sent.
-    static let messagesDisabled = TypewireClientError(
-        code: .messagesDisabled,
-        message: "This server keeps no messages (typing-only mode): send the message through your app's own backend and call Composer.didSend()."
-    )
+    public var description: String {
+        switch reason {
+        case .server(let code): "\(message) (\(code))"
+        case .closed: "\(message) (closed)"
+        }
+    }
+
+    /// An error with a reason and an explanation.
+    public init(reason: Reason, message: String) {
+        self.reason = reason
+        self.message = message
+    }
 
     /// The conversation was closed (or the user removed from it) before the request was done.
     static func closed(_ conversation: String) -> TypewireClientError {
-        TypewireClientError(code: .closed, message: "The conversation \(conversation) was closed before the request was done.")
+        TypewireClientError(reason: .closed, message: "The conversation \(conversation) was closed before the request was done.")
     }
-}
 
-extension ErrorCode {
-    /// Client-side only, never sent by a server: the conversation or the bot reply was closed or ended
-    /// before the request was done.
-    public static let closed = ErrorCode(rawValue: "closed")
+    /// The server keeps no messages (typing-only mode); known from its `welcome`, so no frame is sent.
+    static let messagesDisabled = TypewireClientError(
+        reason: .server(.messagesDisabled),
+        message: "This server keeps no messages (typing-only mode): send the message through your app's own backend and call Composer.didSend()."
+    )
 }

@@ -31,6 +31,23 @@ struct ConversationHandleTests: ClientTesting {
         }
     }
 
+    @Test func sendsRefusedByTheRateLimitAreRetriedWithBackoffUntilStored() async throws {
+        // One message a second: five sent at once are refused, retried after growing, jittered waits
+        // (the quick backoff of these tests: 50 ms, then up to 200 ms), and all stored.
+        try await TestServer.run(configure: { $0.messageRate = 1; $0.messageBurst = 1 }) { server in
+            try await withChats(["alice"], of: server) { clients, chats in
+                let ids = try await withThrowingTaskGroup(of: String.self) { group in
+                    for index in 1...5 { group.addTask { try await chats[0].send("message \(index)") } }
+                    return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+                }
+                #expect(ids.count == 5)
+                let retried = try await framesReceived("send", on: server)
+                #expect(retried > 5, "some were refused and sent again (\(retried) sends for 5 messages)")
+                try await waitUntil(clients[0]) { $0.retryAttempts.isEmpty && $0.pendingSends.isEmpty }
+            }
+        }
+    }
+
     @Test func anEditReachesTheOtherMemberAndSomeoneElsesMessageCannotBeEdited() async throws {
         try await TestServer.run { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
@@ -65,7 +82,7 @@ struct ConversationHandleTests: ClientTesting {
                 await #expect {
                     try await chat.edit("1", text: "too late")
                 } throws: { error in
-                    (error as? TypewireClientError)?.code == .closed
+                    (error as? TypewireClientError)?.reason == .closed
                 }
             }
         }
