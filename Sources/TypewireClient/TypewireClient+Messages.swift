@@ -45,27 +45,46 @@ extension TypewireClient {
         pendingEdits.removeValue(forKey: message.id)?.complete(with: message)
     }
 
-    /// Answers an `error` frame by what its `ref` names: a pending send, edit or bot reply, or an open
-    /// conversation. A rate limit is retried a second later; a conversation the user is no longer in
-    /// ends its handle; anything else fails the request with the server's reason.
+    /// Answers an `error` frame by the request it names (`request`, with `ref` its id): a send, an edit,
+    /// a bot reply's part, or a subscription. A rate limit or a passing failure is retried with backoff; a
+    /// conversation the user is no longer in ends its handles; anything else fails the request with the
+    /// server's reason. From a server that does not say `request`, the kind is found from the `ref`.
     func handle(_ failure: ServerFrame.Failure) {
-        guard let ref = failure.ref else { return }
+        guard let ref = failure.ref, let request = failure.request ?? requestKind(of: ref) else { return }
         let error = TypewireClientError(reason: .server(failure.code), message: failure.message)
         let retry = failure.code == .rateLimited || failure.code == .unavailable
-        if pendingSends[ref] != nil {
+        switch request {
+        case "send":
+            guard let pending = pendingSends[ref] else { return }
             if retry { return retryLater(.message(ref)) }
             retrySettled(.message(ref))
-            pendingSends.removeValue(forKey: ref)?.continuation.resume(throwing: error)
-        } else if pendingEdits[ref] != nil {
+            pendingSends.removeValue(forKey: ref)
+            pending.continuation.resume(throwing: error)
+        case "edit":
+            guard let pending = pendingEdits[ref] else { return }
             if retry { return retryLater(.edit(ref)) }
             retrySettled(.edit(ref))
-            pendingEdits.removeValue(forKey: ref)?.fail(error)
-        } else if replies[ref] != nil {
+            pendingEdits.removeValue(forKey: ref)
+            pending.fail(error)
+        case "stream":
             replyRefused(ref, error: error, retry: retry)
-        } else if conversations[ref] != nil {
+        case "subscribe":
+            guard conversations[ref] != nil else { return }
             if failure.code == .unknownConversation { return conversationEnded(ref) }
             if retry { retryLater(.subscription(ref)) }
+        default:
+            break  // an activity or a hello: nothing waits for it
         }
+    }
+
+    /// The request an error's `ref` names, for a server that does not say (looked up in the order in
+    /// which the kinds' ids are least likely to collide).
+    private func requestKind(of ref: String) -> String? {
+        if pendingSends[ref] != nil { return "send" }
+        if pendingEdits[ref] != nil { return "edit" }
+        if replies[ref] != nil { return "stream" }
+        if conversations[ref] != nil { return "subscribe" }
+        return nil
     }
 
     /// Sends a refused request again after the configured backoff (after a rate limit or a passing

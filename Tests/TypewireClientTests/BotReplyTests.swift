@@ -41,6 +41,20 @@ struct BotReplyTests: ClientTesting {
         }
     }
 
+    @Test func anErrorIsMatchedToItsRequestByKindWhenIdsOfTwoKindsAreEqual() async throws {
+        try await TestServer.run { server in
+            try await withChats(["clawd"], in: Self.botChat, of: server) { clients, chats in
+                // A reply whose id is also the id of a conversation the bot then opens, which does not exist.
+                let reply = try await chats[0].beginReply(messageId: "no-such-conversation")
+                _ = await clients[0].conversation("no-such-conversation")
+                try await waitUntil(clients[0]) { $0.conversations["no-such-conversation"] == nil }  // the refusal ends that handle…
+                try await reply.write("still ")
+                let id = try await reply.finish("here")  // …and not the reply that shares its id
+                #expect(!id.isEmpty)
+            }
+        }
+    }
+
     @Test func thinkingLongerThanTheTTLStaysShownAndAFailedReplyClearsIt() async throws {
         // A ttl of 1.5 s with refreshes every 300 ms; the bot thinks until the server has had 12 refreshes
         // (over two ttls): Alice's indicator must not drop meanwhile. Failing the reply then clears it.

@@ -142,19 +142,25 @@ public enum ServerFrame: Hashable, Sendable {
         }
     }
 
-    /// `error {code, message, ref}`.
+    /// `error {code, message, ref, request}`.
     public struct Failure: Codable, Hashable, Sendable {
         /// The machine-readable reason.
         public var code: ErrorCode
         /// What went wrong and what to do, for a person.
         public var message: String
-        /// The frame type (or client message id) the error answers, when known.
+        /// What the error answers, when known: the conversation of a `subscribe`, the `clientMessageId` of
+        /// a `send`, the `messageId` of an `edit` or a `stream`, or else the frame type.
         public var ref: String?
+        /// The type of the client frame the error answers (`subscribe`, `send`, `edit`, `stream`,
+        /// `activity`, `hello`, …), when known: a client matches the error to its request by it, since
+        /// ids of different kinds may be equal.
+        public var request: String?
         /// Creates the frame.
-        public init(code: ErrorCode, message: String, ref: String? = nil) {
+        public init(code: ErrorCode, message: String, ref: String? = nil, request: String? = nil) {
             self.code = code
             self.message = message
             self.ref = ref
+            self.request = request
         }
     }
 }

@@ -14,7 +14,7 @@ extension Hub {
         return ServerFrame.Failure(
             code: .messagesDisabled,
             message: "This server keeps no messages (typing-only mode): send them through your app's own backend, and stop typing yourself when you do.",
-            ref: ref
+            ref: ref, request: frame.type
         )
     }
 }

@@ -199,7 +199,7 @@ public actor Hub {
             connections[id]?.activityViews[conversation] = nil
             metrics.subscriptions.decrement()
             removeSubscriber(id, from: conversation)
-            reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation))
+            reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation, request: "subscribe"))
         }
     }
 
@@ -253,7 +253,7 @@ public actor Hub {
         if !configuration.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
         switch frame {
         case .hello:
-            reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello"))
+            reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: "hello"))
         case .subscribe(let subscribe):
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
@@ -277,9 +277,9 @@ public actor Hub {
         guard let user = connections[id]?.identity.userID else { return }
         let limit = configuration.maxSubscriptionsPerSocket
         guard connections[id]!.subscriptions.count < limit || connections[id]!.subscriptions.contains(conversation) else {
-            return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation))
+            return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: "subscribe"))
         }
-        guard await admitParticipant(user, of: conversation, from: id, ref: conversation) else { return }
+        guard await admitParticipant(user, of: conversation, from: id, ref: conversation, request: "subscribe") else { return }
         let participants: [Participant]
         let messages: [ChatMessage]
         do {
@@ -289,11 +289,11 @@ public actor Hub {
             ) : []
         } catch {
             logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
-            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation))
+            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: "subscribe"))
         }
         // Closed, or removed from the conversation, while the store answered.
         guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
-            return reply(to: id, Self.unknownConversation(conversation, ref: conversation))
+            return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: "subscribe"))
         }
         subscribers[conversation, default: []].insert(id)
         let blocked = blocks[user] ?? []
@@ -314,11 +314,11 @@ public actor Hub {
         guard let identity = connections[id]?.identity else { return }
         if let detail = activity.detail, detail.count > configuration.maxActivityDetailLength {
             let limit = configuration.maxActivityDetailLength
-            return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity"))
+            return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity", request: "activity"))
         }
         // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
         if activity.isActive {
-            guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity") else { return }
+            guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: "activity") else { return }
         }
         guard connections[id] != nil, !notSharing.contains(identity.userID) else { return }
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
@@ -330,13 +330,13 @@ public actor Hub {
         guard let identity = connections[id]?.identity else { return }
         guard send.text.count <= configuration.maxMessageLength else {
             return reply(to: id, .init(
-                code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: send.clientMessageId
+                code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: send.clientMessageId, request: "send"
             ))
         }
         guard !send.clientMessageId.isEmpty else {
-            return reply(to: id, .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send"))
+            return reply(to: id, .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send", request: "send"))
         }
-        guard await admitParticipant(identity.userID, of: send.conversation, from: id, ref: send.clientMessageId) else { return }
+        guard await admitParticipant(identity.userID, of: send.conversation, from: id, ref: send.clientMessageId, request: "send") else { return }
         // The stop goes out before the message, so no one sees "is typing" after it arrives.
         if board.clear(user: identity.userID, in: send.conversation) { publishActivity(of: send.conversation) }
         let stored: StoredMessage
@@ -346,7 +346,7 @@ public actor Hub {
             )
         } catch {
             logger.error("storing a message failed", metadata: ["error": "\(error)"])
-            return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId))
+            return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId, request: "send"))
         }
         if stored.isNew { deliverMessage(stored.message) }
         if send.clientMessageId.hasPrefix("stream-") {
@@ -360,18 +360,18 @@ public actor Hub {
     private func edit(_ edit: ClientFrame.Edit, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard edit.text.count <= configuration.maxMessageLength else {
-            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: edit.messageId))
+            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: edit.messageId, request: "edit"))
         }
-        guard await admitParticipant(identity.userID, of: edit.conversation, from: id, ref: edit.messageId) else { return }
+        guard await admitParticipant(identity.userID, of: edit.conversation, from: id, ref: edit.messageId, request: "edit") else { return }
         let edited: ChatMessage?
         do {
             edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
         } catch {
             logger.error("editing a message failed", metadata: ["error": "\(error)"])
-            return reply(to: id, .init(code: .unavailable, message: "The message was not edited: the server cannot write to its storage now; try again later.", ref: edit.messageId))
+            return reply(to: id, .init(code: .unavailable, message: "The message was not edited: the server cannot write to its storage now; try again later.", ref: edit.messageId, request: "edit"))
         }
         guard let edited else {
-            return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId))
+            return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId, request: "edit"))
         }
         deliverMessage(edited)
     }
@@ -387,22 +387,22 @@ public actor Hub {
     private func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard identity.isBot else {
-            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.", ref: part.messageId))
+            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.", ref: part.messageId, request: "stream"))
         }
-        guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId) else { return }
+        guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: "stream") else { return }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
         let time = now()
         streams.forgetSilent(before: time - configuration.replyTimeout)
         let known = streams[key]
         guard known != nil || part.isFinal || streams.count(of: identity.userID) < configuration.maxOpenReplies else {
             let limit = configuration.maxOpenReplies
-            return reply(to: id, .init(code: .rateLimited, message: "This bot streams \(limit) replies already; finish one before starting another.", ref: part.messageId))
+            return reply(to: id, .init(code: .rateLimited, message: "This bot streams \(limit) replies already; finish one before starting another.", ref: part.messageId, request: "stream"))
         }
         // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
         let text = part.isFinal ? part.text ?? (known ?? "") + part.delta : (known ?? "") + part.delta
         guard text.count <= configuration.maxMessageLength else {
             streams.remove(key)
-            return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(configuration.maxMessageLength) characters.", ref: part.messageId))
+            return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(configuration.maxMessageLength) characters.", ref: part.messageId, request: "stream"))
         }
         if part.isFinal { streams.remove(key) } else { streams.set(text, for: key, at: time) }
         let delta = ServerFrame.StreamDelta(
@@ -609,29 +609,29 @@ public actor Hub {
     ///
     /// A conversation not in the cache costs a store query: a socket whose lookups keep finding nothing
     /// (``ServerConfiguration/unknownConversationRate``) is refused with `rate_limited` without one.
-    private func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String) async -> Bool {
+    private func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: String) async -> Bool {
         let cached = members[conversation] != nil
         if !cached, connections[id]?.unknownConversationLimiter.allow(now: now()) == false {
             metrics.droppedByRateLimit.increment()
-            reply(to: id, .init(code: .rateLimited, message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref))
+            reply(to: id, .init(code: .rateLimited, message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref, request: request))
             return false
         }
         do {
             guard try await isMember(user, of: conversation) else {
-                reply(to: id, Self.unknownConversation(conversation, ref: ref))
+                reply(to: id, Self.unknownConversation(conversation, ref: ref, request: request))
                 return false
             }
             if !cached { connections[id]?.unknownConversationLimiter.refund() }  // it was not unknown
             return true
         } catch {
             logger.error("reading a conversation's participants failed", metadata: ["error": "\(error)"])
-            reply(to: id, .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref))
+            reply(to: id, .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref, request: request))
             return false
         }
     }
 
-    private static func unknownConversation(_ conversation: String, ref: String) -> ServerFrame.Failure {
-        .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref)
+    private static func unknownConversation(_ conversation: String, ref: String, request: String) -> ServerFrame.Failure {
+        .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref, request: request)
     }
 
     /// The newest of `messages` (oldest first) whose text fits in `bytes`, at least the newest one.

@@ -51,17 +51,17 @@ struct InboundGate {
         switch frame {
         case .subscribe(let subscribe):
             guard subscribes.allow(now: now) else {
-                return refusal(subscribe.conversation, "More than \(Int(configuration.subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
+                return refusal(subscribe.conversation, request: "subscribe", "More than \(Int(configuration.subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
             }
         case .send(let send):
-            return admitMessage(ref: send.clientMessageId, now: now)
+            return admitMessage(ref: send.clientMessageId, request: "send", now: now)
         case .edit(let edit):
-            return admitMessage(ref: edit.messageId, now: now)
+            return admitMessage(ref: edit.messageId, request: "edit", now: now)
         case .stream(let part) where part.isFinal:
-            return admitMessage(ref: part.messageId, now: now)
+            return admitMessage(ref: part.messageId, request: "stream", now: now)
         case .stream(let part):
             guard replyParts.allow(now: now) else {
-                return refusal(part.messageId, "More than \(Int(configuration.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
+                return refusal(part.messageId, request: "stream", "More than \(Int(configuration.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
             }
         case .activity(let request) where request.activity.isActive:
             let decision = activity.admit(now: now, abuseThreshold: abuse, reason: "too many activity frames")
@@ -79,15 +79,15 @@ struct InboundGate {
         return if case .drop = decision { .drop(notify: false) } else { decision }
     }
 
-    private mutating func admitMessage(ref: String, now: Int64) -> Decision {
+    private mutating func admitMessage(ref: String, request: String, now: Int64) -> Decision {
         guard messages.allow(now: now) else {
-            return refusal(ref, "More than \(Int(configuration.messageRate)) messages a second: this one was not stored; send it again shortly.")
+            return refusal(ref, request: request, "More than \(Int(configuration.messageRate)) messages a second: this one was not stored; send it again shortly.")
         }
         return .pass
     }
 
-    private func refusal(_ ref: String, _ message: String) -> Decision {
-        .refuse(.init(code: .rateLimited, message: message, ref: ref))
+    private func refusal(_ ref: String, request: String, _ message: String) -> Decision {
+        .refuse(.init(code: .rateLimited, message: message, ref: ref, request: request))
     }
 
     /// A token bucket whose drops are told to the client at most once a second, and which closes the

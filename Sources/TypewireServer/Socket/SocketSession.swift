@@ -179,7 +179,9 @@ struct SocketSession {
             return .success(try FrameCodec.decodeClientFrame(Data(text.utf8)))
         } catch {
             let ref = error.frameType.map { String($0.prefix(64)) }
-            return .failure(Refusal(answer: .init(code: error.code, message: error.description, ref: ref), frameType: error.frameType))
+            return .failure(Refusal(
+                answer: .init(code: error.code, message: error.description, ref: ref, request: ref), frameType: error.frameType
+            ))
         }
     }
 
@@ -196,18 +198,18 @@ struct SocketSession {
             return .init(
                 code: .rateLimited,
                 message: "More than \(Int(configuration.activityRate)) activity frames a second, or \(Int(configuration.frameRate)) frames in all: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
-                ref: "activity"
+                ref: "activity", request: "activity"
             )
         }
         return .init(
             code: .rateLimited,
             message: "More than \(Int(configuration.frameRate)) frames a second: the excess is dropped, this '\(frame.type)' among them.",
-            ref: frame.type
+            ref: frame.type, request: frame.type
         )
     }
 
     private static func failure(_ code: ErrorCode, _ message: String) -> String {
-        String(decoding: FrameCodec.encode(ServerFrame.error(.init(code: code, message: message, ref: "hello"))), as: UTF8.self)
+        String(decoding: FrameCodec.encode(ServerFrame.error(.init(code: code, message: message, ref: "hello", request: "hello"))), as: UTF8.self)
     }
 }
 
