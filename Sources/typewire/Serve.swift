@@ -154,12 +154,18 @@ struct Serve: AsyncParsableCommand {
         let host = configuration.host
         let mode = (configuration.demo ? " (demo)" : "") + (postgres == nil ? "" : " (cluster node on PostgreSQL)")
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
-        let server = try await TypewireApplication.make(
-            configuration: configuration, store: store, logger: logger, cluster: postgres == nil ? nil : .init()
-        ) { port in
-            logger.info("Typewire serves on \(host):\(port)\(mode)")
-            ListeningLine.announce(host: host, port: port)
-            boundPort.yield(port)
+        let server: TypewireService
+        do {
+            server = try await TypewireApplication.make(
+                configuration: configuration, store: store, logger: logger, cluster: postgres == nil ? nil : .init()
+            ) { port in
+                logger.info("Typewire serves on \(host):\(port)\(mode)")
+                ListeningLine.announce(host: host, port: port)
+                boundPort.yield(port)
+            }
+        } catch {
+            try? await Self.close(store)  // a store is closed before it goes, whatever stopped the start
+            throw error
         }
         var services: [any Service] = [server]
         if demo || seedDemo, postgres != nil {
@@ -181,6 +187,10 @@ struct Serve: AsyncParsableCommand {
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await group.run()
+        try await Self.close(store)
+    }
+
+    private static func close(_ store: any ChatStore) async throws {
         if let sqlite = store as? SQLiteChatStore { try await sqlite.close() }
         if let postgres = store as? PostgresChatStore { await postgres.close() }
     }

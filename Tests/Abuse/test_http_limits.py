@@ -86,3 +86,26 @@ def test_demo_refuses_a_secret_of_ones_own(tmp_path):
     assert run.returncode != 0
     assert "--seed-demo" in run.stderr + run.stdout, run.stderr + run.stdout
     assert not (tmp_path / "t.sqlite").exists(), "refused before touching the store"
+
+
+def refused_start(tmp_path, *arguments):
+    """`typewire serve ARGUMENTS` must refuse to start; returns what it said."""
+    run = subprocess.run(
+        [str(typewire_server.BINARY), "serve", "--port", "0", "--sqlite", str(tmp_path / "t.sqlite"), *arguments],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )
+    assert run.returncode != 0, f"it started with {arguments}"
+    return run.stderr + run.stdout
+
+
+def test_unsafe_or_broken_token_and_key_settings_stop_the_start(tmp_path):
+    # A key set over plain http off loopback: anyone on the way could swap the keys.
+    assert "use https" in refused_start(tmp_path, "--jwks", "http://keys.example.com/jwks.json")
+    # A key-set file that is not there, or not a key set.
+    assert "Cannot read the key set" in refused_start(tmp_path, "--jwks", str(tmp_path / "missing.json"))
+    (tmp_path / "empty.json").write_text('{"keys": []}')
+    assert "no RSA or EC key" in refused_start(tmp_path, "--jwks", str(tmp_path / "empty.json"))
+    # A short server-API key.
+    assert "at least 32" in refused_start(tmp_path, "--jwt-secret", SECRET, "--api-key", "short")
+    # Nothing to verify tokens with.
+    assert "--jwks" in refused_start(tmp_path)

@@ -12,7 +12,7 @@ public actor Hub {
     struct Connection {
         var identity: Identity
         var outbox: Outbox
-        var close: @Sendable (_ reason: String) async -> Void
+        var close: @Sendable (_ reason: String, _ stopWaiting: Bool) async -> Void
         var subscriptions: Set<String> = []
         /// Lookups of conversations the user turned out not to be in.
         var unknownConversationLimiter: RateLimiter
@@ -84,13 +84,15 @@ public actor Hub {
     ///   - identity: Who the socket's token named.
     ///   - outbox: Where the hub queues the socket's frames; the hub cuts the socket off if it overflows.
     ///   - close: Closes the socket with the going-away code (1001): for shutdown, and for a socket that
-    ///     reads too slowly to follow (its outbox filled up).
+    ///     reads too slowly to follow (its outbox filled up). `stopWaiting` is true for shutdown: the
+    ///     socket need not wait past the close timeout for a peer that does not answer; a slow reader's
+    ///     queue drains as it reads, the close frame last.
     /// - Returns: The connection's id, for every later call.
     /// - Throws: ``ConnectRefusal``: the user already has ``ServerConfiguration/maxSocketsPerUser``
     ///   sockets, or the store cannot be read now (the client retries later).
     public func connect(
         _ identity: Identity, outbox: Outbox,
-        close: @escaping @Sendable (_ reason: String) async -> Void = { _ in }
+        close: @escaping @Sendable (_ reason: String, _ stopWaiting: Bool) async -> Void = { _, _ in }
     ) async throws(ConnectRefusal) -> ConnectionID {
         let limit = configuration.maxSocketsPerUser
         guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
@@ -147,7 +149,8 @@ public actor Hub {
     func cutOff(_ id: ConnectionID) async {
         guard let close = connections[id]?.close else { return }
         disconnect(id)
-        await close("the connection read too slowly to follow; reconnect")
+        // What is already on its way drains as the peer reads, the close frame last: no time limit.
+        await close("the connection read too slowly to follow; reconnect", false)
     }
 
     /// Forgets a closed socket: its activity is cleared at once, and if it was the user's last
@@ -392,7 +395,7 @@ public actor Hub {
         guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: "stream") else { return }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
         let time = now()
-        streams.forgetSilent(before: time - configuration.replyTimeout)
+        streams.forgetSilent(of: identity.userID, before: time - configuration.replyTimeout)
         let known = streams[key]
         guard known != nil || part.isFinal || streams.count(of: identity.userID) < configuration.maxOpenReplies else {
             let limit = configuration.maxOpenReplies
@@ -420,7 +423,7 @@ public actor Hub {
     public func closeAll(reason: String) async {
         let closers = connections.values.map(\.close)
         await withTaskGroup(of: Void.self) { group in
-            for close in closers { group.addTask { await close(reason) } }
+            for close in closers { group.addTask { await close(reason, true) } }
         }
     }
 

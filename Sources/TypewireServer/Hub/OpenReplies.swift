@@ -8,6 +8,7 @@ struct StreamKey: Hashable {
 /// The replies bots are streaming on this node: the text so far and when the last part came. A pure
 /// value; the hub caps how many one bot keeps open (``ServerConfiguration/maxOpenReplies``) and forgets
 /// those silent for too long, so a bot that starts replies and never finishes them cannot grow the node.
+/// Every operation touches one bot's replies only (a handful), never all of the node's.
 struct OpenReplies {
     private struct Reply {
         var text: String
@@ -15,7 +16,7 @@ struct OpenReplies {
     }
 
     private var replies: [StreamKey: Reply] = [:]
-    private var countByBot: [String: Int] = [:]
+    private var keysByBot: [String: Set<StreamKey>] = [:]
 
     /// The text so far of a reply, if open.
     subscript(key: StreamKey) -> String? {
@@ -24,28 +25,28 @@ struct OpenReplies {
 
     /// Records a reply's text so far and the time of its last part.
     mutating func set(_ text: String, for key: StreamKey, at time: Int64) {
-        if replies.updateValue(Reply(text: text, lastPartAt: time), forKey: key) == nil { countByBot[key.bot, default: 0] += 1 }
+        if replies.updateValue(Reply(text: text, lastPartAt: time), forKey: key) == nil { keysByBot[key.bot, default: []].insert(key) }
     }
 
     /// How many replies a bot has open.
     func count(of bot: String) -> Int {
-        countByBot[bot] ?? 0
+        keysByBot[bot]?.count ?? 0
     }
 
-    /// Forgets the replies whose last part came before `time`.
-    mutating func forgetSilent(before time: Int64) {
-        for (key, reply) in replies where reply.lastPartAt < time { remove(key) }
+    /// Forgets a bot's replies whose last part came before `time`.
+    mutating func forgetSilent(of bot: String, before time: Int64) {
+        for key in keysByBot[bot] ?? [] where replies[key].map({ $0.lastPartAt < time }) ?? true { remove(key) }
     }
 
     /// Forgets every reply of a bot (its last socket closed).
     mutating func forget(bot: String) {
-        for key in replies.keys where key.bot == bot { remove(key) }
+        for key in keysByBot[bot] ?? [] { remove(key) }
     }
 
     /// Forgets a reply (it ended).
     mutating func remove(_ key: StreamKey) {
         guard replies.removeValue(forKey: key) != nil else { return }
-        countByBot[key.bot]! -= 1
-        if countByBot[key.bot] == 0 { countByBot[key.bot] = nil }
+        keysByBot[key.bot]?.remove(key)
+        if keysByBot[key.bot]?.isEmpty == true { keysByBot[key.bot] = nil }
     }
 }

@@ -41,14 +41,14 @@ struct SocketSession {
 
         let (queue, continuation) = AsyncStream.makeStream(of: String.self)
         let outbox = Outbox(frames: continuation, byteLimit: configuration.maxQueuedBytes)
-        // Finished when the hub closes the socket (shutdown): the session then stops reading, rather than
-        // wait for a close frame that a peer which does not read never sends.
+        // Finished when the hub closes the socket for a shutdown: the session then waits for the peer's
+        // close frame no longer than the close timeout (a peer that does not read never sends one).
         let (closedByHub, hubClosed) = AsyncStream.makeStream(of: Never.self)
         let id: ConnectionID
         do {
-            id = try await hub.connect(identity, outbox: outbox) { reason in
+            id = try await hub.connect(identity, outbox: outbox) { reason, stopWaiting in
                 try? await outbound.close(.goingAway, reason: reason)
-                hubClosed.finish()
+                if stopWaiting { hubClosed.finish() }
             }
         } catch {
             try await outbound.write(.text(Self.failure(error.code, error.message)))
@@ -57,10 +57,11 @@ struct SocketSession {
             return
         }
         let handoff = InboundMessages.Handoff(reader: messages)
-        // The socket ends when the first of these does: the peer closes (or floods), the hub closes it,
-        // the outbox overflows, or the token expires. The others are cancelled, so a socket the server
-        // closed waits for its peer's close frame only as long as the WebSocket layer's close timeout.
-        await withTaskGroup(of: Void.self) { group in
+        let closeTimeout = configuration.closeTimeout
+        // The socket ends when its reader does (the peer closed, answered a close, or flooded), or a
+        // close timeout after the hub closed it for a shutdown. The writer and the token's expiry close
+        // the socket and leave the reader to see the peer's answer.
+        await withTaskGroup(of: SessionPart.self) { group in
             group.addTask {
                 var messages = handoff.reader
                 var gate = InboundGate(configuration)
@@ -73,29 +74,45 @@ struct SocketSession {
                 } catch {
                     logger.debug("socket ended", metadata: ["error": "\(error)"])
                 }
+                return .reader
             }
             group.addTask {
                 for await text in queue {
                     do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
                     outbox.written(text)
                 }
-                // The queue ended: it read too slowly to follow (`Outbox`).
-                try? await outbound.close(.goingAway, reason: "the connection read too slowly; reconnect")
+                // The queue ended: the socket closed, or it read too slowly to follow (`Outbox`).
+                try? await outbound.close(.goingAway, reason: "the connection ended or read too slowly; reconnect")
+                return .other
             }
             group.addTask {
                 for await _ in closedByHub {}
+                guard !Task.isCancelled else { return .other }
+                try? await Task.sleep(for: .milliseconds(closeTimeout))
+                return .shutdownWaitOver
             }
             group.addTask {
                 // A socket lives no longer than its token: the client reconnects with a fresh one.
                 try? await Task.sleep(for: .seconds(max(0, expiresAt.timeIntervalSinceNow)))
-                guard !Task.isCancelled else { return }
+                guard !Task.isCancelled else { return .other }
                 try? await outbound.write(.text(Self.failure(.unauthorized, "The token expired; connect again with a new token.")))
                 try? await outbound.close(.policyViolation, reason: "token expired")
+                return .other
             }
-            await group.next()
+            while let ended = await group.next(), ended == .other {}
             group.cancelAll()
         }
         await hub.disconnect(id)
+    }
+
+    /// What ended among a session's concurrent parts.
+    private enum SessionPart {
+        /// The reader: the socket is done.
+        case reader
+        /// The wait for the peer's answer after a shutdown close.
+        case shutdownWaitOver
+        /// The writer, the token's expiry or a cancelled wait: the reader goes on.
+        case other
     }
 
     /// Handles one message of an authenticated socket: frames within their budgets (`InboundGate`) go to

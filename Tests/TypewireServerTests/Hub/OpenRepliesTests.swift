@@ -23,13 +23,15 @@ struct OpenRepliesTests {
         #expect(replies.count(of: "other") == 1)
     }
 
-    @Test func forgetsRepliesSilentSinceTheCutOff() {
+    @Test func forgetsABotsRepliesSilentSinceTheCutOffAndNoOtherBots() {
         var replies = OpenReplies()
         replies.set("old", for: Self.key("1"), at: 100)
         replies.set("new", for: Self.key("2"), at: 200)
-        replies.forgetSilent(before: 150)
+        replies.set("other's", for: Self.key("3", bot: "other"), at: 100)
+        replies.forgetSilent(of: "clawd", before: 150)
         #expect(replies[Self.key("1")] == nil)
         #expect(replies[Self.key("2")] == "new")
         #expect(replies.count(of: "clawd") == 1)
+        #expect(replies[Self.key("3", bot: "other")] == "other's", "another bot's replies wait for its own next part")
     }
 }
