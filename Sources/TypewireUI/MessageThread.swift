@@ -1,6 +1,6 @@
 import TypewireCore
 
-/// The bubbles of a conversation in the order they arrived, merging what belongs together: a pending
+/// The bubbles of a conversation, oldest first, merging what belongs together: a pending
 /// message with its stored copy, a bot's streamed reply with the message it is stored as
 /// (`clientMessageId` `stream-<messageId>`), an edit with its message, and a message the server sends
 /// again after a reconnect with itself. Message ids are opaque: nothing assumes they are numbers.
@@ -20,10 +20,13 @@ public struct MessageThread: Hashable, Sendable {
         let index = items.firstIndex { $0.messageID == message.id }
             ?? streamKey.flatMap { key in items.firstIndex { $0.id == key } }
         guard let index else {
-            return items.append(MessageItem(
+            // Stored messages in the server's order: one from a history that arrives after a newer live
+            // message (a second screen's `subscribed`) goes before it, not under it.
+            let position = items.lastIndex { $0.isPending || $0.isStreaming || $0.sentAt <= message.sentAt }.map { $0 + 1 } ?? 0
+            return items.insert(MessageItem(
                 id: "message-\(message.id)", messageID: message.id, sender: message.sender, senderName: message.senderName,
                 text: message.text, sentAt: message.sentAt, editedAt: message.editedAt
-            ))
+            ), at: position)
         }
         items[index].messageID = message.id
         items[index].text = message.text

@@ -25,6 +25,8 @@ struct ConversationHandleTests: ClientTesting {
                 _ = try await first(list.typing) { $0 == .idle }  // the other handle still follows
                 await list.close()
                 try await waitUntil(bob) { $0.liveCounts == LiveCounts() }
+                // The server counts the frame when it has handled it, a moment after the client sent it.
+                try await eventually { try await framesReceived("unsubscribe", on: server) > 0 }
                 let unsubscribes = try await framesReceived("unsubscribe", on: server)
                 #expect(unsubscribes == 1, "one unsubscribe, when the last handle closed")
             }
