@@ -84,14 +84,22 @@ final class SocketHandler: ChannelInboundHandler {
         tokenExpiry?.cancel()
         pings?.cancel()
         _ = lane?.submit(.disconnect)
+        lane = nil  // its work refers to this handler: the lane goes once its last item ran
         context.fireChannelInactive()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // Hummingbird's connections allow half closure: a peer gone without a close frame ends its input only.
-        if case ChannelEvent.inputClosed = event {
+        switch event {
+        case ChannelEvent.inputClosed:
+            // Hummingbird's connections allow half closure: a peer gone without a close frame ends its input only.
             phase = .closing
             context.close(promise: nil)
+        case is ChannelShouldQuiesceEvent:
+            // The server stops (Hummingbird's graceful shutdown waits for every connection to close): the
+            // sockets the hub already closed are closing; this closes the others (one still saying hello).
+            close(.goingAway, "server shutting down")
+        default:
+            break
         }
         context.fireUserInboundEventTriggered(event)
     }

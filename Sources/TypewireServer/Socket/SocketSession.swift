@@ -5,9 +5,10 @@ import NIOWebSocket
 import Synchronization
 import TypewireCore
 
-/// What every socket of a server shares: the hub, the token authority, the limits, and the work a socket
-/// hands to the hub (``Work``), run in order on the socket's ``SocketLane``.
-struct SocketSession: Sendable {
+/// What every socket of a server shares (one instance, referenced by each socket's handler): the hub, the
+/// token authority, the limits, and the work a socket hands to the hub (``Work``), run in order on the
+/// socket's ``SocketLane``.
+final class SocketSession: Sendable {
     /// The largest frame accepted before a valid `hello` (a hello with a long token fits): a larger one
     /// closes the socket (1009) at once.
     static let helloFrameLimit = 8 * 1_024
@@ -20,6 +21,14 @@ struct SocketSession: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let writers: LoopWriters
+
+    init(hub: Hub, authority: TokenAuthority, configuration: ServerConfiguration, logger: Logger, writers: LoopWriters) {
+        self.hub = hub
+        self.authority = authority
+        self.configuration = configuration
+        self.logger = logger
+        self.writers = writers
+    }
 
     /// Work for the hub, in the order the socket's frames came.
     enum Work: Sendable {
