@@ -10,7 +10,7 @@ struct HubService: Service {
         await cancelWhenGracefulShutdown {
             await hub.runExpiry()
         }
-        await hub.closeAll(reason: "server shutting down")
+        await hub.shutDown()
         await hub.leaveCluster()
     }
 }
