@@ -61,6 +61,8 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
             listener.setOption(ChannelOptions.maxMessagesPerRead, value: UInt(acceptsPerRead)).whenFailure { _ in }
         }
         return channel.eventLoop.makeCompletedFuture {
+            let latch = NIOLoopBound(QuiesceLatch(), eventLoop: channel.eventLoop)
+            try channel.pipeline.syncOperations.addHandler(latch.value)
             let upgradeAsked = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let upgrader = SocketUpgrader(
                 maxFrameSize: maxFrameSize,
@@ -68,7 +70,10 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
                     upgradeAsked.value = true
                     return channel.eventLoop.makeSucceededFuture(shouldUpgrade(head) ? HTTPHeaders() : nil)
                 },
-                installSocket: installSocket
+                installSocket: { channel in
+                    try installSocket(channel)
+                    channel.pipeline.syncOperations.removeHandler(latch.value, promise: nil)
+                }
             )
             let http1 = http1
             let upgrades = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
@@ -83,6 +88,7 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
                         let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true)
                         )
+                        channel.pipeline.syncOperations.removeHandler(latch.value, promise: nil)
                         return upgradeAsked.value ? .refusedUpgrade(asyncChannel) : .http(asyncChannel)
                     }
                 }
@@ -103,7 +109,9 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
         do {
             switch try await value.upgrade.get() {
             case .socket:
-                return  // its channel handlers own it
+                // Its channel handlers own it; the wait keeps the server running until its sockets closed, as
+                // Hummingbird expects of a connection (the store and the hub outlive every socket).
+                try await value.channel.closeFuture.get()
             case .http(let http1):
                 await handleHTTP(asyncChannel: http1, logger: logger)
             case .refusedUpgrade(let http1):
