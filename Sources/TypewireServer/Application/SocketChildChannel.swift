@@ -41,13 +41,16 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
     let shouldUpgrade: @Sendable (HTTPRequestHead) -> Bool
     /// Adds the socket's handlers after the frame decoder; on the connection's event loop.
     let installSocket: @Sendable (any Channel) throws -> Void
+    /// The sockets open now (a shutdown waits for them).
+    package let sockets: OpenSockets
     private let acceptBudget = FirstTime()
 
     package init(
         responder: @escaping HTTPChannelHandler.Responder, http1: HTTP1Channel.Configuration, maxFrameSize: Int,
-        acceptsPerRead: Int = 64, shouldUpgrade: @escaping @Sendable (HTTPRequestHead) -> Bool,
+        acceptsPerRead: Int = 64, sockets: OpenSockets = OpenSockets(), shouldUpgrade: @escaping @Sendable (HTTPRequestHead) -> Bool,
         installSocket: @escaping @Sendable (any Channel) throws -> Void
     ) {
+        self.sockets = sockets
         self.responder = responder
         self.http1 = http1
         self.maxFrameSize = maxFrameSize
@@ -70,7 +73,8 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
                     upgradeAsked.value = true
                     return channel.eventLoop.makeSucceededFuture(shouldUpgrade(head) ? HTTPHeaders() : nil)
                 },
-                installSocket: { channel in
+                installSocket: { [sockets] channel in
+                    sockets.opened(channel)
                     try installSocket(channel)
                     channel.pipeline.syncOperations.removeHandler(latch.value, promise: nil)
                 }
@@ -109,9 +113,7 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
         do {
             switch try await value.upgrade.get() {
             case .socket:
-                // Its channel handlers own it; the wait keeps the server running until its sockets closed, as
-                // Hummingbird expects of a connection (the store and the hub outlive every socket).
-                try await value.channel.closeFuture.get()
+                return  // its channel handlers own it; `sockets` counts it until it closes
             case .http(let http1):
                 await handleHTTP(asyncChannel: http1, logger: logger)
             case .refusedUpgrade(let http1):

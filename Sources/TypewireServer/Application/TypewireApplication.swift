@@ -77,12 +77,13 @@ public enum TypewireApplication {
         httpConfiguration.httpDecoder.maxHeaderFieldSize = configuration.maxHeaderBytes
         let http1 = httpConfiguration
         let allowedOrigins = Set(configuration.allowedOrigins)
+        let sockets = OpenSockets()
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
                     base: SocketChildChannel(
-                        responder: responder, http1: http1, maxFrameSize: configuration.socketFrameLimit,
+                        responder: responder, http1: http1, maxFrameSize: configuration.socketFrameLimit, sockets: sockets,
                         shouldUpgrade: { head in Self.mayOpenSocket(head, allowedOrigins: allowedOrigins) },
                         installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(session: session)) }
                     ),
@@ -93,7 +94,7 @@ public enum TypewireApplication {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        return TypewireService(application: application, hub: hub, bus: bus, logger: logger)
+        return TypewireService(application: application, sockets: sockets, hub: hub, bus: bus, logger: logger)
     }
 
     /// Whether a request may open a socket: the socket path, and, when origins are configured, no browser

@@ -12,6 +12,7 @@ import ServiceLifecycle
 /// statement (each message in one statement), so it is consistent whenever the process stops.
 public struct TypewireService: Service {
     let application: any Service
+    let sockets: OpenSockets
     let hub: Hub
     let bus: PostgresClusterBus?
     let logger: Logger
@@ -20,8 +21,20 @@ public struct TypewireService: Service {
         // A service group shuts its services down in reverse order: the server's (no new connection, every
         // socket closed) before the hub's, and the cluster bus last, so the hub's last events (the sockets'
         // goodbyes) still reach the other nodes.
-        let services: [any Service] = (bus.map { [$0] } ?? []) + [HubService(hub: hub), application]
+        let services: [any Service] = (bus.map { [$0] } ?? []) + [HubService(hub: hub), ServerService(application: application, sockets: sockets)]
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         try await group.run()
+    }
+}
+
+/// The HTTP server, ended once its sockets have closed too: Hummingbird's `run` returns when its listener and
+/// its HTTP connections are done, and the sockets (channel handlers of ours) may still be saying goodbye.
+private struct ServerService: Service {
+    let application: any Service
+    let sockets: OpenSockets
+
+    func run() async throws {
+        try await application.run()
+        await sockets.allClosed()
     }
 }
