@@ -161,14 +161,15 @@ private struct SocketUpgrader: NIOTypedHTTPServerProtocolUpgrader {
 
     /// What a socket reads per turn of its event loop: one read of at most this many bytes. A socket that
     /// floods is then read and decoded a little at a time, between the other sockets' reads, instead of up to
-    /// four reads of 64 KiB (NIO's defaults) while the loop's other sockets wait.
+    /// four reads of 64 KiB (NIO's defaults) while the loop's other sockets wait. The buffer adapts below it
+    /// as NIO's does (from 2 KiB, down to 64 bytes for a quiet socket), so an idle socket holds no more.
     static let bytesPerRead = 4_096
 
     func upgrade(channel: any Channel, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<UpgradeResult> {
         channel.eventLoop.makeCompletedFuture {
             let options = channel.syncOptions
             try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
-            try options?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.bytesPerRead))
+            try options?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2_048, maximum: Self.bytesPerRead))
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)))
             try installSocket(channel)
             return .socket
