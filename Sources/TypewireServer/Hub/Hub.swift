@@ -11,7 +11,8 @@ public actor Hub {
     /// One socket's state.
     struct Connection {
         var identity: Identity
-        var outbox: any Outbox
+        var outbox: Outbox
+        var close: @Sendable (_ reason: String, _ stopWaiting: Bool) async -> Void
         var subscriptions: Set<String> = []
         /// Lookups of conversations the user turned out not to be in.
         var unknownConversationLimiter: RateLimiter
@@ -46,8 +47,6 @@ public actor Hub {
     let cluster: ClusterOutbox?
     /// For each user online on other nodes of the cluster, those nodes.
     var remoteOnline: [String: Set<String>] = [:]
-    /// The server is shutting down: no socket is taken any more.
-    private var shuttingDown = false
 
     /// Creates a hub.
     /// - Parameters:
@@ -83,13 +82,18 @@ public actor Hub {
     /// a reconnecting user costs no disk write.
     /// - Parameters:
     ///   - identity: Who the socket's token named.
-    ///   - outbox: Where the hub queues the socket's frames, and closes it with the going-away code (1001) for
-    ///     a shutdown or when it reads too slowly to follow (the outbox overflowed).
+    ///   - outbox: Where the hub queues the socket's frames; the hub cuts the socket off if it overflows.
+    ///   - close: Closes the socket with the going-away code (1001): for shutdown, and for a socket that
+    ///     reads too slowly to follow (its outbox filled up). `stopWaiting` is true for shutdown: the
+    ///     socket need not wait past the close timeout for a peer that does not answer; a slow reader's
+    ///     queue drains as it reads, the close frame last.
     /// - Returns: The connection's id, for every later call.
     /// - Throws: ``ConnectRefusal``: the user already has ``ServerConfiguration/maxSocketsPerUser``
     ///   sockets, or the store cannot be read now (the client retries later).
-    public func connect(_ identity: Identity, outbox: any Outbox) async throws(ConnectRefusal) -> ConnectionID {
-        guard !shuttingDown else { throw .shuttingDown }
+    public func connect(
+        _ identity: Identity, outbox: Outbox,
+        close: @escaping @Sendable (_ reason: String, _ stopWaiting: Bool) async -> Void = { _, _ in }
+    ) async throws(ConnectRefusal) -> ConnectionID {
         let limit = configuration.maxSocketsPerUser
         guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
         let stored: StoredUser?
@@ -107,16 +111,14 @@ public actor Hub {
         var identity = identity
         if stored?.isBot == true { identity.isBot = true }
         if identity.name == nil { identity.name = stored?.name }
-        // Checked again after the waits: the server may be shutting down, and other sockets of the user may
-        // have connected meanwhile.
-        guard !shuttingDown else { throw .shuttingDown }
+        // Checked again after the waits: other sockets of the user may have connected meanwhile.
         guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
         if shares { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
         blocks[identity.userID] = blocked.isEmpty ? nil : blocked
         let id = nextConnectionID
         nextConnectionID += 1
         connections[id] = Connection(
-            identity: identity, outbox: outbox,
+            identity: identity, outbox: outbox, close: close,
             unknownConversationLimiter: RateLimiter(
                 rate: configuration.unknownConversationRate, burst: configuration.unknownConversationBurst
             )
@@ -145,10 +147,10 @@ public actor Hub {
     /// already holds for it, so the others do not wait for that: they see the user's activity cleared
     /// (and presence offline) now.
     func cutOff(_ id: ConnectionID) async {
-        guard let outbox = connections[id]?.outbox else { return }
+        guard let close = connections[id]?.close else { return }
         disconnect(id)
         // What is already on its way drains as the peer reads, the close frame last: no time limit.
-        await outbox.close(reason: "the connection read too slowly to follow; reconnect", shutdown: false)
+        await close("the connection read too slowly to follow; reconnect", false)
     }
 
     /// Forgets a closed socket: its activity is cleared at once, and if it was the user's last
@@ -417,19 +419,11 @@ public actor Hub {
 
     // MARK: Shutdown
 
-    /// Closes every socket with the going-away code and takes no socket any more: the server is stopping.
-    /// Returns once every socket closed (a peer that does not answer is waited for no longer than the close
-    /// timeout).
-    public func shutDown() async {
-        shuttingDown = true
-        await closeAll(reason: "server shutting down")
-    }
-
     /// Closes every socket with the going-away code, so clients reconnect elsewhere or later.
     public func closeAll(reason: String) async {
-        let outboxes = connections.values.map(\.outbox)
+        let closers = connections.values.map(\.close)
         await withTaskGroup(of: Void.self) { group in
-            for outbox in outboxes { group.addTask { await outbox.close(reason: reason, shutdown: true) } }
+            for close in closers { group.addTask { await close(reason, true) } }
         }
     }
 
@@ -551,10 +545,10 @@ public actor Hub {
 
     /// Sends the same bytes to every subscriber of a conversation, after its paced activity update if one
     /// is waiting, so that no frame overtakes it (no one sees "is typing" after the message).
-    func broadcast(_ frame: OutboundFrame, as type: String, to conversation: String) {
+    func broadcast(_ text: String, as type: String, to conversation: String) {
         if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
         let ids = subscribers[conversation] ?? []
-        for id in ids { connections[id]?.outbox.enqueue(frame) }
+        for id in ids { connections[id]?.outbox.enqueue(text) }
         metrics.sent(type, count: ids.count)
         metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
@@ -580,8 +574,8 @@ public actor Hub {
     }
 
     /// Queues a frame on one socket and counts it.
-    func deliver(_ frame: OutboundFrame, as type: String, to outbox: any Outbox) {
-        outbox.enqueue(frame)
+    func deliver(_ text: String, as type: String, to outbox: Outbox) {
+        outbox.enqueue(text)
         metrics.sent(type)
     }
 
@@ -653,8 +647,7 @@ public actor Hub {
         return messages.suffix(max(kept.count, min(1, messages.count)))
     }
 
-    /// A frame encoded once for every socket it goes to.
-    static func encode(_ frame: ServerFrame) -> OutboundFrame {
-        OutboundFrame(text: FrameCodec.encodeText(frame))
+    static func encode(_ frame: ServerFrame) -> String {
+        FrameCodec.encodeText(frame)
     }
 }
