@@ -83,55 +83,43 @@ class RawSocket:
     def send(self, data):
         self.sock.sendall(data)
 
+    @staticmethod
+    def split_frame(data):
+        """The first whole server frame in `data` as (opcode, payload, the bytes after it), or None if
+        `data` does not hold one yet. Server frames are not masked."""
+        if len(data) < 2:
+            return None
+        length, start = data[1] & 0x7F, 2
+        if length >= 126:
+            start = 4 if length == 126 else 10
+            if len(data) < start:
+                return None
+            length = int.from_bytes(data[2:start], "big")
+        if len(data) < start + length:
+            return None
+        return data[0] & 0x0F, data[start:start + length], data[start + length:]
+
+    def next_frame(self):
+        """The server's next frame as (opcode, payload); OSError once the server closed."""
+        while (frame := self.split_frame(self.rest)) is None:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise OSError("closed")
+            self.rest += chunk
+        opcode, payload, self.rest = frame
+        return opcode, payload
+
     def first_frame_text(self):
         """The first server frame's payload (an unfragmented text frame, as `welcome` is)."""
-        data = self.rest
-
-        def need(count):
-            nonlocal data
-            while len(data) < count:
-                chunk = self.sock.recv(65536)
-                if not chunk:
-                    raise OSError("closed")
-                data += chunk
-
-        need(2)
-        length, start = data[1] & 0x7F, 2
-        if length == 126:
-            need(4)
-            length, start = struct.unpack("!H", data[2:4])[0], 4
-        elif length == 127:
-            need(10)
-            length, start = struct.unpack("!Q", data[2:10])[0], 10
-        need(start + length)
-        return data[start:start + length].decode(errors="replace")
+        return self.next_frame()[1].decode(errors="replace")
 
     def drain(self):
         """Reads and drops the server's frames until it closes; its close frame ends the connection at once
         (as a client library would answer it), so that the flooder reconnects and goes on."""
-        data = self.rest
         try:
-            while True:
-                while len(data) >= 2:
-                    length, start = data[1] & 0x7F, 2
-                    if length == 126:
-                        if len(data) < 4:
-                            break
-                        length, start = struct.unpack("!H", data[2:4])[0], 4
-                    elif length == 127:
-                        if len(data) < 10:
-                            break
-                        length, start = struct.unpack("!Q", data[2:10])[0], 10
-                    if len(data) < start + length:
-                        break
-                    if data[0] & 0x0F == 0x8:
-                        self.sock.shutdown(socket.SHUT_RDWR)
-                        return
-                    data = data[start + length:]
-                chunk = self.sock.recv(65536)
-                if not chunk:
-                    return
-                data += chunk
+            while self.next_frame()[0] != 0x8:
+                pass
+            self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
 
