@@ -1,16 +1,19 @@
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
+import HummingbirdCore
 import Logging
+import NIOCore
+import NIOWebSocket
 import ServiceLifecycle
+import TypewireServer
 
 /// The bare broadcast server `typewire relay` runs: the benchmark's baseline.
 ///
-/// The same stack as `typewire serve` (Hummingbird 2 and HummingbirdWebSocket at `/v1/socket`, one outbox
-/// per socket drained by its own writer) with none of its work: no token check, no store, no rate limits,
-/// no expiry. `hello` is answered with `welcome`, `subscribe` joins a room and is answered with
-/// `subscribed`, and `activity` and `send` frames are forwarded unchanged to everyone in their room, the
-/// sender included (as Typewire does).
+/// The same stack as `typewire serve` (Hummingbird 2 with Typewire's socket layer at `/v1/socket`: a
+/// channel handler per socket on its event loop, frames written in batches by each loop's writer) with none
+/// of its work: no token check, no store, no rate limits, no expiry. `hello` is answered with `welcome`,
+/// `subscribe` joins a room and is answered with `subscribed`, and `activity` and `send` frames are
+/// forwarded unchanged to everyone in their room, the sender included (as Typewire does).
 public enum RelayServer {
     /// Builds the relay; it serves when run as a swift-service-lifecycle `Service`.
     /// - Parameters:
@@ -22,67 +25,92 @@ public enum RelayServer {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some Service {
         let rooms = RelayRooms()
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let writers = LoopWriters()
+        let router = Router()
         router.get("/healthz") { _, _ in "ok" }
-        router.ws("/v1/socket") { _, _ in
-            .upgrade([:])
-        } onUpgrade: { inbound, outbound, _ in
-            try await RelaySocket(rooms: rooms).run(inbound: inbound, outbound: outbound)
-        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: 1 << 20))),
-            configuration: .init(address: .hostname(host, port: port), serverName: "typewire-relay"),
+            server: HTTPServerBuilder { responder in
+                SocketChildChannel(
+                    responder: responder, http1: .init(), maxFrameSize: 1 << 20,
+                    shouldUpgrade: { head in head.uri == "/v1/socket" },
+                    installSocket: { channel in
+                        try channel.pipeline.syncOperations.addHandler(RelaySocketHandler(rooms: rooms, writers: writers))
+                    }
+                )
+            },
+            configuration: .init(address: .hostname(host, port: port), serverName: "typewire-relay", backlog: 4_096),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger
         )
     }
 }
 
-/// One socket of the relay: reads frames, forwards them; its outbox is drained by a child task.
-struct RelaySocket {
+/// One socket of the relay, on its event loop: reads frames, forwards them.
+final class RelaySocketHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+
     /// Just what the relay reads of a frame.
     private struct Envelope: Decodable {
         var type: String
         var conversation: String?
     }
 
-    let rooms: RelayRooms
+    private static let welcome = OutboundFrame(text: #"{"type":"welcome"}"#)
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let id = rooms.newSocket()
-        let (outbox, continuation) = AsyncStream.makeStream(of: String.self)
-        var joined: Set<String> = []
-        defer {
-            rooms.leave(id, rooms: joined)
-            continuation.finish()
-        }
-        let decoder = JSONDecoder()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await text in outbox {
-                    do { try await outbound.write(.text(text)) } catch { break }
-                }
+    private let rooms: RelayRooms
+    private let writers: LoopWriters
+    private var outbox: ChannelOutbox?
+    private var assembler = MessageAssembler(maxSize: 1 << 20)
+    private var joined: Set<String> = []
+
+    init(rooms: RelayRooms, writers: LoopWriters) {
+        self.rooms = rooms
+        self.writers = writers
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        outbox = ChannelOutbox(channel: context.channel, writer: writers.writer(for: context.eventLoop), closeTimeout: .seconds(3))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let outbox { rooms.leave(outbox, rooms: joined) }
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { context.close(promise: nil) }  // the peer is gone
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let outbox else { return }
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .ping:
+            outbox.send(OutboundFrame(control: .pong, payload: frame.unmaskedData))
+        case .connectionClose:
+            outbox.closeNow(code: .normalClosure, reason: "", waitForPeer: false)
+            outbox.closeAfterFlush()
+        case .text, .binary, .continuation:
+            guard case .message(.text(let text)) = assembler.take(opcode: frame.opcode, fin: frame.fin, data: frame.unmaskedData),
+                  let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)) else { return }
+            switch envelope.type {
+            case "hello":
+                outbox.send(Self.welcome)
+            case "subscribe":
+                guard let room = envelope.conversation else { return }
+                joined.insert(room)
+                rooms.join(outbox, room: room)
+                outbox.send(OutboundFrame(text: #"{"type":"subscribed","conversation":"\#(room)"}"#))
+            case "activity", "send":
+                guard let room = envelope.conversation, joined.contains(room) else { return }
+                rooms.broadcast(OutboundFrame(text: text), to: room)
+            default:
+                return
             }
-            for try await message in inbound.messages(maxSize: 1 << 20) {
-                guard case .text(let text) = message,
-                      let envelope = try? decoder.decode(Envelope.self, from: Data(text.utf8)) else { continue }
-                switch envelope.type {
-                case "hello":
-                    continuation.yield(#"{"type":"welcome"}"#)
-                case "subscribe":
-                    guard let room = envelope.conversation else { continue }
-                    joined.insert(room)
-                    rooms.join(id, outbox: continuation, room: room)
-                    continuation.yield(#"{"type":"subscribed","conversation":"\#(room)"}"#)
-                case "activity", "send":
-                    guard let room = envelope.conversation, joined.contains(room) else { continue }
-                    rooms.broadcast(text, to: room)
-                default:
-                    continue
-                }
-            }
-            group.cancelAll()
+        default:
+            return
         }
     }
 }

@@ -1,8 +1,8 @@
 import ServiceLifecycle
 
-/// Runs the hub's expiry sweep for as long as the server runs; on graceful shutdown (SIGTERM) it closes
-/// every socket with the going-away code before the HTTP server stops, then lets the cluster bus (if
-/// any) say goodbye to the other nodes.
+/// Runs the hub's expiry sweep for as long as the server runs; on graceful shutdown (SIGTERM), once the
+/// HTTP server has stopped, it closes any socket still registered with the going-away code, then lets the
+/// cluster bus (if any) say goodbye to the other nodes.
 struct HubService: Service {
     let hub: Hub
 
@@ -10,7 +10,7 @@ struct HubService: Service {
         await cancelWhenGracefulShutdown {
             await hub.runExpiry()
         }
-        await hub.closeAll(reason: "server shutting down")
+        await hub.shutDown()
         await hub.leaveCluster()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
+import HummingbirdCore
 import TypewireCore
 
 /// The REST API beside the socket: conversations, participants, history, settings and blocks. Every
@@ -49,7 +49,7 @@ struct RESTRoutes {
         var shareTyping: Bool
     }
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<BasicRequestContext>) {
         let api = router.group("v1")
         api.get("conversations") { request, _ -> ConversationList in
             let me = try await identity(of: request)
@@ -143,7 +143,7 @@ struct RESTRoutes {
         }
     }
 
-    private func setBlock(_ blocked: Bool, _ request: Request, _ context: BasicWebSocketRequestContext) async throws -> HTTPResponse.Status {
+    private func setBlock(_ blocked: Bool, _ request: Request, _ context: BasicRequestContext) async throws -> HTTPResponse.Status {
         let me = try await identity(of: request)
         let user = try Self.parameter("user", of: context)
         guard user != me.userID else { throw HTTPError(.badRequest, message: "You cannot block yourself.") }
@@ -167,7 +167,7 @@ struct RESTRoutes {
     }
 
     /// A path parameter, percent-decoded: `/v1/blocks/%D0%B0lice` names the user `аlice`.
-    private static func parameter(_ name: String, of context: BasicWebSocketRequestContext) throws -> String {
+    private static func parameter(_ name: String, of context: BasicRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
         guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
             throw HTTPError(.badRequest, message: "The path's \(name) '\(raw.prefix(64))' is not valid percent-encoding.")
@@ -176,7 +176,7 @@ struct RESTRoutes {
     }
 
     /// The caller and the conversation, if the caller is in it; otherwise 404, as for a missing one.
-    private func membership(_ request: Request, _ context: BasicWebSocketRequestContext) async throws -> (Identity, Conversation) {
+    private func membership(_ request: Request, _ context: BasicRequestContext) async throws -> (Identity, Conversation) {
         let me = try await identity(of: request)
         let id = try Self.parameter("id", of: context)
         guard let conversation = try await store.conversation(id),

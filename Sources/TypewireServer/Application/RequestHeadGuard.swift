@@ -8,6 +8,13 @@ import NIOCore
 /// removes itself. Later requests on a kept-alive connection are bounded by NIO's decoder limits and
 /// Hummingbird's idle timeout, which are set up only after the first head (the upgrade decision) and so
 /// do not cover it. Neither HummingbirdCore nor NIOHTTP1 has a head deadline of its own.
+///
+/// It also closes a connection that is not active within ``activationDeadline``. NIO registers an accepted
+/// connection only once the child channel's setup has run and the listener's pipeline has passed it on; a
+/// connection accepted as the listener closes (a client reconnecting during a shutdown) is set up but never
+/// registered, so it is neither read nor closed, and its client would wait for an answer until the head
+/// timeout. Closing it lets the client retry at once. (The gap is NIO's, in its async server bootstrap:
+/// apple/swift-nio#2637; ``TypewireService`` also closes the listener before the sockets, which makes it rare.)
 final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -18,6 +25,7 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// The last bytes read, to find a blank line split across reads.
     private var tail: [UInt8] = []
     private var deadline: Scheduled<Void>?
+    private var activation: Scheduled<Void>?
     private var refused = false
 
     init(maxBytes: Int, timeout: TimeAmount) {
@@ -28,10 +36,22 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: timeout) { loopBound.value.close(promise: nil) }
+        if !context.channel.isActive {
+            activation = context.eventLoop.scheduleTask(in: Self.activationDeadline) { loopBound.value.close(promise: nil) }
+        }
+    }
+
+    /// How long an accepted connection may take to become active (registered with its event loop).
+    static let activationDeadline = TimeAmount.seconds(1)
+
+    func channelActive(context: ChannelHandlerContext) {
+        activation?.cancel()
+        context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
+        activation?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
+import HummingbirdCore
 import TypewireCore
 
 /// The server API under `/v1/server/`, for the app's own backend: users, conversations and participants
@@ -53,7 +53,7 @@ struct ServerAPIRoutes {
         var online: Bool
     }
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<BasicRequestContext>) {
         let api = router.group("v1/server")
         api.put("users/:id") { request, context -> User in
             try authorize(request)
@@ -141,7 +141,7 @@ struct ServerAPIRoutes {
     }
 
     /// A path parameter naming a user or conversation: percent-decoded, at most ``ServerConfiguration/maxIDLength`` bytes, no control characters.
-    private func identifier(_ name: String, of context: BasicWebSocketRequestContext) throws -> String {
+    private func identifier(_ name: String, of context: BasicRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
         guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
             throw HTTPError(.badRequest, message: "The path's \(name) '\(raw.prefix(64))' is not valid percent-encoding.")
@@ -180,7 +180,7 @@ struct ServerAPIRoutes {
     }
 
     /// The group a participant route names: 404 if there is none, 400 for a direct conversation.
-    private func group(_ context: BasicWebSocketRequestContext) async throws -> Conversation {
+    private func group(_ context: BasicRequestContext) async throws -> Conversation {
         let id = try identifier("id", of: context)
         guard let conversation = try await store.conversation(id) else { throw Self.noConversation(id) }
         guard conversation.kind == .group else {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
+import NIOHTTP1
 import Logging
 import NIOCore
 import TypewireCore
@@ -41,9 +41,9 @@ public enum TypewireApplication {
                 payloads: ClusterPayload(secret: secret), configuration: cluster, logger: logger
             )
         }
-        let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger)
+        let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters())
 
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: BasicRequestContext.self)
         router.get("/healthz") { _, _ in "ok" }
         router.get("/metrics") { _, _ in
             Response(
@@ -68,44 +68,42 @@ public enum TypewireApplication {
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(data: body)))
             }
         }
-        let allowedOrigins = Set(configuration.allowedOrigins)
-        router.ws(RouterPath(WireProtocol.socketPath)) { request, _ in
-            // Browsers send Origin; a page from a foreign site may not open a socket with a user's token.
-            // Browsers send the page's Origin (http or https); a page from a foreign site may not open a
-            // socket with a user's token. Non-browser clients may send a ws:// origin of their own.
-            if !allowedOrigins.isEmpty {
-                let browserOrigins = request.headers[values: .origin].filter { !$0.hasPrefix("ws://") && !$0.hasPrefix("wss://") }
-                if browserOrigins.contains(where: { !allowedOrigins.contains($0) }) { return .dontUpgrade }
-            }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, _ in
-            try await session.run(inbound: inbound, outbound: outbound)
-        }
-        if let files = try PublicFiles.middleware(for: configuration, context: BasicWebSocketRequestContext.self) {
+        if let files = try PublicFiles.middleware(for: configuration, context: BasicRequestContext.self) {
             router.add(middleware: PublicFilesGuard())  // FileMiddleware's answers to `//x` and a range past the end
             router.add(middleware: files)  // after the routes: only a request no route answers looks for a file
         }
-        var http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(configuration.httpIdleTimeout))
-        http1.httpDecoder.maxHeaderListSize = configuration.maxHeaderBytes
-        http1.httpDecoder.maxHeaderFieldSize = configuration.maxHeaderBytes
-        let channel = HTTP1WebSocketUpgradeChannel.Configuration(http1: http1, ws: .init(
-            maxFrameSize: configuration.socketFrameLimit,
-            autoPing: .enabled(timePeriod: .milliseconds(configuration.pingInterval)),
-            closeTimeout: .milliseconds(configuration.closeTimeout)
-        ))
-        let webSocketResponder = router.buildResponder()
+        var httpConfiguration = HTTP1Channel.Configuration(idleTimeout: .milliseconds(configuration.httpIdleTimeout))
+        httpConfiguration.httpDecoder.maxHeaderListSize = configuration.maxHeaderBytes
+        httpConfiguration.httpDecoder.maxHeaderFieldSize = configuration.maxHeaderBytes
+        let http1 = httpConfiguration
+        let allowedOrigins = Set(configuration.allowedOrigins)
+        let sockets = OpenSockets()
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
-                    base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
+                    base: SocketChildChannel(
+                        responder: responder, http1: http1, maxFrameSize: configuration.socketFrameLimit, sockets: sockets,
+                        shouldUpgrade: { head in Self.mayOpenSocket(head, allowedOrigins: allowedOrigins) },
+                        installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(session: session)) }
+                    ),
                     maxHeadBytes: configuration.maxHeaderBytes, headTimeout: .milliseconds(configuration.headerTimeout)
                 )
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire"),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire", backlog: 4_096),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        return TypewireService(application: application, hub: hub, bus: bus, logger: logger)
+        return TypewireService(application: application, sockets: sockets, hub: hub, bus: bus, logger: logger)
+    }
+
+    /// Whether a request may open a socket: the socket path, and, when origins are configured, no browser
+    /// origin outside them. Browsers send the page's Origin (http or https): a page from a foreign site may
+    /// not open a socket with a user's token. Non-browser clients may send a ws:// origin of their own.
+    static func mayOpenSocket(_ head: HTTPRequestHead, allowedOrigins: Set<String>) -> Bool {
+        guard head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == WireProtocol.socketPath else { return false }
+        guard !allowedOrigins.isEmpty else { return true }
+        let browserOrigins = head.headers["Origin"].filter { !$0.hasPrefix("ws://") && !$0.hasPrefix("wss://") }
+        return !browserOrigins.contains { !allowedOrigins.contains($0) }
     }
 }

@@ -4,20 +4,37 @@ import ServiceLifecycle
 /// The whole server as one swift-service-lifecycle `Service`: the HTTP and WebSocket application, and
 /// the hub's own service (the expiry sweep).
 ///
-/// On graceful shutdown (SIGTERM with `typewire serve`) the hub's service stops first and closes every
-/// socket with the going-away code (1001); then the HTTP server stops. The store is written statement by
+/// On graceful shutdown (SIGTERM with `typewire serve`) the HTTP server stops first: it stops listening, so
+/// a client that reconnects meanwhile is refused at once rather than taken in and closed again, and every
+/// connection is asked to end (Hummingbird's quiescing): each socket closes with the going-away code
+/// (1001), and the server returns once all of them are closed. Then the hub's service stops, and the
+/// cluster bus last. The store is written statement by
 /// statement (each message in one statement), so it is consistent whenever the process stops.
 public struct TypewireService: Service {
     let application: any Service
+    let sockets: OpenSockets
     let hub: Hub
     let bus: PostgresClusterBus?
     let logger: Logger
 
     public func run() async throws {
-        // A service group shuts its services down in reverse order: the hub's before the server's, and
-        // the cluster bus last, so the hub's last events still reach the other nodes.
-        let services: [any Service] = (bus.map { [$0] } ?? []) + [application, HubService(hub: hub)]
+        // A service group shuts its services down in reverse order: the server's (no new connection, every
+        // socket closed) before the hub's, and the cluster bus last, so the hub's last events (the sockets'
+        // goodbyes) still reach the other nodes.
+        let services: [any Service] = (bus.map { [$0] } ?? []) + [HubService(hub: hub), ServerService(application: application, sockets: sockets)]
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         try await group.run()
+    }
+}
+
+/// The HTTP server, ended once its sockets have closed too: Hummingbird's `run` returns when its listener and
+/// its HTTP connections are done, and the sockets (channel handlers of ours) may still be saying goodbye.
+private struct ServerService: Service {
+    let application: any Service
+    let sockets: OpenSockets
+
+    func run() async throws {
+        try await application.run()
+        await sockets.allClosed()
     }
 }

@@ -23,5 +23,10 @@ public struct ConnectRefusal: Error, CustomStringConvertible {
         code: .unavailable, message: "The server cannot read its storage now; connect again shortly.", isTemporary: true
     )
 
+    /// The server is shutting down: the client connects again with backoff (to this server's successor).
+    static let shuttingDown = ConnectRefusal(
+        code: .unavailable, message: "The server is shutting down; connect again shortly.", isTemporary: true
+    )
+
     public var description: String { message }
 }

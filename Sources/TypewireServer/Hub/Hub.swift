@@ -11,8 +11,7 @@ public actor Hub {
     /// One socket's state.
     struct Connection {
         var identity: Identity
-        var outbox: Outbox
-        var close: @Sendable (_ reason: String, _ stopWaiting: Bool) async -> Void
+        var outbox: any Outbox
         var subscriptions: Set<String> = []
         /// Lookups of conversations the user turned out not to be in.
         var unknownConversationLimiter: RateLimiter
@@ -47,6 +46,8 @@ public actor Hub {
     let cluster: ClusterOutbox?
     /// For each user online on other nodes of the cluster, those nodes.
     var remoteOnline: [String: Set<String>] = [:]
+    /// The server is shutting down: no socket is taken any more.
+    private var shuttingDown = false
 
     /// Creates a hub.
     /// - Parameters:
@@ -82,18 +83,13 @@ public actor Hub {
     /// a reconnecting user costs no disk write.
     /// - Parameters:
     ///   - identity: Who the socket's token named.
-    ///   - outbox: Where the hub queues the socket's frames; the hub cuts the socket off if it overflows.
-    ///   - close: Closes the socket with the going-away code (1001): for shutdown, and for a socket that
-    ///     reads too slowly to follow (its outbox filled up). `stopWaiting` is true for shutdown: the
-    ///     socket need not wait past the close timeout for a peer that does not answer; a slow reader's
-    ///     queue drains as it reads, the close frame last.
+    ///   - outbox: Where the hub queues the socket's frames, and closes it with the going-away code (1001) for
+    ///     a shutdown or when it reads too slowly to follow (the outbox overflowed).
     /// - Returns: The connection's id, for every later call.
     /// - Throws: ``ConnectRefusal``: the user already has ``ServerConfiguration/maxSocketsPerUser``
     ///   sockets, or the store cannot be read now (the client retries later).
-    public func connect(
-        _ identity: Identity, outbox: Outbox,
-        close: @escaping @Sendable (_ reason: String, _ stopWaiting: Bool) async -> Void = { _, _ in }
-    ) async throws(ConnectRefusal) -> ConnectionID {
+    public func connect(_ identity: Identity, outbox: any Outbox) async throws(ConnectRefusal) -> ConnectionID {
+        guard !shuttingDown else { throw .shuttingDown }
         let limit = configuration.maxSocketsPerUser
         guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
         let stored: StoredUser?
@@ -111,14 +107,16 @@ public actor Hub {
         var identity = identity
         if stored?.isBot == true { identity.isBot = true }
         if identity.name == nil { identity.name = stored?.name }
-        // Checked again after the waits: other sockets of the user may have connected meanwhile.
+        // Checked again after the waits: the server may be shutting down, and other sockets of the user may
+        // have connected meanwhile.
+        guard !shuttingDown else { throw .shuttingDown }
         guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
         if shares { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
         blocks[identity.userID] = blocked.isEmpty ? nil : blocked
         let id = nextConnectionID
         nextConnectionID += 1
         connections[id] = Connection(
-            identity: identity, outbox: outbox, close: close,
+            identity: identity, outbox: outbox,
             unknownConversationLimiter: RateLimiter(
                 rate: configuration.unknownConversationRate, burst: configuration.unknownConversationBurst
             )
@@ -147,10 +145,10 @@ public actor Hub {
     /// already holds for it, so the others do not wait for that: they see the user's activity cleared
     /// (and presence offline) now.
     func cutOff(_ id: ConnectionID) async {
-        guard let close = connections[id]?.close else { return }
+        guard let outbox = connections[id]?.outbox else { return }
         disconnect(id)
         // What is already on its way drains as the peer reads, the close frame last: no time limit.
-        await close("the connection read too slowly to follow; reconnect", false)
+        await outbox.close(reason: "the connection read too slowly to follow; reconnect", shutdown: false)
     }
 
     /// Forgets a closed socket: its activity is cleared at once, and if it was the user's last
@@ -419,11 +417,19 @@ public actor Hub {
 
     // MARK: Shutdown
 
+    /// Closes every socket with the going-away code and takes no socket any more: the server is stopping.
+    /// Returns once every socket closed (a peer that does not answer is waited for no longer than the close
+    /// timeout).
+    public func shutDown() async {
+        shuttingDown = true
+        await closeAll(reason: "server shutting down")
+    }
+
     /// Closes every socket with the going-away code, so clients reconnect elsewhere or later.
     public func closeAll(reason: String) async {
-        let closers = connections.values.map(\.close)
+        let outboxes = connections.values.map(\.outbox)
         await withTaskGroup(of: Void.self) { group in
-            for close in closers { group.addTask { await close(reason, true) } }
+            for outbox in outboxes { group.addTask { await outbox.close(reason: reason, shutdown: true) } }
         }
     }
 
@@ -545,10 +551,10 @@ public actor Hub {
 
     /// Sends the same bytes to every subscriber of a conversation, after its paced activity update if one
     /// is waiting, so that no frame overtakes it (no one sees "is typing" after the message).
-    func broadcast(_ text: String, as type: String, to conversation: String) {
+    func broadcast(_ frame: OutboundFrame, as type: String, to conversation: String) {
         if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
         let ids = subscribers[conversation] ?? []
-        for id in ids { connections[id]?.outbox.enqueue(text) }
+        for id in ids { connections[id]?.outbox.enqueue(frame) }
         metrics.sent(type, count: ids.count)
         metrics.fanOutDeliveries.increment(by: Int64(ids.count))
     }
@@ -574,8 +580,8 @@ public actor Hub {
     }
 
     /// Queues a frame on one socket and counts it.
-    func deliver(_ text: String, as type: String, to outbox: Outbox) {
-        outbox.enqueue(text)
+    func deliver(_ frame: OutboundFrame, as type: String, to outbox: any Outbox) {
+        outbox.enqueue(frame)
         metrics.sent(type)
     }
 
@@ -647,7 +653,8 @@ public actor Hub {
         return messages.suffix(max(kept.count, min(1, messages.count)))
     }
 
-    static func encode(_ frame: ServerFrame) -> String {
-        FrameCodec.encodeText(frame)
+    /// A frame encoded once for every socket it goes to.
+    static func encode(_ frame: ServerFrame) -> OutboundFrame {
+        OutboundFrame(text: FrameCodec.encodeText(frame))
     }
 }

@@ -27,7 +27,11 @@ struct InboundGate {
         case close(reason: String)
     }
 
-    private let configuration: ServerConfiguration
+    /// What the gate reads of the configuration (not all of it: every socket holds a gate).
+    private let abuseThreshold: Int
+    private let subscribeRate: Double
+    private let streamRate: Double
+    private let messageRate: Double
     private var activity: Budget
     private var frames: Budget
     private var badFrames: Budget
@@ -36,22 +40,25 @@ struct InboundGate {
     private var subscribes: RateLimiter
 
     init(_ configuration: ServerConfiguration) {
-        self.configuration = configuration
+        abuseThreshold = configuration.abuseThreshold
+        subscribeRate = configuration.subscribeRate
+        streamRate = configuration.streamRate
+        messageRate = configuration.messageRate
         activity = Budget(RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst))
         frames = Budget(RateLimiter(rate: configuration.frameRate, burst: configuration.frameBurst))
         badFrames = Budget(RateLimiter(rate: configuration.badFrameRate, burst: configuration.badFrameBurst))
-        messages = RateLimiter(rate: configuration.messageRate, burst: configuration.messageBurst)
-        replyParts = RateLimiter(rate: configuration.streamRate, burst: configuration.streamBurst)
-        subscribes = RateLimiter(rate: configuration.subscribeRate, burst: configuration.subscribeBurst)
+        messages = RateLimiter(rate: messageRate, burst: configuration.messageBurst)
+        replyParts = RateLimiter(rate: streamRate, burst: configuration.streamBurst)
+        subscribes = RateLimiter(rate: subscribeRate, burst: configuration.subscribeBurst)
     }
 
     /// A frame that could be read.
     mutating func admit(_ frame: ClientFrame, now: Int64) -> Decision {
-        let abuse = configuration.abuseThreshold
+        let abuse = abuseThreshold
         switch frame {
         case .subscribe(let subscribe):
             guard subscribes.allow(now: now) else {
-                return refusal(subscribe.conversation, request: "subscribe", "More than \(Int(configuration.subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
+                return refusal(subscribe.conversation, request: "subscribe", "More than \(Int(subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
             }
         case .send(let send):
             return admitMessage(ref: send.clientMessageId, request: "send", now: now)
@@ -61,7 +68,7 @@ struct InboundGate {
             return admitMessage(ref: part.messageId, request: "stream", now: now)
         case .stream(let part):
             guard replyParts.allow(now: now) else {
-                return refusal(part.messageId, request: "stream", "More than \(Int(configuration.streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
+                return refusal(part.messageId, request: "stream", "More than \(Int(streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
             }
         case .activity(let request) where request.activity.isActive:
             let decision = activity.admit(now: now, abuseThreshold: abuse, reason: "too many activity frames")
@@ -75,13 +82,13 @@ struct InboundGate {
 
     /// A frame that cannot be read: answered within the budget, dropped unanswered past it.
     mutating func admitBadFrame(now: Int64) -> Decision {
-        let decision = badFrames.admit(now: now, abuseThreshold: configuration.abuseThreshold, reason: "too many frames that cannot be read")
+        let decision = badFrames.admit(now: now, abuseThreshold: abuseThreshold, reason: "too many frames that cannot be read")
         return if case .drop = decision { .drop(notify: false) } else { decision }
     }
 
     private mutating func admitMessage(ref: String, request: String, now: Int64) -> Decision {
         guard messages.allow(now: now) else {
-            return refusal(ref, request: request, "More than \(Int(configuration.messageRate)) messages a second: this one was not stored; send it again shortly.")
+            return refusal(ref, request: request, "More than \(Int(messageRate)) messages a second: this one was not stored; send it again shortly.")
         }
         return .pass
     }

@@ -1,78 +1,24 @@
-import Synchronization
-
-/// One socket's queue of frames to write, bounded in bytes (``ServerConfiguration/maxQueuedBytes``). The hub
-/// and the session queue frames; the session's writer drains them into the socket and reports each one
-/// written.
+/// Where the hub queues one socket's frames: what the hub holds of a socket.
 ///
-/// A socket whose queue would grow past the bound reads too slowly to follow: its queue is ended, so
-/// nothing more is buffered for it, and the overflow handler runs once (the hub then forgets the
-/// connection and closes the socket with 1001; the client reconnects and resyncs).
-public final class Outbox: Sendable {
-    private struct State {
-        var queuedBytes = 0
-        var ended = false
-        var overflowed: (@Sendable () async -> Void)?
-    }
+/// Every call may come from any thread; frames and the close leave in the order they were queued. The
+/// socket layer's outbox is ``ChannelOutbox``: it writes on the socket's event loop, and a socket that
+/// reads too slowly to follow (its unsent bytes pass ``ServerConfiguration/maxQueuedBytes``) is cut off.
+public protocol Outbox: AnyObject, Sendable {
+    /// Queues a frame; after ``finish()`` it is dropped.
+    func enqueue(_ frame: OutboundFrame)
 
-    private let frames: AsyncStream<String>.Continuation
-    private let state = Mutex(State())
-    /// The most bytes queued at once.
-    public let byteLimit: Int
+    /// Ends the queue: what is queued still leaves, nothing more is taken.
+    func finish()
 
-    /// Creates the queue's input side.
+    /// Sets what runs once the socket reads too slowly to follow (the hub sets it when the socket connects:
+    /// it forgets the connection and closes the socket).
+    func onOverflow(_ handler: @escaping @Sendable () async -> Void)
+
+    /// Closes the socket with the going-away code (1001) after what is queued.
     /// - Parameters:
-    ///   - frames: The stream the socket's writer drains (unbounded: this type bounds it).
-    ///   - byteLimit: The most bytes queued at once.
-    public init(frames: AsyncStream<String>.Continuation, byteLimit: Int) {
-        self.frames = frames
-        self.byteLimit = byteLimit
-    }
-
-    /// Bytes queued and not yet written.
-    public var queuedBytes: Int { state.withLock { $0.queuedBytes } }
-
-    /// Sets what runs once the queue overflows (the hub sets it when the socket connects).
-    func onOverflow(_ handler: @escaping @Sendable () async -> Void) {
-        state.withLock { $0.overflowed = handler }
-    }
-
-    /// Queues a frame, or cuts the socket off if it does not fit.
-    func enqueue(_ text: String) {
-        let size = text.utf8.count
-        let outcome: Outcome = state.withLock { state in
-            guard !state.ended else { return .ended }
-            guard state.queuedBytes + size <= byteLimit else {
-                state.ended = true
-                return .overflowed(state.overflowed)
-            }
-            state.queuedBytes += size
-            return .queued
-        }
-        switch outcome {
-        case .queued:
-            frames.yield(text)
-        case .ended:
-            break
-        case .overflowed(let handler):
-            frames.finish()
-            if let handler { Task { await handler() } }
-        }
-    }
-
-    private enum Outcome {
-        case queued
-        case ended
-        case overflowed((@Sendable () async -> Void)?)
-    }
-
-    /// The writer wrote a frame: its bytes leave the queue.
-    public func written(_ text: String) {
-        state.withLock { $0.queuedBytes -= text.utf8.count }
-    }
-
-    /// Ends the queue: the writer stops once it has written what is queued.
-    public func finish() {
-        state.withLock { $0.ended = true }
-        frames.finish()
-    }
+    ///   - reason: The close frame's reason.
+    ///   - shutdown: True for a shutdown: returns once the socket is closed, waiting for the peer's close
+    ///     frame no longer than the close timeout. False for a slow reader: its queue drains as it reads, the
+    ///     close frame last, and the call returns at once.
+    func close(reason: String, shutdown: Bool) async
 }

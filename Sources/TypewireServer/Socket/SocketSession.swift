@@ -1,17 +1,14 @@
 import Foundation
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
+import Synchronization
 import TypewireCore
 
-/// One WebSocket, from `hello` to close.
-///
-/// The first frame must be a valid `hello` within the configured time, or the socket is closed with
-/// the policy-violation code (1008). After that, frames go to the hub; frames that cannot be decoded
-/// are answered with an `error` frame and the socket stays usable. The hub's replies and fan-out come
-/// through the connection's outbox, which a child task drains into the socket.
-struct SocketSession {
+/// What every socket of a server shares (one instance, referenced by each socket's handler): the hub, the
+/// token authority, the limits, and the work a socket hands to the hub (``Work``), run in order on the
+/// socket's ``SocketLane``.
+final class SocketSession: Sendable {
     /// The largest frame accepted before a valid `hello` (a hello with a long token fits): a larger one
     /// closes the socket (1009) at once.
     static let helloFrameLimit = 8 * 1_024
@@ -23,157 +20,116 @@ struct SocketSession {
     let authority: TokenAuthority
     let configuration: ServerConfiguration
     let logger: Logger
+    let writers: LoopWriters
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let helloTimeout = configuration.helloTimeout
-        let watchdog = Task {
-            try await Task.sleep(for: .milliseconds(helloTimeout))
-            try await outbound.close(.policyViolation, reason: "no valid hello within \(helloTimeout) ms")
-        }
-        defer { watchdog.cancel() }
-        // Before hello, almost nothing: an unauthenticated peer may not make the server read large frames.
-        var messages = InboundMessages(inbound, outbound: outbound, maxSize: Self.helloFrameLimit)
-        guard let (identity, expiresAt) = try await hello(from: &messages, outbound: outbound) else { return }
-        watchdog.cancel()
-        // After it, frames up to `socketFrameLimit`, so that a frame over the configured limit can be answered
-        // with `too_large` and the socket kept, rather than torn down by the WebSocket layer.
-        messages.maxSize = configuration.socketFrameLimit
-
-        let (queue, continuation) = AsyncStream.makeStream(of: String.self)
-        let outbox = Outbox(frames: continuation, byteLimit: configuration.maxQueuedBytes)
-        // Finished when the hub closes the socket for a shutdown: the session then waits for the peer's
-        // close frame no longer than the close timeout (a peer that does not read never sends one).
-        let (closedByHub, hubClosed) = AsyncStream.makeStream(of: Never.self)
-        let id: ConnectionID
-        do {
-            id = try await hub.connect(identity, outbox: outbox) { reason, stopWaiting in
-                try? await outbound.close(.goingAway, reason: reason)
-                if stopWaiting { hubClosed.finish() }
-            }
-        } catch {
-            try await outbound.write(.text(Self.failure(error.code, error.message)))
-            // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
-            try await outbound.close(error.isTemporary ? .unknown(1013) : .policyViolation, reason: error.message)
-            return
-        }
-        let handoff = InboundMessages.Handoff(reader: messages)
-        let closeTimeout = configuration.closeTimeout
-        // The socket ends when its reader does (the peer closed, answered a close, or flooded), or a
-        // close timeout after the hub closed it for a shutdown. The writer and the token's expiry close
-        // the socket and leave the reader to see the peer's answer.
-        await withTaskGroup(of: SessionPart.self) { group in
-            group.addTask {
-                var messages = handoff.reader
-                var gate = InboundGate(configuration)
-                do {
-                    while let message = try await messages.next() {
-                        guard let reason = await handle(message, from: id, gate: &gate, outbox: outbox) else { continue }
-                        try? await outbound.close(.policyViolation, reason: reason)
-                        break
-                    }
-                } catch {
-                    logger.debug("socket ended", metadata: ["error": "\(error)"])
-                }
-                return .reader
-            }
-            group.addTask {
-                for await text in queue {
-                    do { try await outbound.write(.text(text)) } catch { break }  // the socket is gone
-                    outbox.written(text)
-                }
-                // The queue ended: the socket closed, or it read too slowly to follow (`Outbox`).
-                try? await outbound.close(.goingAway, reason: "the connection ended or read too slowly; reconnect")
-                return .other
-            }
-            group.addTask {
-                for await _ in closedByHub {}
-                guard !Task.isCancelled else { return .other }
-                try? await Task.sleep(for: .milliseconds(closeTimeout))
-                return .shutdownWaitOver
-            }
-            group.addTask {
-                // A socket lives no longer than its token: the client reconnects with a fresh one.
-                try? await Task.sleep(for: .seconds(max(0, expiresAt.timeIntervalSinceNow)))
-                guard !Task.isCancelled else { return .other }
-                try? await outbound.write(.text(Self.failure(.unauthorized, "The token expired; connect again with a new token.")))
-                try? await outbound.close(.policyViolation, reason: "token expired")
-                return .other
-            }
-            while let ended = await group.next(), ended == .other {}
-            group.cancelAll()
-        }
-        await hub.disconnect(id)
+    init(hub: Hub, authority: TokenAuthority, configuration: ServerConfiguration, logger: Logger, writers: LoopWriters) {
+        self.hub = hub
+        self.authority = authority
+        self.configuration = configuration
+        self.logger = logger
+        self.writers = writers
     }
 
-    /// What ended among a session's concurrent parts.
-    private enum SessionPart {
-        /// The reader: the socket is done.
-        case reader
-        /// The wait for the peer's answer after a shutdown close.
-        case shutdownWaitOver
-        /// The writer, the token's expiry or a cancelled wait: the reader goes on.
-        case other
+    /// Work for the hub, in the order the socket's frames came.
+    enum Work: Sendable {
+        /// Check the token, register the socket with the hub (which answers `welcome`).
+        case hello(token: String)
+        /// A frame within its budgets.
+        case frame(ClientFrame)
+        /// Answer the socket after the answers to its earlier frames.
+        case answer(ServerFrame.Failure)
+        /// The socket closed.
+        case disconnect
     }
 
-    /// Handles one message of an authenticated socket: frames within their budgets (`InboundGate`) go to
-    /// the hub; the rest is dropped here, before the hub.
-    /// - Returns: Why to close the socket (it keeps flooding), or nil to read on.
-    private func handle(
-        _ message: InboundMessages.Message, from id: ConnectionID, gate: inout InboundGate, outbox: Outbox
-    ) async -> String? {
+    /// What the hub knows the socket as, once `hello` went through; the lane's (a mutex only hands it over
+    /// between the lane's tasks).
+    final class Registration: Sendable {
+        private let id = Mutex<ConnectionID?>(nil)
+        var connection: ConnectionID? {
+            get { id.withLock { $0 } }
+            set { id.withLock { $0 = newValue } }
+        }
+    }
+
+    /// Runs one item of a socket's work.
+    /// - Parameters:
+    ///   - opened: Called once the hub took the socket, with when its token expires.
+    ///   - refused: Called when the hello failed: the socket is to be closed with this code and reason.
+    func perform(
+        _ work: Work, outbox: ChannelOutbox, registration: Registration,
+        opened: @escaping @Sendable (Date) -> Void, refused: @escaping @Sendable (WebSocketErrorCode, String) -> Void
+    ) async {
+        switch work {
+        case .hello(let token):
+            guard let (identity, expiresAt) = await authority.verifyWithExpiry(token) else {
+                outbox.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
+                return refused(.policyViolation, "invalid token")
+            }
+            do {
+                registration.connection = try await hub.connect(identity, outbox: outbox)
+                opened(expiresAt)
+            } catch {
+                outbox.enqueue(Self.helloFailure(error.code, error.message))
+                // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
+                refused(error.isTemporary ? .unknown(1013) : .policyViolation, error.message)
+            }
+        case .frame(let frame):
+            guard let id = registration.connection else { return }
+            await hub.handle(frame, from: id)
+        case .answer(let failure):
+            outbox.enqueue(Hub.encode(.error(failure)))
+            hub.metrics.sent("error")
+        case .disconnect:
+            guard let id = registration.connection else { return }
+            registration.connection = nil
+            await hub.disconnect(id)
+        }
+    }
+
+    /// What to do with one message of a socket that said hello.
+    enum Admission {
+        /// Hand this work to the hub, in order.
+        case work(Work)
+        /// Nothing (dropped within budget).
+        case none
+        /// Close the socket with the policy-violation code: it keeps flooding.
+        case close(reason: String)
+    }
+
+    /// Decides about one message of a socket that said hello: frames within their budgets
+    /// (``InboundGate``) go to the hub; the rest is answered or dropped here, before the hub.
+    func admit(_ message: MessageAssembler.Message, gate: inout InboundGate) -> Admission {
         let refusal: Refusal
         switch Self.decode(message, maxFrameSize: configuration.maxFrameSize) {
         case .success(let frame):
             let decision = gate.admit(frame, now: hub.now())
-            guard decision != .pass else {
-                await hub.handle(frame, from: id)
-                return nil
-            }
+            guard decision != .pass else { return .work(.frame(frame)) }
             hub.metrics.received(frame.type)
             hub.metrics.droppedByRateLimit.increment()
             switch decision {
-            case .pass: break
-            case .refuse(let failure): answer(failure, on: outbox)
-            case .drop(let notify): if notify { answer(dropNotice(frame), on: outbox) }
-            case .close(let reason): return reason
+            case .pass: return .work(.frame(frame))
+            case .refuse(let failure): return .work(.answer(failure))
+            case .drop(let notify): return notify ? .work(.answer(dropNotice(frame))) : .none
+            case .close(let reason): return .close(reason: reason)
             }
-            return nil
         case .failure(let failure):
             refusal = failure
         }
         hub.metrics.received(refusal.frameType ?? "invalid")
         switch gate.admitBadFrame(now: hub.now()) {
-        case .pass: answer(refusal.answer, on: outbox)
-        case .drop, .refuse: hub.metrics.droppedByRateLimit.increment()
-        case .close(let reason): return reason
+        case .pass: return .work(.answer(refusal.answer))
+        case .drop, .refuse:
+            hub.metrics.droppedByRateLimit.increment()
+            return .none
+        case .close(let reason): return .close(reason: reason)
         }
-        return nil
     }
 
-    /// Reads frames until a valid `hello`; anything else before it is answered with an error, a few times
-    /// (``framesBeforeHello``), then the socket is closed.
-    private func hello(
-        from messages: inout InboundMessages, outbound: WebSocketOutboundWriter
-    ) async throws -> (Identity, Date)? {
-        var refused = 0
-        while let message = try await messages.next() {
-            guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else {
-                try await outbound.write(.text(Self.failure(.unauthorized, "Send {\"type\":\"hello\",\"token\":\"…\"} first.")))
-                refused += 1
-                guard refused < Self.framesBeforeHello else {
-                    try await outbound.close(.policyViolation, reason: "no valid hello in \(refused) frames")
-                    return nil
-                }
-                continue
-            }
-            guard let verified = await authority.verifyWithExpiry(hello.token) else {
-                try await outbound.write(.text(Self.failure(.unauthorized, "The token is invalid or expired.")))
-                try await outbound.close(.policyViolation, reason: "invalid token")
-                return nil
-            }
-            return verified
-        }
-        return nil
+    /// The `hello` a message before it carries, if it is one.
+    static func hello(in message: MessageAssembler.Message) -> ClientFrame.Hello? {
+        guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else { return nil }
+        return hello
     }
 
     /// A frame that cannot be handled, and the error that answers it.
@@ -183,7 +139,7 @@ struct SocketSession {
     }
 
     /// Decodes one message; frames over the configured size, binary frames and text that is not UTF-8 are refused.
-    private static func decode(_ message: InboundMessages.Message, maxFrameSize: Int) -> Result<ClientFrame, Refusal> {
+    private static func decode(_ message: MessageAssembler.Message, maxFrameSize: Int) -> Result<ClientFrame, Refusal> {
         guard case .text(let text) = message else {  // binary, or text that is not UTF-8
             let error = FrameDecodingError.notJSON
             return .failure(Refusal(answer: .init(code: error.code, message: error.description), frameType: nil))
@@ -200,12 +156,6 @@ struct SocketSession {
                 answer: .init(code: error.code, message: error.description, ref: ref, request: ref), frameType: error.frameType
             ))
         }
-    }
-
-    /// Queues an error frame on this socket, beside the hub's frames.
-    private func answer(_ failure: ServerFrame.Failure, on outbox: Outbox) {
-        outbox.enqueue(Hub.encode(.error(failure)))
-        hub.metrics.sent("error")
     }
 
     /// Tells the client that frames are dropped (at most once a second): activity past its own budget, or
@@ -225,8 +175,8 @@ struct SocketSession {
         )
     }
 
-    private static func failure(_ code: ErrorCode, _ message: String) -> String {
-        String(decoding: FrameCodec.encode(ServerFrame.error(.init(code: code, message: message, ref: "hello", request: "hello"))), as: UTF8.self)
+    /// An error about the handshake (`ref` and `request` are "hello").
+    static func helloFailure(_ code: ErrorCode, _ message: String) -> OutboundFrame {
+        Hub.encode(.error(.init(code: code, message: message, ref: "hello", request: "hello")))
     }
 }
-

@@ -51,7 +51,7 @@ struct LargeGroupTests {
         var ids: [ConnectionID] = []
         for user in users {
             let (queue, outbox) = AsyncStream.makeStream(of: String.self)
-            let id = try await hub.connect(user, outbox: Outbox(frames: outbox, byteLimit: 1 << 30))
+            let id = try await hub.connect(user, outbox: QueueOutbox(frames: outbox))
             await hub.handle(.subscribe(.init(conversation: "big")), from: id)
             queues.append(queue)
             ids.append(id)

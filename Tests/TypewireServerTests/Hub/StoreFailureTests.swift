@@ -15,7 +15,7 @@ struct StoreFailureTests {
         try await DemoSeed.seed(into: store)
         let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret))
         let (queue, outbox) = AsyncStream.makeStream(of: String.self)
-        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: Outbox(frames: outbox, byteLimit: 1 << 30))
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: outbox))
         try await store.close()
         try await body(hub, bob, queue, outbox)
     }
@@ -38,7 +38,7 @@ struct StoreFailureTests {
         try await withBrokenStore { hub, _, _, _ in
             let (_, outbox) = AsyncStream.makeStream(of: String.self)
             do throws(ConnectRefusal) {
-                _ = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: Outbox(frames: outbox, byteLimit: 1 << 30))
+                _ = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: QueueOutbox(frames: outbox))
                 Issue.record("a handshake whose store cannot be read was welcomed")
             } catch {
                 #expect(error.code == .unavailable && error.isTemporary)

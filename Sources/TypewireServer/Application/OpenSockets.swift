@@ -1,0 +1,47 @@
+import NIOCore
+import Synchronization
+
+/// The WebSockets a server has open, so that its shutdown can wait until all of them have closed without
+/// keeping a task per socket (Hummingbird keeps a connection's task until `handle` returns; for a socket that
+/// would be its whole life, about 4 KiB per idle socket here).
+package final class OpenSockets: Sendable {
+    private struct State {
+        var open = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// How many sockets are open now.
+    package var count: Int { state.withLock { $0.open } }
+
+    /// Counts a socket until its channel closes.
+    package func opened(_ channel: any Channel) {
+        state.withLock { $0.open += 1 }
+        channel.closeFuture.whenComplete { _ in self.closed() }
+    }
+
+    /// Returns once no socket is open (at once if none is).
+    package func allClosed() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                guard state.open > 0 else { return true }
+                state.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func closed() {
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open -= 1
+            guard state.open == 0 else { return [] }
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+}

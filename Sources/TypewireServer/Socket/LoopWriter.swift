@@ -1,0 +1,97 @@
+import NIOCore
+import Synchronization
+
+/// Writes frames to the sockets of one event loop in batches: what is written in one turn of the loop goes
+/// without a flush, and each socket is flushed once at the end of the turn, so the frames one socket gets
+/// in a turn leave in one `writev`. Frames queued on other threads (the hub's) reach the loop in one hop per
+/// turn, however many sockets and frames they are for.
+///
+/// One per event loop (``LoopWriters``). `pending` is shared with other threads under its lock; `dirty` and
+/// `flushScheduled` belong to the loop.
+package final class LoopWriter: @unchecked Sendable {
+    /// One write queued from another thread.
+    enum Item {
+        case frame(OutboundFrame)
+        case close(reason: String, shutdown: Bool)
+    }
+
+    private struct Pending {
+        var items: [(ChannelOutbox, Item)] = []
+        var hopScheduled = false
+    }
+
+    let eventLoop: any EventLoop
+    private let pending = Mutex(Pending())
+    /// Sockets written to in this turn and not yet flushed (the loop's).
+    private var dirty: [ChannelOutbox] = []
+    /// Whether a flush of `dirty` is scheduled (the loop's).
+    private var flushScheduled = false
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    /// Queues a write from any thread; it reaches the loop with the others of this turn.
+    func submit(_ item: Item, to outbox: ChannelOutbox) {
+        let hop = pending.withLock { pending in
+            pending.items.append((outbox, item))
+            defer { pending.hopScheduled = true }
+            return !pending.hopScheduled
+        }
+        if hop { eventLoop.execute { self.writePending() } }
+    }
+
+    /// Writes what other threads queued, in order, then flushes. On the loop; also called before a write made
+    /// on the loop, so that it does not overtake them.
+    func writePending() {
+        eventLoop.assertInEventLoop()
+        var items: [(ChannelOutbox, Item)] = []
+        pending.withLock { pending in
+            pending.hopScheduled = false
+            swap(&items, &pending.items)
+        }
+        guard !items.isEmpty else { return }
+        for (outbox, item) in items {
+            switch item {
+            case .frame(let frame): outbox.writeNow(frame)
+            case .close(let reason, let shutdown): outbox.closeNow(code: .goingAway, reason: reason, waitForPeer: shutdown)
+            }
+        }
+        flushDirty()
+    }
+
+    /// Notes a socket written to without a flush; it is flushed at the end of the turn. On the loop.
+    func markDirty(_ outbox: ChannelOutbox) {
+        dirty.append(outbox)
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        eventLoop.execute { self.flushDirty() }
+    }
+
+    /// Flushes every socket written to since the last flush, once each.
+    private func flushDirty() {
+        flushScheduled = false
+        guard !dirty.isEmpty else { return }
+        let sockets = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for outbox in sockets { outbox.flushNow() }
+    }
+}
+
+/// The ``LoopWriter`` of each event loop of a server.
+package final class LoopWriters: Sendable {
+    private let writers = Mutex<[ObjectIdentifier: LoopWriter]>([:])
+
+    package init() {}
+
+    /// The writer of `eventLoop`, made on first use.
+    package func writer(for eventLoop: any EventLoop) -> LoopWriter {
+        writers.withLock { writers in
+            let key = ObjectIdentifier(eventLoop)
+            if let writer = writers[key] { return writer }
+            let writer = LoopWriter(eventLoop: eventLoop)
+            writers[key] = writer
+            return writer
+        }
+    }
+}

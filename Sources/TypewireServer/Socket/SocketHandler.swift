@@ -1,0 +1,232 @@
+import Foundation
+import NIOCore
+import NIOWebSocket
+import TypewireCore
+
+/// One WebSocket, from `hello` to close, as a channel handler on the socket's event loop: no task, stream
+/// or writer of its own while the socket is idle.
+///
+/// The first frame must be a valid `hello` within the configured time, or the socket is closed with the
+/// policy-violation code (1008). After that, frames within their budgets (``InboundGate``) go to the hub
+/// in order through the socket's ``SocketLane``; frames that cannot be decoded are answered with an
+/// `error` frame and the socket stays usable. The hub's frames come back through the socket's
+/// ``ChannelOutbox``. The hello timeout, the token's expiry and the pings are scheduled tasks of the loop.
+///
+/// Everything here belongs to the channel's event loop.
+final class SocketHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+
+    private enum Phase {
+        /// No valid `hello` yet; `refused` frames were answered.
+        case awaitingHello(refused: Int)
+        /// The hello is being checked; frames wait in the lane behind it.
+        case authenticating
+        /// Registered with the hub.
+        case open
+        /// Closing or closed: frames are dropped.
+        case closing
+    }
+
+    private let session: SocketSession
+    private var phase = Phase.awaitingHello(refused: 0)
+    private var assembler = MessageAssembler(maxSize: SocketSession.helloFrameLimit)
+    private var gate: InboundGate
+    private var outbox: ChannelOutbox?
+    private var lane: SocketLane<SocketSession.Work>?
+    private var helloDeadline: Scheduled<Void>?
+    private var tokenExpiry: Scheduled<Void>?
+    private var pings: RepeatedTask?
+    private var awaitingPong = false
+
+    init(session: SocketSession) {
+        self.session = session
+        self.gate = InboundGate(session.configuration)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let configuration = session.configuration
+        let channel = context.channel
+        let outbox = ChannelOutbox(
+            channel: channel, writer: session.writers.writer(for: context.eventLoop),
+            closeTimeout: .milliseconds(configuration.closeTimeout)
+        )
+        self.outbox = outbox
+        // A socket's unsent bytes: past the high mark it is cut off (`channelWritabilityChanged`).
+        try? channel.syncOptions?.setOption(
+            ChannelOptions.writeBufferWaterMark,
+            value: .init(low: configuration.maxQueuedBytes / 2, high: configuration.maxQueuedBytes)
+        )
+        let registration = SocketSession.Registration()
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        let session = session
+        lane = SocketLane(
+            work: { work in
+                await session.perform(
+                    work, outbox: outbox, registration: registration,
+                    opened: { expiresAt in eventLoop.execute { loopBound.value.opened(tokenExpiresAt: expiresAt) } },
+                    refused: { code, reason in eventLoop.execute { loopBound.value.close(code, reason) } }
+                )
+            },
+            resume: { channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in } }
+        )
+        let helloTimeout = configuration.helloTimeout
+        helloDeadline = eventLoop.scheduleTask(in: .milliseconds(helloTimeout)) {
+            loopBound.value.close(.policyViolation, "no valid hello within \(helloTimeout) ms")
+        }
+        let interval = TimeAmount.milliseconds(configuration.pingInterval)
+        pings = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in loopBound.value.ping() }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        phase = .closing
+        helloDeadline?.cancel()
+        tokenExpiry?.cancel()
+        pings?.cancel()
+        _ = lane?.submit(.disconnect)
+        lane = nil  // its work refers to this handler: the lane goes once its last item ran
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case ChannelEvent.inputClosed:
+            // Hummingbird's connections allow half closure: a peer gone without a close frame ends its input only.
+            phase = .closing
+            context.close(promise: nil)
+        case is ChannelShouldQuiesceEvent:
+            // The server stops (Hummingbird's graceful shutdown waits for every connection to close): the
+            // sockets the hub already closed are closing; this closes the others (one still saying hello).
+            close(.goingAway, "server shutting down")
+        default:
+            break
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !context.channel.isWritable { outbox?.becameUnwritable() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The frame decoder's errors: the stream cannot be read further.
+        let code: WebSocketErrorCode = (error as? NIOWebSocketError) == .invalidFrameLength ? .messageTooLarge : .protocolError
+        close(code, "unreadable frame: \(error)", then: .closeNow)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .ping:
+            outbox?.send(OutboundFrame(control: .pong, payload: frame.unmaskedData))
+        case .pong:
+            awaitingPong = false
+        case .connectionClose:
+            peerClosed(frame)
+        case .text, .binary, .continuation:
+            guard !isClosing else { return }
+            switch assembler.take(opcode: frame.opcode, fin: frame.fin, data: frame.unmaskedData) {
+            case .incomplete: break
+            case .message(let message): handle(message, context: context)
+            case .close(let code, let reason): close(code, reason, then: .closeNow)
+            }
+        default:
+            close(.protocolError, "unknown opcode", then: .closeNow)
+        }
+    }
+
+    // MARK: Messages
+
+    private func handle(_ message: MessageAssembler.Message, context: ChannelHandlerContext) {
+        switch phase {
+        case .awaitingHello(let refused):
+            guard let hello = SocketSession.hello(in: message) else {
+                outbox?.send(SocketSession.helloFailure(.unauthorized, "Send {\"type\":\"hello\",\"token\":\"…\"} first."))
+                guard refused + 1 < SocketSession.framesBeforeHello else {
+                    return close(.policyViolation, "no valid hello in \(refused + 1) frames")
+                }
+                phase = .awaitingHello(refused: refused + 1)
+                return
+            }
+            phase = .authenticating
+            // After it, frames up to `socketFrameLimit`, so that a frame over the configured limit can be answered
+            // with `too_large` and the socket kept, rather than torn down.
+            assembler.maxSize = session.configuration.socketFrameLimit
+            submit(.hello(token: hello.token), context: context)
+        case .authenticating, .open:
+            switch session.admit(message, gate: &gate) {
+            case .work(let work): submit(work, context: context)
+            case .none: break
+            case .close(let reason): close(.policyViolation, reason)
+            }
+        case .closing:
+            break
+        }
+    }
+
+    /// Hands work to the lane; a socket whose work piles up is read no further until the lane catches up.
+    private func submit(_ work: SocketSession.Work, context: ChannelHandlerContext) {
+        guard lane?.submit(work) == true else { return }
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+    }
+
+    // MARK: Lifecycle
+
+    /// The hub took the socket: the hello deadline is over, and the socket lives no longer than its token.
+    private func opened(tokenExpiresAt expiresAt: Date) {
+        helloDeadline?.cancel()
+        guard case .authenticating = phase, let eventLoop = outbox?.channel.eventLoop else { return }
+        phase = .open
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+        let wait = max(0, expiresAt.timeIntervalSinceNow)
+        tokenExpiry = eventLoop.scheduleTask(in: .milliseconds(Int64(wait * 1_000))) {
+            loopBound.value.outbox?.send(SocketSession.helloFailure(.unauthorized, "The token expired; connect again with a new token."))
+            loopBound.value.close(.policyViolation, "token expired")
+        }
+    }
+
+    /// Pings the peer; one that did not answer the last ping is taken for dead and dropped.
+    private func ping() {
+        guard !awaitingPong else {
+            close(.goingAway, "no answer to a ping", then: .closeNow)
+            return
+        }
+        awaitingPong = true
+        outbox?.send(OutboundFrame(control: .ping, payload: ByteBuffer()))
+    }
+
+    private var isClosing: Bool {
+        if case .closing = phase { return true }
+        return false
+    }
+
+    /// What follows a close frame of ours.
+    private enum AfterClose {
+        /// Wait for the peer's close frame, no longer than the close timeout.
+        case waitForPeer
+        /// Close the connection once the frame is written: the peer cannot be read or is gone.
+        case closeNow
+    }
+
+    /// Sends a close frame (once), after what is queued.
+    private func close(_ code: WebSocketErrorCode, _ reason: String, then after: AfterClose = .waitForPeer) {
+        phase = .closing
+        helloDeadline?.cancel()
+        guard let outbox else { return }
+        outbox.closeNow(code: code, reason: reason, waitForPeer: after == .waitForPeer)
+        if after == .closeNow { outbox.closeAfterFlush() }
+    }
+
+    /// The peer sent a close frame: answered (unless ours went first), then the connection closes.
+    private func peerClosed(_ frame: WebSocketFrame) {
+        phase = .closing
+        guard let outbox else { return }
+        if !outbox.closeSent {
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode() ?? .normalClosure
+            outbox.closeNow(code: code, reason: "", waitForPeer: false)
+        }
+        outbox.closeAfterFlush()
+    }
+}

@@ -1,0 +1,64 @@
+import NIOCore
+import Synchronization
+
+/// One socket's work for the hub, run in the order it came: items run one after another on a task that
+/// exists only while there is work, so an idle socket holds no task.
+///
+/// A socket that sends faster than its work is done is read no further for a while: past
+/// ``pauseAt`` items waiting, `pause` is asked for, and `resume` is called once ``resumeAt`` or fewer wait.
+final class SocketLane<Item: Sendable>: Sendable {
+    /// Items waiting when reading pauses.
+    static var pauseAt: Int { 64 }
+    /// Items waiting when reading resumes.
+    static var resumeAt: Int { 8 }
+
+    private struct State {
+        var items = CircularBuffer<Item>(initialCapacity: 4)
+        var running = false
+        var paused = false
+    }
+
+    private let state = Mutex(State())
+    private let work: @Sendable (Item) async -> Void
+    private let resume: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - work: Runs each item, one at a time.
+    ///   - resume: Called (on the lane's task) when a paused socket may be read again.
+    init(work: @escaping @Sendable (Item) async -> Void, resume: @escaping @Sendable () -> Void) {
+        self.work = work
+        self.resume = resume
+    }
+
+    /// Queues an item.
+    /// - Returns: Whether to stop reading the socket until `resume` is called.
+    func submit(_ item: Item) -> Bool {
+        let (start, pause) = state.withLock { state in
+            state.items.append(item)
+            let start = !state.running
+            state.running = true
+            let pause = !state.paused && state.items.count >= Self.pauseAt
+            if pause { state.paused = true }
+            return (start, pause)
+        }
+        if start { Task { await self.run() } }
+        return pause
+    }
+
+    private func run() async {
+        while true {
+            let (next, resumes): (Item?, Bool) = state.withLock { state in
+                guard let item = state.items.popFirst() else {
+                    state.running = false
+                    return (nil, false)
+                }
+                let resumes = state.paused && state.items.count <= Self.resumeAt
+                if resumes { state.paused = false }
+                return (item, resumes)
+            }
+            guard let next else { return }
+            if resumes { resume() }
+            await work(next)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import NIOCore
+import NIOEmbedded
+import Testing
+@testable import TypewireServer
+
+@Suite("RequestHeadGuard: a new connection is bounded in time before its first head")
+struct RequestHeadGuardTests {
+    /// A connection set up but never registered (accepted as the listener closed) is closed, so its client
+    /// retries at once instead of waiting for the head timeout.
+    @Test func aConnectionThatNeverBecomesActiveIsClosedAfterTheActivationDeadline() throws {
+        let channel = EmbeddedChannel()
+        var closed = false
+        channel.closeFuture.assumeIsolated().whenComplete { _ in closed = true }
+        try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10)))
+        channel.embeddedEventLoop.advanceTime(by: RequestHeadGuard.activationDeadline - .milliseconds(1))
+        #expect(!closed)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(closed, "the never-active connection is still open")
+    }
+
+    @Test func aConnectionThatBecomesActiveWaitsForItsHeadUntilTheHeadTimeout() throws {
+        let channel = EmbeddedChannel()
+        var closed = false
+        channel.closeFuture.assumeIsolated().whenComplete { _ in closed = true }
+        try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10)))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(!closed, "an active connection was closed before its head timeout")
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(closed, "a connection without a complete head outlived the head timeout")
+    }
+}
