@@ -85,6 +85,6 @@ extension Hub {
         if message.editedAt == nil, board.clear(user: message.sender, in: message.conversation) {
             publishActivity(of: message.conversation)
         }
-        broadcast(Self.encode(.message(message)), as: "message", to: message.conversation)
+        broadcast(Self.encode(.message(message)), as: "message", to: message.conversation, message: message)
     }
 }

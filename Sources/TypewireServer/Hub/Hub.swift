@@ -29,6 +29,8 @@ public actor Hub {
     var connections: [ConnectionID: Connection] = [:]
     private var nextConnectionID: ConnectionID = 1
     var subscribers: [String: Set<ConnectionID>] = [:]
+    /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
+    private var joining = JoiningSubscribers()
     var members = MembershipCache()
     var connectionsOfUser: [String: Set<ConnectionID>] = [:]
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
@@ -281,6 +283,8 @@ public actor Hub {
             return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: "subscribe"))
         }
         guard await admitParticipant(user, of: conversation, from: id, ref: conversation, request: "subscribe") else { return }
+        // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
+        if subscribers[conversation]?.contains(id) != true { joining.begin(id, in: conversation) }
         let participants: [Participant]
         let messages: [ChatMessage]
         do {
@@ -289,9 +293,11 @@ public actor Hub {
                 try await store.recentMessages(of: conversation, limit: configuration.recentMessages), within: configuration.maxRecentBytes
             ) : []
         } catch {
+            _ = joining.end(id, in: conversation)
             logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
             return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: "subscribe"))
         }
+        let heldMeanwhile = joining.end(id, in: conversation, history: messages)
         // Closed, or removed from the conversation, while the store answered.
         guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
             return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: "subscribe"))
@@ -309,6 +315,7 @@ public actor Hub {
         if connections[id]!.subscriptions.insert(conversation).inserted { metrics.subscriptions.increment() }
         if blocks[user] != nil { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
+        for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }
     }
 
     private func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
@@ -379,7 +386,7 @@ public actor Hub {
 
     /// Sends a new or edited message to the conversation's subscribers, here and on the other nodes.
     private func deliverMessage(_ message: ChatMessage) {
-        broadcast(Self.encode(.message(message)), as: "message", to: message.conversation)
+        broadcast(Self.encode(.message(message)), as: "message", to: message.conversation, message: message)
         cluster?.publish(.message(message))  // by reference if too large for the bus (`ClusterPayload`)
     }
 
@@ -551,7 +558,10 @@ public actor Hub {
 
     /// Sends the same bytes to every subscriber of a conversation, after its paced activity update if one
     /// is waiting, so that no frame overtakes it (no one sees "is typing" after the message).
-    func broadcast(_ frame: OutboundFrame, as type: String, to conversation: String) {
+    /// Sockets still joining the conversation get the frame after their `subscribed`.
+    /// - Parameter message: The message the frame carries, if it is a `message` frame.
+    func broadcast(_ frame: OutboundFrame, as type: String, to conversation: String, message: ChatMessage? = nil) {
+        joining.hold(frame, message: message, in: conversation)
         if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
         let ids = subscribers[conversation] ?? []
         for id in ids { connections[id]?.outbox.enqueue(frame) }

@@ -1,0 +1,62 @@
+@testable import TypewireServer
+import TypewireCore
+
+/// A store whose history reads are held: `recentMessages` reads the real store, says so, then returns that
+/// (by then old) answer only once the test lets it go. Everything else goes straight to the real store.
+/// It puts a write between a subscription's history read and its end, a race a loaded machine hits by chance.
+final class HeldHistoryStore: ChatStore {
+    private let store: any ChatStore
+    private let (reads, readsContinuation) = AsyncStream.makeStream(of: Void.self)
+    private let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+
+    init(_ store: any ChatStore) {
+        self.store = store
+    }
+
+    /// Returns once a history read has read the store and waits.
+    func historyRead() async {
+        for await _ in reads { return }
+    }
+
+    /// Lets the waiting history read answer.
+    func release() {
+        gateContinuation.yield()
+    }
+
+    func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
+        let messages = try await store.recentMessages(of: conversation, limit: limit)
+        readsContinuation.yield()
+        for await _ in gate { break }
+        return messages
+    }
+
+    func upsertUser(_ identity: Identity) async throws { try await store.upsertUser(identity) }
+    func putUser(_ identity: Identity) async throws { try await store.putUser(identity) }
+    func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
+        try await store.putConversation(id: id, kind: kind, title: title, members: members)
+    }
+    func deleteConversation(_ id: String) async throws -> [String] { try await store.deleteConversation(id) }
+    func user(_ id: String) async throws -> StoredUser? { try await store.user(id) }
+    func createConversation(id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]) async throws -> Conversation {
+        try await store.createConversation(id: id, kind: kind, title: title, creator: creator, members: members)
+    }
+    func conversation(_ id: String) async throws -> Conversation? { try await store.conversation(id) }
+    func conversations(of user: String) async throws -> [Conversation] { try await store.conversations(of: user) }
+    func participants(of conversation: String) async throws -> [Participant] { try await store.participants(of: conversation) }
+    func storeMessage(conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64) async throws -> StoredMessage {
+        try await store.storeMessage(conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt)
+    }
+    func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws -> ChatMessage? {
+        try await store.editMessage(messageId, in: conversation, by: sender, text: text, editedAt: editedAt)
+    }
+    func message(_ id: String, in conversation: String) async throws -> ChatMessage? { try await store.message(id, in: conversation) }
+    func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
+        try await store.messages(of: conversation, before: before, limit: limit)
+    }
+    func addParticipant(_ user: String, to conversation: String) async throws { try await store.addParticipant(user, to: conversation) }
+    func removeParticipant(_ user: String, from conversation: String) async throws -> Bool { try await store.removeParticipant(user, from: conversation) }
+    func sharesTyping(_ user: String) async throws -> Bool { try await store.sharesTyping(user) }
+    func setSharesTyping(_ shares: Bool, for user: String) async throws { try await store.setSharesTyping(shares, for: user) }
+    func blockedUsers(of user: String) async throws -> Set<String> { try await store.blockedUsers(of: user) }
+    func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws { try await store.setBlocked(blocked, user: user, by: blocker) }
+}
