@@ -274,10 +274,12 @@ def main():
     parser.add_argument("--samples", type=int, default=200, help="timed samples per round (even)")
     parser.add_argument("--flood-rate", type=float, default=10_000)
     parser.add_argument("--rate", type=float, default=16, help="the victims' changes a second (under 10 typing frames a second)")
+    parser.add_argument("--kinds", default="activity,garbage,none,reconnect,prehello,bloat",
+                        help="the floods to run, comma-separated (the baseline always runs)")
     args = parser.parse_args()
     binary = str(bench.ROOT / args.binary)
     logs = Path(tempfile.mkdtemp(prefix="bench-flood-"))
-    kinds = ["baseline", "activity", "garbage", "none", "reconnect", "prehello", "bloat"]
+    kinds = ["baseline"] + [kind for kind in args.kinds.split(",") if kind and kind != "baseline"]
     results = {kind: {"latencies": [], "drops": 0, "errors": [], "sent": 0, "seconds": 0.0, "closes": 0, "received": 0.0, "rss": 0.0, "cpu": 0.0}
                for kind in kinds}
     try:

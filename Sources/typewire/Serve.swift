@@ -68,6 +68,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages allowed per second and socket (TYPEWIRE_MESSAGE_RATE).")
     var messageRate: Double?
 
+    @Option(help: "Sockets one user may open per second, sustained; past it a hello gets rate_limited (TYPEWIRE_HANDSHAKE_RATE).")
+    var handshakeRate: Double?
+
+    @Option(help: "Sockets one user may open at once, before --handshake-rate applies (TYPEWIRE_HANDSHAKE_BURST).")
+    var handshakeBurst: Double?
+
     @Option(help: "Comma-separated browser origins allowed to open a socket; empty allows all (TYPEWIRE_ALLOWED_ORIGINS).")
     var allowedOrigins: String?
 
@@ -132,13 +138,16 @@ struct Serve: AsyncParsableCommand {
         if let timeout = try setting(headerTimeout, "TYPEWIRE_HEADER_TIMEOUT", { Int64(try Self.integer($0)) }) { configuration.headerTimeout = timeout }
         if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.activityRate = rate }
         if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.messageRate = rate }
+        if let rate = try setting(handshakeRate, "TYPEWIRE_HANDSHAKE_RATE", Self.number) { configuration.handshakeRate = rate }
+        if let burst = try setting(handshakeBurst, "TYPEWIRE_HANDSHAKE_BURST", Self.number) { configuration.handshakeBurst = burst }
         if let origins = try setting(allowedOrigins, "TYPEWIRE_ALLOWED_ORIGINS", { $0 }) {
             configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.publicDirectory = folder }
         guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.headerTimeout > 0,
-              configuration.activityRate > 0, configuration.messageRate > 0 else {
-            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --activity-rate and --message-rate must be positive.")
+              configuration.activityRate > 0, configuration.messageRate > 0,
+              configuration.handshakeRate > 0, configuration.handshakeBurst >= 1 else {
+            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --handshake-burst at least 1.")
         }
         let files = OpenFileLimit.raiseToHard()
         logger.info("Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more.")

@@ -90,6 +90,13 @@ public struct ServerConfiguration: Sendable {
     /// Sockets one user may have open at once (devices and tabs); a hello past it is refused and the
     /// socket closed with 1008. Default 100.
     public var maxSocketsPerUser: Int
+    /// Sockets one user may open per second, sustained (handshakes past `hello`'s token check); past it a
+    /// `hello` is refused with `rate_limited` before any store read, and the socket closed with 1013 (the
+    /// client connects again with its backoff). Default 5.
+    public var handshakeRate: Double
+    /// Sockets one user may open at once (all of a user's devices and tabs reconnecting after a restart).
+    /// Default 50.
+    public var handshakeBurst: Double
     /// Reply parts allowed at once per socket. Default 40.
     public var streamBurst: Double
     /// Browser origins allowed to open a socket (the `Origin` header, e.g. `https://chat.example`); empty
@@ -170,7 +177,8 @@ public struct ServerConfiguration: Sendable {
         subscribeRate: Double = 10, subscribeBurst: Double = 100, badFrameRate: Double = 10, badFrameBurst: Double = 100,
         largeGroupSize: Int = 100, largeGroupInterval: Int64 = 100, largeGroupDeliveries: Int = 10_000,
         maxActivityEntries: Int = 10, maxQueuedBytes: Int = 4 << 20, frameRate: Double = 100, frameBurst: Double = 400,
-        unknownConversationRate: Double = 1, unknownConversationBurst: Double = 20, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100, allowedOrigins: [String] = [],
+        unknownConversationRate: Double = 1, unknownConversationBurst: Double = 20, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100,
+        handshakeRate: Double = 5, handshakeBurst: Double = 50, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, maxRecentBytes: Int = 64 * 1_024,
         maxOpenReplies: Int = 10, replyTimeout: Int64 = 10_000, requestRate: Double = 10, requestBurst: Double = 50, conversationsPerMinute: Int = 30,
         maxConversationMembers: Int = 1_000, maxTitleLength: Int = 200, maxActivityDetailLength: Int = 64, publicDirectory: String = "Public",
@@ -213,6 +221,8 @@ public struct ServerConfiguration: Sendable {
         self.unknownConversationBurst = unknownConversationBurst
         self.maxSubscriptionsPerSocket = maxSubscriptionsPerSocket
         self.maxSocketsPerUser = maxSocketsPerUser
+        self.handshakeRate = handshakeRate
+        self.handshakeBurst = handshakeBurst
         self.allowedOrigins = allowedOrigins
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength

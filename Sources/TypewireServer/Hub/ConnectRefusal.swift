@@ -18,6 +18,15 @@ public struct ConnectRefusal: Error, CustomStringConvertible {
         )
     }
 
+    /// The user opened sockets faster than ``ServerConfiguration/handshakeRate``: the client connects
+    /// again with its backoff.
+    static func tooManyHandshakes(rate: Double) -> ConnectRefusal {
+        ConnectRefusal(
+            code: .rateLimited, message: "This user opened more than \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) sockets a second; connect again shortly.",
+            isTemporary: true
+        )
+    }
+
     /// The store could not be read or written for the handshake.
     static let storeUnavailable = ConnectRefusal(
         code: .unavailable, message: "The server cannot read its storage now; connect again shortly.", isTemporary: true

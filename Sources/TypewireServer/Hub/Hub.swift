@@ -31,6 +31,8 @@ public actor Hub {
     var subscribers: [String: Set<ConnectionID>] = [:]
     /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
     private var joining = JoiningSubscribers()
+    /// Sockets each user opened lately.
+    private var handshakes: HandshakeBudget
     var members = MembershipCache()
     var connectionsOfUser: [String: Set<ConnectionID>] = [:]
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
@@ -68,6 +70,7 @@ public actor Hub {
         self.configuration = configuration
         self.logger = logger
         self.now = now
+        self.handshakes = HandshakeBudget(rate: configuration.handshakeRate, burst: configuration.handshakeBurst)
         self.board = ActivityBoard(ttl: configuration.activityTTL)
         self.pacer = ActivityPacer(
             interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize,
@@ -88,10 +91,12 @@ public actor Hub {
     ///   - outbox: Where the hub queues the socket's frames, and closes it with the going-away code (1001) for
     ///     a shutdown or when it reads too slowly to follow (the outbox overflowed).
     /// - Returns: The connection's id, for every later call.
-    /// - Throws: ``ConnectRefusal``: the user already has ``ServerConfiguration/maxSocketsPerUser``
-    ///   sockets, or the store cannot be read now (the client retries later).
+    /// - Throws: ``ConnectRefusal``: the user opened sockets faster than ``ServerConfiguration/handshakeRate``
+    ///   (checked first, so a user reconnecting in a loop costs no store read), already has
+    ///   ``ServerConfiguration/maxSocketsPerUser`` sockets, or the store cannot be read now (the client retries later).
     public func connect(_ identity: Identity, outbox: any Outbox) async throws(ConnectRefusal) -> ConnectionID {
         guard !shuttingDown else { throw .shuttingDown }
+        guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.handshakeRate) }
         let limit = configuration.maxSocketsPerUser
         guard connectionsOfUser[identity.userID, default: []].count < limit else { throw .tooManySockets(limit: limit) }
         let stored: StoredUser?

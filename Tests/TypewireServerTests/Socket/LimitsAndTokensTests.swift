@@ -103,6 +103,22 @@ struct LimitsAndTokensTests {
         }
     }
 
+    @Test func aUserOpeningSocketsFasterThanTheHandshakeBudgetIsToldToComeBackLater() async throws {
+        // Rate 0.001: no handshake comes back within the test, however slow the machine.
+        try await TestServer.run(configure: { $0.handshakeBurst = 3; $0.handshakeRate = 0.001 }) { server in
+            var sockets: [TestSocket] = []
+            for _ in 0..<3 { sockets.append(try await server.socket("alice")) }  // each welcomed
+            sockets[0].close()  // a closed socket does not give its handshake back
+            let fourth = try await TestSocket.connect(port: server.port, token: nil)
+            fourth.send(.hello(.init(token: try await server.token("alice"))))
+            let refused = try await fourth.error()
+            #expect(refused.code == .rateLimited && refused.request == "hello")
+            try await eventually { await fourth.isClosed }
+            #expect(await fourth.closeCode == .unknown(1013), "try again later: the client reconnects with its backoff")
+            _ = try await server.socket("bob")  // welcomed: others have budgets of their own
+        }
+    }
+
     @Test func beforeHelloOnlyAFewSmallFramesAreRead() async throws {
         try await TestServer.run { server in
             let large = try await TestSocket.connect(port: server.port, token: nil)

@@ -1,0 +1,28 @@
+import Testing
+@testable import TypewireServer
+
+@Suite("HandshakeBudget: sockets opened per user")
+struct HandshakeBudgetTests {
+    @Test func eachUserHasABurstThenTheRate() {
+        var budget = HandshakeBudget(rate: 2, burst: 3)
+        var carol: [Bool] = []
+        for _ in 0..<4 { carol.append(budget.allow("carol", now: 0)) }
+        #expect(carol == [true, true, true, false])
+        let alice = budget.allow("alice", now: 0)
+        #expect(alice, "another user's budget is untouched")
+        carol = [budget.allow("carol", now: 499), budget.allow("carol", now: 500), budget.allow("carol", now: 500)]
+        #expect(carol == [false, true, false], "one handshake back every 1/rate seconds")
+    }
+
+    @Test func bucketsThatRefilledAreForgottenWhenTheirNumberReachesTheMark() {
+        var budget = HandshakeBudget(rate: 1, burst: 2)
+        for index in 0..<1_023 { _ = budget.allow("user-\(index)", now: 0) }
+        let first = budget.allow("carol", now: 2_001)
+        #expect(first && budget.count == 1_024)
+        // Every bucket of time 0 is full again at 2 000: the next handshake prunes them; carol's stays.
+        let second = budget.allow("carol", now: 2_001)
+        #expect(second && budget.count == 1)
+        let third = budget.allow("carol", now: 2_001)
+        #expect(!third, "carol's burst is used up")
+    }
+}
