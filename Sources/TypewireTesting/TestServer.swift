@@ -22,23 +22,7 @@ public struct TestServer: Sendable {
     /// Signs tokens for the server.
     public let authority: TokenAuthority
     /// The configuration the server runs with.
-    public var configuration: ServerConfiguration { settings.configuration }
-    /// The configuration, by reference, so that the server value that test closures capture stays small.
-    /// With the configuration held by value (594 bytes), the debug test binary of Swift 6.3.1 crashed in
-    /// every run of the UI tests (`swift_release` of a bad pointer as a task's closure ended); at 578 bytes,
-    /// or boxed as here, it does not. The cause was not narrowed further.
-    private let settings: Settings
-
-    private final class Settings: Sendable {
-        let configuration: ServerConfiguration
-        init(_ configuration: ServerConfiguration) { self.configuration = configuration }
-    }
-
-    private init(port: Int, authority: TokenAuthority, configuration: ServerConfiguration) {
-        self.port = port
-        self.authority = authority
-        self.settings = Settings(configuration)
-    }
+    public let configuration: ServerConfiguration
 
     /// The socket's URL.
     public var socketURL: String { "ws://127.0.0.1:\(port)/v1/socket" }
