@@ -24,9 +24,8 @@ struct JoiningSubscribers {
 
     /// Holds a frame broadcast to the conversation for each socket joining it.
     mutating func hold(_ frame: OutboundFrame, message: ChatMessage?, in conversation: String) {
-        guard var joining = held[conversation] else { return }
-        for id in joining.keys { joining[id]?.append(Held(frame: frame, message: message)) }
-        held[conversation] = joining
+        guard let ids = held[conversation]?.keys else { return }
+        for id in Array(ids) { held[conversation]?[id]?.append(Held(frame: frame, message: message)) }
     }
 
     /// The socket joined (or gave up): what was held for it, in order, without the messages already in
