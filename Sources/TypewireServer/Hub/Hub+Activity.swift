@@ -1,0 +1,132 @@
+import TypewireCore
+
+// Activity: who is doing what where, its expiry, pacing, and the views of users who blocked someone.
+extension Hub {
+    func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        if let detail = activity.detail, detail.count > configuration.maxActivityDetailLength {
+            let limit = configuration.maxActivityDetailLength
+            return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity", request: "activity"))
+        }
+        // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
+        if activity.isActive {
+            guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: "activity") else { return }
+        }
+        guard connections[id] != nil, !notSharing.contains(identity.userID) else { return }
+        if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
+            publishActivity(of: conversation)
+        }
+    }
+
+    /// Drops activity whose time ran out and tells the subscribers.
+    /// - Returns: When the next entry expires (server milliseconds), if any.
+    @discardableResult
+    public func expire() -> Int64? {
+        // The other nodes expire this node's entries by themselves, at the same time.
+        for conversation in board.expire(now: now()) { publishActivity(of: conversation, sharing: false) }
+        return board.nextExpiry
+    }
+
+    /// Runs the expiry sweep until cancelled: it sleeps until the earliest `expiresAt`, and never longer
+    /// than the ttl, so an entry set while it sleeps (which expires a ttl later) is never missed.
+    public func runExpiry() async {
+        while !Task.isCancelled {
+            let next = expire()
+            let wait = min(configuration.activityTTL, max(1, (next ?? .max) - now()))
+            try? await Task.sleep(for: .milliseconds(wait))
+        }
+    }
+
+    /// Tells a conversation's subscribers (and the other nodes of a cluster) that its activity changed.
+    /// Large groups get at most one update per ``ServerConfiguration/largeGroupInterval`` (`ActivityPacer`).
+    /// - Parameter sharing: Whether to tell the other nodes of a cluster this node's slice (whenever it
+    ///   may have changed, except by expiry, which they apply by themselves).
+    func publishActivity(of conversation: String, sharing: Bool = true) {
+        if sharing, let cluster {
+            cluster.publish(.slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
+        }
+        guard let ids = subscribers[conversation], !ids.isEmpty else { return pacer.forget(conversation) }
+        switch pacer.change(in: conversation, subscribers: ids.count, now: now()) {
+        case .now:
+            fanOutActivity(of: conversation)
+        case .at(let time):
+            scheduleActivity(of: conversation, at: time)
+        case .scheduled:
+            break
+        }
+    }
+
+    /// Arms a timer for a large group's paced update.
+    private func scheduleActivity(of conversation: String, at time: Int64) {
+        let delay = max(1, time - now())
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(delay))
+            await self?.sendScheduledActivity(of: conversation)
+        }
+    }
+
+    /// Sends a large group's paced update if it is due; a timer armed for an update that a message took
+    /// early waits for the next one's time.
+    private func sendScheduledActivity(of conversation: String) {
+        switch pacer.wake(conversation, now: now()) {
+        case .due: fanOutActivity(of: conversation)
+        case .notYet(let time): scheduleActivity(of: conversation, at: time)
+        case .nothing: break
+        }
+    }
+
+    /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
+    /// blocked someone in it, who get the state without the users they blocked. At most
+    /// ``ServerConfiguration/maxActivityEntries`` entries are listed; `total` counts all.
+    func fanOutActivity(of conversation: String) {
+        guard let ids = subscribers[conversation], !ids.isEmpty else { return }
+        let entries = board.entries(in: conversation)
+        let shared = Self.encode(.activity(capped(entries, in: conversation, serverTime: now())))
+        var delivered = 0
+        for id in ids {
+            guard let connection = connections[id] else { continue }
+            if blocks[connection.identity.userID] != nil {
+                delivered += sendActivityView(of: conversation, to: id, entries: entries) ? 1 : 0
+            } else {
+                connection.outbox.enqueue(shared)
+                delivered += 1
+            }
+        }
+        metrics.sent("activity", count: delivered)
+        metrics.fanOutDeliveries.increment(by: Int64(delivered))
+    }
+
+    /// Sends a conversation's activity without the users the socket's user blocked, unless it shows
+    /// what the socket last got: a change of blocked users alone sends nothing, so it cannot tell the
+    /// blocker that they typed.
+    /// - Parameter send: Whether to send the view (a block changed it); false sends it only if it differs
+    ///   from the last one sent, nil records it without sending (the socket already shows it).
+    /// - Returns: Whether a frame was queued.
+    @discardableResult
+    func sendActivityView(
+        of conversation: String, to id: ConnectionID, entries: [ActivityEntry]? = nil, send: Bool? = false
+    ) -> Bool {
+        guard let connection = connections[id] else { return false }
+        let blocked = blocks[connection.identity.userID] ?? []
+        let visible = (entries ?? board.entries(in: conversation)).filter { !blocked.contains($0.user) }
+        let changed = visible != connection.activityViews[conversation] ?? []
+        connections[id]?.activityViews[conversation] = visible
+        guard send == true || (send == false && changed) else { return false }
+        connection.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: now()))))
+        return true
+    }
+
+    /// An update listing at most ``ServerConfiguration/maxActivityEntries`` of the entries, counting all.
+    func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
+        ActivityUpdate(
+            conversation: conversation, entries: Array(entries.prefix(configuration.maxActivityEntries)),
+            total: entries.count, serverTime: serverTime
+        )
+    }
+
+    /// The conversation's activity as one user may see it.
+    func activityUpdate(of conversation: String, seenBy viewer: String) -> ActivityUpdate {
+        let blocked = blocks[viewer] ?? []
+        return capped(board.entries(in: conversation).filter { !blocked.contains($0.user) }, in: conversation, serverTime: now())
+    }
+}

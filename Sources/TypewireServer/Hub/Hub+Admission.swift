@@ -1,0 +1,54 @@
+import TypewireCore
+
+// Who may act in a conversation: the membership cache and its store lookups.
+extension Hub {
+    /// The participants of a conversation, cached; nil if it does not exist.
+    ///
+    /// A membership change made while the store answered wins: the answer is then used once but not cached.
+    /// - Throws: The store's error: a conversation the store cannot read now is not taken for a missing one.
+    func members(of conversation: String) async throws -> Set<String>? {
+        if let cached = members[conversation] { return cached }
+        let version = membershipChanges
+        let participants = try await store.participants(of: conversation)
+        guard !participants.isEmpty else { return nil }
+        let set = Set(participants.map(\.id))
+        if version == membershipChanges { members.cache(set, of: conversation) }
+        return members[conversation] ?? set
+    }
+
+    /// Whether a user is (still) a participant, checked again after any wait.
+    private func isMember(_ user: String, of conversation: String) async throws -> Bool {
+        guard try await members(of: conversation)?.contains(user) == true else { return false }
+        return members[conversation]?.contains(user) ?? true
+    }
+
+    /// Whether a socket's user may act in a conversation; if not, the socket is answered:
+    /// `unknown_conversation` for a stranger, `unavailable` (try again) when the store cannot say now.
+    ///
+    /// A conversation not in the cache costs a store query: a socket whose lookups keep finding nothing
+    /// (``ServerConfiguration/unknownConversationRate``) is refused with `rate_limited` without one.
+    func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: String) async -> Bool {
+        let cached = members[conversation] != nil
+        if !cached, connections[id]?.unknownConversationLimiter.allow(now: now()) == false {
+            metrics.droppedByRateLimit.increment()
+            reply(to: id, .init(code: .rateLimited, message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref, request: request))
+            return false
+        }
+        do {
+            guard try await isMember(user, of: conversation) else {
+                reply(to: id, Self.unknownConversation(conversation, ref: ref, request: request))
+                return false
+            }
+            if !cached { connections[id]?.unknownConversationLimiter.refund() }  // it was not unknown
+            return true
+        } catch {
+            logger.error("reading a conversation's participants failed", metadata: ["error": "\(error)"])
+            reply(to: id, .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref, request: request))
+            return false
+        }
+    }
+
+    static func unknownConversation(_ conversation: String, ref: String, request: String) -> ServerFrame.Failure {
+        .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref, request: request)
+    }
+}

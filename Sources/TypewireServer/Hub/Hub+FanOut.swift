@@ -1,0 +1,56 @@
+import TypewireCore
+
+// Fan-out: the same bytes to every subscriber, presence, answers to one socket.
+extension Hub {
+    /// Sends the same bytes to every subscriber of a conversation, after its paced activity update if one
+    /// is waiting, so that no frame overtakes it (no one sees "is typing" after the message).
+    /// Sockets still joining the conversation get the frame after their `subscribed`.
+    /// - Parameter message: The message the frame carries, if it is a `message` frame.
+    func broadcast(_ frame: OutboundFrame, as type: String, to conversation: String, message: ChatMessage? = nil) {
+        joining.hold(frame, message: message, in: conversation)
+        if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
+        let ids = subscribers[conversation] ?? []
+        for id in ids { connections[id]?.outbox.enqueue(frame) }
+        metrics.sent(type, count: ids.count)
+        metrics.fanOutDeliveries.increment(by: Int64(ids.count))
+    }
+
+    /// Tells the subscribers of the user's conversations, except those who blocked the user, and except
+    /// in large groups (``ServerConfiguration/largeGroupSize`` members or more): there every member's
+    /// connect would reach every member, so a group's reconnecting members would cost the square of its size.
+    func announcePresence(of user: String, online: Bool) {
+        for conversation in members.conversations(of: user)
+        where members[conversation].map({ $0.count < configuration.largeGroupSize }) ?? false {
+            let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
+            for id in subscribers[conversation] ?? [] {
+                guard let connection = connections[id], blocks[connection.identity.userID]?.contains(user) != true else { continue }
+                deliver(text, as: "presence", to: connection.outbox)
+                metrics.fanOutDeliveries.increment()
+            }
+        }
+    }
+
+    func reply(to id: ConnectionID, _ failure: ServerFrame.Failure) {
+        guard let outbox = connections[id]?.outbox else { return }
+        deliver(Self.encode(.error(failure)), as: "error", to: outbox)
+    }
+
+    /// Queues a frame on one socket and counts it.
+    func deliver(_ frame: OutboundFrame, as type: String, to outbox: any Outbox) {
+        outbox.enqueue(frame)
+        metrics.sent(type)
+    }
+
+    /// Stops a socket's subscription; a conversation nobody follows any more leaves the caches.
+    func removeSubscriber(_ id: ConnectionID, from conversation: String) {
+        guard subscribers[conversation]?.remove(id) != nil, subscribers[conversation]?.isEmpty == true else { return }
+        subscribers[conversation] = nil
+        members.evict(conversation)
+        pacer.forget(conversation)
+    }
+
+    /// A frame encoded once for every socket it goes to.
+    static func encode(_ frame: ServerFrame) -> OutboundFrame {
+        OutboundFrame(text: FrameCodec.encodeText(frame))
+    }
+}

@@ -1,0 +1,83 @@
+import TypewireCore
+
+// Frames from sockets: dispatch, and subscriptions.
+extension Hub {
+    /// Handles one frame from an authenticated socket. The socket's session has already turned away
+    /// frames past their budgets (`InboundGate`).
+    public func handle(_ frame: ClientFrame, from id: ConnectionID) async {
+        metrics.received(frame.type)
+        if !configuration.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
+        switch frame {
+        case .hello:
+            reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: "hello"))
+        case .subscribe(let subscribe):
+            await self.subscribe(id, to: subscribe.conversation)
+        case .unsubscribe(let unsubscribe):
+            if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
+            connections[id]?.activityViews[unsubscribe.conversation] = nil
+            removeSubscriber(id, from: unsubscribe.conversation)
+        case .activity(let request):
+            let arrival = ContinuousClock.now
+            await setActivity(request.activity, in: request.conversation, from: id)
+            metrics.relayLatency.record(ContinuousClock.now - arrival)
+        case .send(let send):
+            await self.send(send, from: id)
+        case .edit(let edit):
+            await self.edit(edit, from: id)
+        case .stream(let stream):
+            await self.stream(stream, from: id)
+        }
+    }
+
+    private func subscribe(_ id: ConnectionID, to conversation: String) async {
+        guard let user = connections[id]?.identity.userID else { return }
+        let limit = configuration.maxSubscriptionsPerSocket
+        guard connections[id]!.subscriptions.count < limit || connections[id]!.subscriptions.contains(conversation) else {
+            return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: "subscribe"))
+        }
+        guard await admitParticipant(user, of: conversation, from: id, ref: conversation, request: "subscribe") else { return }
+        // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
+        if subscribers[conversation]?.contains(id) != true { joining.begin(id, in: conversation) }
+        let participants: [Participant]
+        let messages: [ChatMessage]
+        do {
+            participants = try await store.participants(of: conversation)
+            messages = configuration.storesMessages ? Self.newest(
+                try await store.recentMessages(of: conversation, limit: configuration.recentMessages), within: configuration.maxRecentBytes
+            ) : []
+        } catch {
+            _ = joining.end(id, in: conversation)
+            logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
+            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: "subscribe"))
+        }
+        let heldMeanwhile = joining.end(id, in: conversation, history: messages)
+        // Closed, or removed from the conversation, while the store answered.
+        guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
+            return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: "subscribe"))
+        }
+        subscribers[conversation, default: []].insert(id)
+        let blocked = blocks[user] ?? []
+        let online = participants.map {
+            Participant(id: $0.id, name: $0.name, online: isOnline($0.id) && !blocked.contains($0.id))
+        }
+        let view = activityUpdate(of: conversation, seenBy: user)
+        let subscribed = ServerFrame.subscribed(.init(
+            conversation: conversation, participants: online, activity: view,
+            recentMessages: messages, presence: participants.count >= configuration.largeGroupSize ? false : nil
+        ))
+        if connections[id]!.subscriptions.insert(conversation).inserted { metrics.subscriptions.increment() }
+        if blocks[user] != nil { connections[id]!.activityViews[conversation] = view.entries }
+        deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
+        for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }
+    }
+
+    /// The newest of `messages` (oldest first) whose text fits in `bytes`, at least the newest one.
+    static func newest(_ messages: [ChatMessage], within bytes: Int) -> [ChatMessage] {
+        var total = 0
+        let kept = messages.reversed().prefix { message in
+            total += message.text.utf8.count
+            return total <= bytes
+        }
+        return messages.suffix(max(kept.count, min(1, messages.count)))
+    }
+}

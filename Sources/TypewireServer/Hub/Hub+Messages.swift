@@ -1,0 +1,92 @@
+import TypewireCore
+
+// Messages: sends, edits and the parts of bots' streamed replies.
+extension Hub {
+    func send(_ send: ClientFrame.Send, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        guard send.text.count <= configuration.maxMessageLength else {
+            return reply(to: id, .init(
+                code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: send.clientMessageId, request: "send"
+            ))
+        }
+        guard !send.clientMessageId.isEmpty else {
+            return reply(to: id, .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send", request: "send"))
+        }
+        guard await admitParticipant(identity.userID, of: send.conversation, from: id, ref: send.clientMessageId, request: "send") else { return }
+        // The stop goes out before the message, so no one sees "is typing" after it arrives.
+        if board.clear(user: identity.userID, in: send.conversation) { publishActivity(of: send.conversation) }
+        let stored: StoredMessage
+        do {
+            stored = try await store.storeMessage(
+                conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text, sentAt: now()
+            )
+        } catch {
+            logger.error("storing a message failed", metadata: ["error": "\(error)"])
+            return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId, request: "send"))
+        }
+        if stored.isNew { deliverMessage(stored.message) }
+        if send.clientMessageId.hasPrefix("stream-") {
+            // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
+            streams.remove(StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID))
+        }
+        guard let outbox = connections[id]?.outbox else { return }
+        deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
+    }
+
+    func edit(_ edit: ClientFrame.Edit, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        guard edit.text.count <= configuration.maxMessageLength else {
+            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: edit.messageId, request: "edit"))
+        }
+        guard await admitParticipant(identity.userID, of: edit.conversation, from: id, ref: edit.messageId, request: "edit") else { return }
+        let edited: ChatMessage?
+        do {
+            edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
+        } catch {
+            logger.error("editing a message failed", metadata: ["error": "\(error)"])
+            return reply(to: id, .init(code: .unavailable, message: "The message was not edited: the server cannot write to its storage now; try again later.", ref: edit.messageId, request: "edit"))
+        }
+        guard let edited else {
+            return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId, request: "edit"))
+        }
+        deliverMessage(edited)
+    }
+
+    /// Sends a new or edited message to the conversation's subscribers, here and on the other nodes.
+    private func deliverMessage(_ message: ChatMessage) {
+        broadcast(Self.encode(.message(message)), as: "message", to: message.conversation, message: message)
+        cluster?.publish(.message(message))  // by reference if too large for the bus (`ClusterPayload`)
+    }
+
+    /// A bot streams a reply: each part is fanned out as it comes; the final part stores the whole reply as
+    /// a message and clears the bot's activity.
+    func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
+        guard let identity = connections[id]?.identity else { return }
+        guard identity.isBot else {
+            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.", ref: part.messageId, request: "stream"))
+        }
+        guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: "stream") else { return }
+        let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
+        let time = now()
+        streams.forgetSilent(of: identity.userID, before: time - configuration.replyTimeout)
+        let known = streams[key]
+        guard known != nil || part.isFinal || streams.count(of: identity.userID) < configuration.maxOpenReplies else {
+            let limit = configuration.maxOpenReplies
+            return reply(to: id, .init(code: .rateLimited, message: "This bot streams \(limit) replies already; finish one before starting another.", ref: part.messageId, request: "stream"))
+        }
+        // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
+        let text = part.isFinal ? part.text ?? (known ?? "") + part.delta : (known ?? "") + part.delta
+        guard text.count <= configuration.maxMessageLength else {
+            streams.remove(key)
+            return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(configuration.maxMessageLength) characters.", ref: part.messageId, request: "stream"))
+        }
+        if part.isFinal { streams.remove(key) } else { streams.set(text, for: key, at: time) }
+        let delta = ServerFrame.StreamDelta(
+            conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
+        )
+        broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
+        cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it
+        guard part.isFinal else { return }
+        await self.send(.init(conversation: part.conversation, clientMessageId: "stream-\(part.messageId)", text: text), from: id)
+    }
+}
