@@ -3,12 +3,14 @@ opened at once, and 10 000 sockets of one user. With the default limits (docs/PR
 answered (the admitted ones as usual, the rest `rate_limited` with the conversation as `ref`), and past the
 handshake budget (50 at once, 5 a second) a user's `hello` gets `rate_limited` and the socket is closed with
 1013; with that budget raised, past 100 sockets a user's `hello` gets `forbidden` and the socket is closed
-with 1008. Meanwhile others' typing keeps crossing the server.
+with 1008. Frames written together with a `hello` wait undecoded until it is welcomed, so a refused one costs
+no decoding of them. Meanwhile others' typing keeps crossing the server.
 """
 
 import json
 import struct
 import time
+import urllib.request
 
 import websocket
 
@@ -185,3 +187,47 @@ def test_ten_thousand_sockets_of_one_user(tmp_path, request):
         for ws in accepted:
             ws.close()
         assert server.alive()
+
+
+def masked_text_frame(text):
+    """A client text frame with a zero masking key (valid framing), so that several go out in one write."""
+    payload = text.encode()
+    length = len(payload)
+    size = bytes([0x80 | length]) if length < 126 else bytes([0x80 | 126]) + struct.pack("!H", length)
+    return b"\x81" + size + b"\0\0\0\0" + payload
+
+
+def frames_in(server, kind):
+    """The server's count of frames of one type read from sockets (`/metrics`)."""
+    text = urllib.request.urlopen(f"{server.url}/metrics", timeout=10).read().decode()
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith(f'typewire_frames_in_total{{type="{kind}"}}'))
+
+
+def test_frames_behind_a_hello_wait_undecoded_until_welcome(tmp_path, request):
+    """A `hello` and 50 frames that are not JSON in one write: refused past the handshake budget, the 50 are
+    never decoded (before, each was decoded while the hello was checked); welcomed, they are answered after
+    `welcome`, in order."""
+    frank_token = mint_token("frank", "Frank")
+    extra = ("--handshake-burst", "1", "--handshake-rate", "0.001")
+    with running_server(request.node.name, tmp_path / "typewire.sqlite", extra=extra) as server:
+        hello = masked_text_frame(json.dumps({"type": "hello", "token": frank_token}))
+        subscribe = masked_text_frame(json.dumps({"type": "subscribe", "conversation": GROUP}))
+        garbage = b"".join(masked_text_frame(f"not JSON {index}") for index in range(50))
+
+        welcomed = websocket.create_connection(server.socket_url, timeout=30)
+        welcomed.sock.sendall(hello + subscribe + garbage)
+        answers = [json.loads(welcomed.recv()) for _ in range(52)]
+        assert [answer["type"] for answer in answers[:2]] == ["welcome", "subscribed"], answers[:2]
+        assert all(answer["type"] == "error" and answer["code"] == "malformed_frame" for answer in answers[2:]), answers[2:4]
+        assert frames_in(server, "invalid") == 50
+
+        refused = websocket.create_connection(server.socket_url, timeout=30)
+        refused.sock.sendall(hello + garbage)
+        answer = json.loads(refused.recv())
+        assert answer["type"] == "error" and answer["code"] == "rate_limited", answer
+        assert close_code(refused) == 1013
+        refused.close()
+        assert frames_in(server, "invalid") == 50, "the frames behind the refused hello were decoded"
+        welcomed.close()
+        typing_still_crosses(server, mint_token("alice", "Alice"), mint_token("bob", "Bob"))

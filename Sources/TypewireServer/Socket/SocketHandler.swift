@@ -7,7 +7,9 @@ import TypewireCore
 /// or writer of its own while the socket is idle.
 ///
 /// The first frame must be a valid `hello` within the configured time, or the socket is closed with the
-/// policy-violation code (1008). After that, frames within their budgets (``InboundGate``) go to the hub
+/// policy-violation code (1008). While the hello is checked the socket is not read, and frames already read
+/// behind it wait undecoded: a socket whose hello is refused costs no decoding of what it sent after it.
+/// After that, frames within their budgets (``InboundGate``) go to the hub
 /// in order through the socket's ``SocketLane``; frames that cannot be decoded are answered with an
 /// `error` frame and the socket stays usable. The hub's frames come back through the socket's
 /// ``ChannelOutbox``. The hello timeout, the token's expiry and the pings are scheduled tasks of the loop.
@@ -19,8 +21,8 @@ final class SocketHandler: ChannelInboundHandler {
     private enum Phase {
         /// No valid `hello` yet; `refused` frames were answered.
         case awaitingHello(refused: Int)
-        /// The hello is being checked; frames wait in the lane behind it.
-        case authenticating
+        /// The hello is being checked: the socket is not read, and frames read with the hello wait undecoded.
+        case authenticating(held: [MessageAssembler.Message])
         /// Registered with the hub.
         case open
         /// Closing or closed: frames are dropped.
@@ -149,35 +151,54 @@ final class SocketHandler: ChannelInboundHandler {
                 phase = .awaitingHello(refused: refused + 1)
                 return
             }
-            phase = .authenticating
+            phase = .authenticating(held: [])
+            // Nothing more is read until the hub answers (`opened`), or the socket is closed.
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
             // After it, frames up to `socketFrameLimit`, so that a frame over the configured limit can be answered
             // with `too_large` and the socket kept, rather than torn down.
             assembler.maxSize = session.configuration.socketFrameLimit
-            submit(.hello(token: hello.token), context: context)
-        case .authenticating, .open:
-            switch session.admit(message, gate: &gate) {
-            case .work(let work): submit(work, context: context)
-            case .none: break
-            case .close(let reason): close(.policyViolation, reason)
+            submit(.hello(token: hello.token), channel: context.channel)
+        case .authenticating(var held):
+            // What the last read brought behind the hello: bounded by one read, and by this count.
+            guard held.count < SocketSession.framesBehindHello else {
+                return close(.policyViolation, "more than \(SocketSession.framesBehindHello) frames before welcome", then: .closeNow)
             }
+            held.append(message)
+            phase = .authenticating(held: held)
+        case .open:
+            admit(message, channel: context.channel)
         case .closing:
             break
         }
     }
 
+    /// Hands a message of a welcomed socket to the hub, or answers, drops or closes for it (``InboundGate``).
+    private func admit(_ message: MessageAssembler.Message, channel: any Channel) {
+        switch session.admit(message, gate: &gate) {
+        case .work(let work): submit(work, channel: channel)
+        case .none: break
+        // A socket that keeps flooding is not owed a close handshake: what it sends meanwhile is not read.
+        case .close(let reason): close(.policyViolation, reason, then: .closeNow)
+        }
+    }
+
     /// Hands work to the lane; a socket whose work piles up is read no further until the lane catches up.
-    private func submit(_ work: SocketSession.Work, context: ChannelHandlerContext) {
+    private func submit(_ work: SocketSession.Work, channel: any Channel) {
         guard lane?.submit(work) == true else { return }
-        context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
     }
 
     // MARK: Lifecycle
 
-    /// The hub took the socket: the hello deadline is over, and the socket lives no longer than its token.
+    /// The hub took the socket: the hello deadline is over, the frames read behind the hello are handled, the
+    /// socket is read again, and it lives no longer than its token.
     private func opened(tokenExpiresAt expiresAt: Date) {
         helloDeadline?.cancel()
-        guard case .authenticating = phase, let eventLoop = outbox?.channel.eventLoop else { return }
+        guard case .authenticating(let held) = phase, let channel = outbox?.channel else { return }
+        let eventLoop = channel.eventLoop
         phase = .open
+        channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        for message in held where !isClosing { admit(message, channel: channel) }
         let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
         let wait = max(0, expiresAt.timeIntervalSinceNow)
         tokenExpiry = eventLoop.scheduleTask(in: .milliseconds(Int64(wait * 1_000))) {

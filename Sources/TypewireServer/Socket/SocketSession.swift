@@ -16,6 +16,10 @@ final class SocketSession: Sendable {
     /// Frames that are not a valid `hello` answered before the socket is closed (1008).
     static let framesBeforeHello = 5
 
+    /// Frames a socket may send behind its `hello` before `welcome` (they wait undecoded while the hello is
+    /// checked): past it the socket is closed (1008). Clients send nothing before `welcome`.
+    static let framesBehindHello = 256
+
     let hub: Hub
     let authority: TokenAuthority
     let configuration: ServerConfiguration
