@@ -20,6 +20,9 @@ a second (it reads its answers, like a real client), of one of these kinds:
 - prehello:  1 MiB frames before `hello`, each on a new socket, from two threads;
 - bloat:     three sockets of Carol's that never read, each sending 100 `subscribe` for the group, which
              holds 50 messages of 10 000 characters (seeded first); reconnected every second.
+- block:     Erin, who follows 3 000 conversations with Frank (made through the server API first, and
+             subscribed by 30 sockets of hers before the round), blocks and unblocks Frank through REST as
+             fast as one keep-alive connection goes: past the REST budget (10 a second) each gets 429.
 
 Besides latency it reports the server's resident memory at the end of each kind's rounds (the most seen)
 and the CPU the flooder itself used (it shares the machine's cores with the server and the victims; in
@@ -45,6 +48,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_cluster as bench  # noqa: E402  (Node, token, connect, run_round, percentile, stop_children)
 import websocket  # noqa: E402
+
+#: The server API's key (the block flood makes its conversations through it).
+API_KEY = "bench-flood-api-key-0123456789abcdef0123"
 
 
 class RawSocket:
@@ -130,17 +136,22 @@ class RawSocket:
             pass
 
 
-def flood(port, token_text, kind, rate, stop, counters):
+def flood(port, token_text, kind, rate, stop, counters, ready):
     """Sends `rate` frames a second of one kind until told to stop, reconnecting when the server closes.
 
-    A reader thread consumes the server's answers, as a real client would."""
+    A reader thread consumes the server's answers, as a real client would. `ready` is set once the flood
+    begins (the block flood subscribes its conversations first)."""
     import threading
+    if kind != "block":
+        ready.set()
     if kind == "reconnect":
         return reconnect(port, token_text, stop, counters)
     if kind == "prehello":
         return prehello(port, stop, counters)
     if kind == "bloat":
         return bloat(port, token_text, stop, counters)
+    if kind == "block":
+        return block(port, token_text, stop, counters, ready)
     fixed = {"activity": json.dumps({"type": "activity", "conversation": "group-six", "activity": "typing"}),
              "garbage": "this is not JSON " * 4,
              "none": None}[kind]
@@ -250,6 +261,61 @@ def bloat(port, token_text, stop, counters, sockets=3, subscribes=100):
     counters["cpu"] = time.process_time()
 
 
+def block(port, token_text, stop, counters, ready, sockets=30):
+    """Erin's sockets follow the 3 000 conversations (100 each, within the subscribe burst); then Frank is
+    blocked and unblocked through REST, again and again, on one keep-alive connection."""
+    import http.client
+    opened = []
+    for index in range(sockets):
+        ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=30)
+        ws.send(json.dumps({"type": "hello", "token": token_text}))
+        for number in range(index * 100, (index + 1) * 100):
+            ws.send(json.dumps({"type": "subscribe", "conversation": f"block-flood-{number}"}))
+        answered = 0
+        while answered < 100:
+            frame = json.loads(ws.recv())
+            if frame["type"] == "subscribed":
+                answered += 1
+            elif frame["type"] == "error":
+                raise RuntimeError(f"erin's subscribe: {frame}")
+        opened.append(ws)
+    ready.set()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Authorization": f"Bearer {token_text}"}
+    sent = limited = 0
+    while not stop.is_set():
+        connection.request("PUT" if sent % 2 == 0 else "DELETE", "/v1/blocks/frank", headers=headers)
+        response = connection.getresponse()
+        response.read()
+        limited += response.status == 429
+        sent += 1
+    connection.close()
+    for ws in opened:
+        ws.close()
+    counters["sent"], counters["closes"] = sent, limited
+    counters["cpu"] = time.process_time()
+
+
+def seed_block_conversations(port, count=3_000):
+    """3 000 groups of Erin and Frank, made through the server API (a user may create 30 a minute; the server
+    API takes 100 requests a second after a burst of 500: about 25 s)."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
+    body = json.dumps({"kind": "group", "members": ["erin", "frank"]})
+    number = 0
+    while number < count:
+        connection.request("PUT", f"/v1/server/conversations/block-flood-{number}", body=body, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        if response.status == 429:
+            time.sleep(0.1)  # past the server API's budget: again shortly
+            continue
+        assert response.status in (200, 201), response.status
+        number += 1
+    connection.close()
+
+
 def seed_large_messages(port, token_text, count=50, length=10_000):
     """Fills the group with `count` messages of `length` characters, within the message rate limit."""
     ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=10)
@@ -274,7 +340,7 @@ def main():
     parser.add_argument("--samples", type=int, default=200, help="timed samples per round (even)")
     parser.add_argument("--flood-rate", type=float, default=10_000)
     parser.add_argument("--rate", type=float, default=16, help="the victims' changes a second (under 10 typing frames a second)")
-    parser.add_argument("--kinds", default="activity,garbage,none,reconnect,prehello,bloat",
+    parser.add_argument("--kinds", default="activity,garbage,none,reconnect,prehello,bloat,block",
                         help="the floods to run, comma-separated (the baseline always runs)")
     args = parser.parse_args()
     binary = str(bench.ROOT / args.binary)
@@ -283,9 +349,11 @@ def main():
     results = {kind: {"latencies": [], "drops": 0, "errors": [], "sent": 0, "seconds": 0.0, "closes": 0, "received": 0.0, "rss": 0.0, "cpu": 0.0}
                for kind in kinds}
     try:
-        node = bench.Node("single", binary, logs, "--sqlite", str(logs / "flood.sqlite"), activity_rate=None)
-        tokens = {user: bench.token(binary, user) for user in ("alice", "bob", "carol", "frank")}
+        node = bench.Node("single", binary, logs, "--sqlite", str(logs / "flood.sqlite"), "--api-key", API_KEY, activity_rate=None)
+        tokens = {user: bench.token(binary, user) for user in ("alice", "bob", "carol", "erin", "frank")}
         seed_large_messages(node.port, tokens["frank"])
+        if "block" in kinds:
+            seed_block_conversations(node.port)
         for repeat in range(args.rounds):
             order = kinds[repeat % len(kinds):] + kinds[:repeat % len(kinds)]
             for kind in order:
@@ -293,8 +361,11 @@ def main():
                 counters = manager.dict()
                 flooder = None
                 if kind != "baseline":
-                    flooder = multiprocessing.Process(target=flood, args=(node.port, tokens["carol"], kind, args.flood_rate, stop, counters))
+                    ready = multiprocessing.Event()
+                    flooder = multiprocessing.Process(target=flood, args=(
+                        node.port, tokens["erin" if kind == "block" else "carol"], kind, args.flood_rate, stop, counters, ready))
                     flooder.start()
+                    ready.wait(120)
                     time.sleep(0.5)  # let the flood reach its rate before measuring
                 began, received_before = time.perf_counter(), node.metric("typewire_frames_in_total")
                 got, drops, errors = bench.run_round(node.port, node.port, {"alice": tokens["alice"], "bob": tokens["bob"]}, args.samples, args.rate)
@@ -316,7 +387,7 @@ def main():
                 manager.shutdown()
                 print(f"round {repeat + 1}/{args.rounds} {kind}: p50 {sorted(got)[len(got) // 2] / 1e3:.0f} µs,"
                       f" p99 {bench.percentile(sorted(got), 99) / 1e3:.0f} µs", flush=True)
-        print("\n| flood | frames/s sent by the flooder (reconnect, prehello: sockets/s) | frames/s the server read (all sockets) | flooder reconnects | samples | dropped | p50 (µs) | p90 (µs) | p99 (µs) | p99 / baseline p99 | server RSS (MiB, most seen) | flooder CPU (% of one core) |")
+        print("\n| flood | frames/s sent by the flooder (reconnect, prehello: sockets/s; block: requests/s) | frames/s the server read (all sockets) | flooder reconnects (block: requests answered 429) | samples | dropped | p50 (µs) | p90 (µs) | p99 (µs) | p99 / baseline p99 | server RSS (MiB, most seen) | flooder CPU (% of one core) |")
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         base = sorted(results["baseline"]["latencies"])
         for kind in kinds:
