@@ -49,7 +49,12 @@ public struct TokenAuthority: Sendable {
 
     /// The identity a token names and when the token expires, or nil if the token is not valid.
     public func verifyWithExpiry(_ token: String) async -> (identity: Identity, expiresAt: Date)? {
-        guard let header = UncheckedHeader(of: token) else { return nil }
+        guard let unchecked = UncheckedToken(of: token) else { return nil }
+        return await verifyWithExpiry(token, unchecked: unchecked)
+    }
+
+    /// ``verifyWithExpiry(_:)`` for a token whose unchecked claims were read already.
+    func verifyWithExpiry(_ token: String, unchecked header: UncheckedToken) async -> (identity: Identity, expiresAt: Date)? {
         let claims: TokenClaims?
         switch header.algorithm {
         case "HS256":

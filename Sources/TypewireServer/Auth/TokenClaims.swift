@@ -62,21 +62,30 @@ struct ClaimKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// The header fields that choose how a token is verified, read before its signature is checked.
-struct UncheckedHeader {
+/// What a token claims, read before its signature is checked: the header fields that choose how it is
+/// verified, and the user it names (to turn away a user past their handshake budget before the token
+/// costs a verification; never trusted for anything else).
+struct UncheckedToken: Sendable {
     var algorithm: String?
     var keyID: String?
+    var subject: String?
 
-    /// The header of a token, or nil if it is not a JWT.
+    /// The claims of a token, or nil if it is not a JWT.
     init?(of token: String) {
-        guard let parsed = try? DefaultJWTParser().parse(Array(token.utf8), as: AnyPayload.self) else { return nil }
+        guard let parsed = try? DefaultJWTParser().parse(Array(token.utf8), as: SubjectPayload.self) else { return nil }
         algorithm = parsed.header.alg
         keyID = parsed.header.kid
+        subject = parsed.payload.sub
     }
 
-    /// A payload that accepts any object: only the header is wanted.
-    private struct AnyPayload: JWTPayload {
-        init(from decoder: any Decoder) throws {}
+    /// A payload that accepts any object and reads its `sub` if it is a string.
+    private struct SubjectPayload: JWTPayload {
+        var sub: String?
+
+        init(from decoder: any Decoder) throws {
+            sub = try? decoder.container(keyedBy: ClaimKey.self).decodeIfPresent(String.self, forKey: ClaimKey("sub"))
+        }
+
         func encode(to encoder: any Encoder) throws {}
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }

@@ -91,8 +91,8 @@ public struct ServerConfiguration: Sendable {
     /// socket closed with 1008. Default 100.
     public var maxSocketsPerUser: Int
     /// Sockets one user may open per second, sustained (handshakes past `hello`'s token check); past it a
-    /// `hello` is refused with `rate_limited` before any store read, and the socket closed with 1013 (the
-    /// client connects again with its backoff). Default 5.
+    /// `hello` is refused with `rate_limited` before its token is verified or the store read, and the socket
+    /// closed with 1013 (the client connects again with its backoff). Default 5.
     public var handshakeRate: Double
     /// Sockets one user may open at once (all of a user's devices and tabs reconnecting after a restart).
     /// Default 50.

@@ -37,7 +37,7 @@ public actor Hub {
     /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
     var joining = JoiningSubscribers()
     /// Sockets each user opened lately.
-    var handshakes: HandshakeBudget
+    nonisolated let handshakes: HandshakeBudgets
     var members = MembershipCache()
     var connectionsOfUser: [String: Set<ConnectionID>] = [:]
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
@@ -75,7 +75,7 @@ public actor Hub {
         self.configuration = configuration
         self.logger = logger
         self.now = now
-        self.handshakes = HandshakeBudget(rate: configuration.handshakeRate, burst: configuration.handshakeBurst)
+        self.handshakes = HandshakeBudgets(rate: configuration.handshakeRate, burst: configuration.handshakeBurst)
         self.board = ActivityBoard(ttl: configuration.activityTTL)
         self.pacer = ActivityPacer(
             interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize,

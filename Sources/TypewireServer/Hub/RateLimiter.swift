@@ -26,6 +26,12 @@ struct RateLimiter: Sendable {
         return true
     }
 
+    /// Whether a frame would pass now, without taking a token.
+    func hasToken(now: Int64) -> Bool {
+        guard let updatedAt else { return tokens >= 1 }
+        return min(burst, tokens + Double(max(0, now - updatedAt)) * rate / 1_000) >= 1
+    }
+
     /// Whether no frame came since `time` (the bucket has been refilling since).
     func isIdle(since time: Int64) -> Bool {
         (updatedAt ?? .min) < time

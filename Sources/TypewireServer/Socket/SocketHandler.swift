@@ -151,13 +151,18 @@ final class SocketHandler: ChannelInboundHandler {
                 phase = .awaitingHello(refused: refused + 1)
                 return
             }
+            let unchecked = UncheckedToken(of: hello.token)
+            if let refusal = session.spentHandshake(unchecked) {
+                outbox?.send(SocketSession.helloFailure(refusal.code, refusal.message))
+                return close(.unknown(1013), refusal.message)
+            }
             phase = .authenticating(held: [])
             // Nothing more is read until the hub answers (`opened`), or the socket is closed.
             context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
             // After it, frames up to `socketFrameLimit`, so that a frame over the configured limit can be answered
             // with `too_large` and the socket kept, rather than torn down.
             assembler.maxSize = session.configuration.socketFrameLimit
-            submit(.hello(token: hello.token), channel: context.channel)
+            submit(.hello(token: hello.token, unchecked: unchecked), channel: context.channel)
         case .authenticating(var held):
             // What the last read brought behind the hello: bounded by one read, and by this count.
             guard held.count < SocketSession.framesBehindHello else {

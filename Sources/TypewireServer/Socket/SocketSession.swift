@@ -36,8 +36,9 @@ final class SocketSession: Sendable {
 
     /// Work for the hub, in the order the socket's frames came.
     enum Work: Sendable {
-        /// Check the token, register the socket with the hub (which answers `welcome`).
-        case hello(token: String)
+        /// Check the token, register the socket with the hub (which answers `welcome`); `unchecked` is what
+        /// the token claims, read already (nil if it is not a JWT).
+        case hello(token: String, unchecked: UncheckedToken?)
         /// A frame within its budgets.
         case frame(ClientFrame)
         /// Answer the socket after the answers to its earlier frames.
@@ -65,8 +66,8 @@ final class SocketSession: Sendable {
         opened: @escaping @Sendable (Date) -> Void, refused: @escaping @Sendable (WebSocketErrorCode, String) -> Void
     ) async {
         switch work {
-        case .hello(let token):
-            guard let (identity, expiresAt) = await authority.verifyWithExpiry(token) else {
+        case .hello(let token, let unchecked):
+            guard let unchecked, let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked) else {
                 outbox.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
                 return refused(.policyViolation, "invalid token")
             }
@@ -128,6 +129,15 @@ final class SocketSession: Sendable {
             return .none
         case .close(let reason): return .close(reason: reason)
         }
+    }
+
+    /// The refusal of a `hello` whose token names a user past their handshake budget
+    /// (``ServerConfiguration/handshakeRate``), decided on the socket's event loop before the token costs a
+    /// verification, a task and the hub's turn. The claim is not trusted: it can get a `hello` refused early
+    /// (what the hub would do for a valid token), never charge the user's budget.
+    func spentHandshake(_ unchecked: UncheckedToken?) -> ConnectRefusal? {
+        guard let user = unchecked?.subject, hub.handshakes.isSpent(user, now: hub.now()) else { return nil }
+        return .tooManyHandshakes(rate: configuration.handshakeRate)
     }
 
     /// The `hello` a message before it carries, if it is one.

@@ -14,6 +14,19 @@ struct HandshakeBudgetTests {
         #expect(carol == [false, true, false], "one handshake back every 1/rate seconds")
     }
 
+    @Test func askingWhetherABudgetIsSpentTakesNothing() {
+        var budget = HandshakeBudget(rate: 1, burst: 2)
+        #expect(!budget.isSpent("carol", now: 0), "a user without a bucket has a full one")
+        let first = budget.allow("carol", now: 0)
+        let asked = (0..<10).map { _ in budget.isSpent("carol", now: 0) }
+        let second = budget.allow("carol", now: 0)
+        #expect(first && asked.allSatisfy { !$0 } && second, "the asking took none of the burst")
+        #expect(budget.isSpent("carol", now: 999))
+        #expect(!budget.isSpent("carol", now: 1_000), "one back after 1/rate seconds")
+        let third = budget.allow("carol", now: 1_000)
+        #expect(third && budget.isSpent("carol", now: 1_000))
+    }
+
     @Test func bucketsThatRefilledAreForgottenWhenTheirNumberReachesTheMark() {
         var budget = HandshakeBudget(rate: 1, burst: 2)
         for index in 0..<1_023 { _ = budget.allow("user-\(index)", now: 0) }

@@ -119,6 +119,27 @@ struct LimitsAndTokensTests {
         }
     }
 
+    /// A hello past its user's budget is turned away before its token is verified, and a token that fails
+    /// verification takes nothing of the budget of the user it names.
+    @Test func aHelloPastTheBudgetIsRefusedBeforeItsTokenIsVerified() async throws {
+        let forger = try await TokenAuthority(secret: "a-secret-that-is-not-the-servers-0123456789")
+        try await TestServer.run(configure: { $0.handshakeBurst = 2; $0.handshakeRate = 0.001 }) { server in
+            for _ in 0..<5 {
+                let forged = try await TestSocket.connect(port: server.port, token: nil)
+                forged.send(.hello(.init(token: try await forger.sign(Identity(userID: "erin", name: "Erin")))))
+                #expect(try await forged.error().code == .unauthorized)
+            }
+            let erin = [try await server.socket("erin"), try await server.socket("erin")]  // the forged ones took nothing
+            let late = try await TestSocket.connect(port: server.port, token: nil)
+            late.send(.hello(.init(token: try await forger.sign(Identity(userID: "erin", name: "Erin")))))
+            let refused = try await late.error()
+            #expect(refused.code == .rateLimited, "refused for the spent budget before the signature was checked")
+            try await eventually { await late.isClosed }
+            #expect(await late.closeCode == .unknown(1013))
+            for socket in erin { socket.close() }
+        }
+    }
+
     @Test func beforeHelloOnlyAFewSmallFramesAreRead() async throws {
         try await TestServer.run { server in
             let large = try await TestSocket.connect(port: server.port, token: nil)
