@@ -42,8 +42,8 @@ extension Hub {
         let messages: [ChatMessage]
         do {
             participants = try await store.participants(of: conversation)
-            messages = configuration.storesMessages ? Self.newest(
-                try await store.recentMessages(of: conversation, limit: configuration.recentMessages), within: configuration.maxRecentBytes
+            messages = configuration.storesMessages ? try await store.recentMessages(
+                of: conversation, limit: configuration.recentMessages, withinBytes: configuration.maxRecentBytes
             ) : []
         } catch {
             _ = joining.end(id, in: conversation)
@@ -71,13 +71,4 @@ extension Hub {
         for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }
     }
 
-    /// The newest of `messages` (oldest first) whose text fits in `bytes`, at least the newest one.
-    static func newest(_ messages: [ChatMessage], within bytes: Int) -> [ChatMessage] {
-        var total = 0
-        let kept = messages.reversed().prefix { message in
-            total += message.text.utf8.count
-            return total <= bytes
-        }
-        return messages.suffix(max(kept.count, min(1, messages.count)))
-    }
 }

@@ -50,6 +50,12 @@ public struct StoredUser: Sendable, Hashable {
 }
 
 extension ChatStore {
+    /// ``recentMessages(of:limit:withinBytes:)`` for a store that cannot choose by size: reads the latest
+    /// `limit` messages and keeps the newest that fit.
+    public func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage] {
+        try await recentMessages(of: conversation, limit: limit).newest(within: bytes)
+    }
+
     /// Records the user a token named, unless the store already has that name and role: a read, and a
     /// write only when something changed.
     /// - Returns: What the store knew of the user before (nil for a new user).
@@ -110,6 +116,10 @@ public protocol ChatStore: Sendable {
     func message(_ id: String, in conversation: String) async throws -> ChatMessage?
     /// The latest messages of a conversation, oldest first.
     func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage]
+    /// The latest messages of a conversation, oldest first: of the latest `limit`, the newest whose texts take
+    /// at most `bytes` of UTF-8 together, and at least the newest one. The stores choose them by the texts'
+    /// sizes in SQL, so the texts left out are not read into the server.
+    func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage]
     /// A page of history: up to `limit` messages older than the message `before` (all if nil), oldest first.
     func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage]
     /// Adds a participant; adding one twice is harmless.
@@ -125,4 +135,17 @@ public protocol ChatStore: Sendable {
     func blockedUsers(of user: String) async throws -> Set<String>
     /// Blocks or unblocks a user.
     func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws
+}
+
+extension Array where Element == ChatMessage {
+    /// The newest of these messages (oldest first) whose texts fit in `bytes` of UTF-8 together, and at least
+    /// the newest one.
+    func newest(within bytes: Int) -> [ChatMessage] {
+        var total = 0
+        let kept = reversed().prefix { message in
+            total += message.text.utf8.count
+            return total <= bytes
+        }
+        return suffix(Swift.max(kept.count, Swift.min(1, count)))
+    }
 }

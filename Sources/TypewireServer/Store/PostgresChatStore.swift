@@ -225,6 +225,16 @@ public final class PostgresChatStore: ChatStore {
             """).reversed()
     }
 
+    public func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage] {
+        // A running total of the latest texts' sizes picks them; the texts left out are not read (detoasted).
+        try await messages("""
+            SELECT \(unescaped: Self.messageColumns) FROM (
+                SELECT *, SUM(octet_length(text)) OVER (ORDER BY seq DESC) AS total, ROW_NUMBER() OVER (ORDER BY seq DESC) AS n
+                FROM (SELECT * FROM messages WHERE conversation = \(conversation) ORDER BY seq DESC LIMIT \(limit)) AS latest
+            ) AS recent WHERE n = 1 OR total <= \(bytes) ORDER BY seq
+            """)
+    }
+
     public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
         let beforeSeq = before.flatMap(Int64.init) ?? .max
         return try await messages("""

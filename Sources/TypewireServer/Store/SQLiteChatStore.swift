@@ -235,6 +235,19 @@ public final class SQLiteChatStore: ChatStore {
         ) }.compactMap(Self.message(from:)).reversed()
     }
 
+    public func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage] {
+        // A running total of the latest texts' sizes picks them; `octet_length` is their UTF-8 bytes.
+        try await database.read { try await $0.query(
+            """
+            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM (
+                SELECT *, SUM(octet_length(text)) OVER (ORDER BY seq DESC) AS total, ROW_NUMBER() OVER (ORDER BY seq DESC) AS n
+                FROM (SELECT * FROM messages WHERE conversation = ? ORDER BY seq DESC LIMIT ?)
+            ) WHERE n = 1 OR total <= ? ORDER BY seq
+            """,
+            [.text(conversation), .integer(limit), .integer(bytes)]
+        ) }.compactMap(Self.message(from:))
+    }
+
     public func editMessage(
         _ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64
     ) async throws -> ChatMessage? {

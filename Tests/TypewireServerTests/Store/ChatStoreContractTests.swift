@@ -76,6 +76,23 @@ struct ChatStoreContract {
         try await close(store)
     }
 
+    func recentMessagesAreChosenByTheirTextsSizes() async throws {
+        let (store, _, close) = try await open()
+        _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        _ = try await store.createConversation(id: "e", kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        // UTF-8 bytes, not characters: "é" is two. Texts of 400, 300, 200 (100 "é") and 100 bytes, oldest first.
+        for (index, text) in [String(repeating: "a", count: 400), String(repeating: "b", count: 300), String(repeating: "é", count: 100), String(repeating: "c", count: 100)].enumerated() {
+            _ = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: text, sentAt: Int64(index))
+        }
+        let sizes = { (messages: [ChatMessage]) in messages.map(\.text.utf8.count) }
+        #expect(sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 300)) == [200, 100], "the newest that fit, oldest first")
+        #expect(sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 600)) == [300, 200, 100])
+        #expect(sizes(try await store.recentMessages(of: "d", limit: 2, withinBytes: 10_000)) == [200, 100], "the count still bounds them")
+        #expect(sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 50)) == [100], "at least the newest one")
+        #expect(try await store.recentMessages(of: "e", limit: 10, withinBytes: 300).isEmpty)
+        try await close(store)
+    }
+
     func aClientMessageIDIsPerConversation() async throws {
         let (store, _, close) = try await open()
         for id in ["d", "e"] { _ = try await store.createConversation(id: id, kind: .direct, title: nil, creator: "alice", members: ["bob"]) }
@@ -186,6 +203,7 @@ struct SQLiteChatStoreTests {
     let contract = ChatStoreContract.sqlite
     @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
+    @Test func recentMessagesBySize() async throws { try await contract.recentMessagesAreChosenByTheirTextsSizes() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
     @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
@@ -197,6 +215,7 @@ struct PostgresChatStoreTests {
     let contract = ChatStoreContract.postgres
     @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
+    @Test func recentMessagesBySize() async throws { try await contract.recentMessagesAreChosenByTheirTextsSizes() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
     @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
