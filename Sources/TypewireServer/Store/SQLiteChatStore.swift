@@ -236,16 +236,23 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage] {
-        // A running total of the latest texts' sizes picks them; `octet_length` is their UTF-8 bytes.
-        try await database.read { try await $0.query(
-            """
-            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM (
-                SELECT *, SUM(octet_length(text)) OVER (ORDER BY seq DESC) AS total, ROW_NUMBER() OVER (ORDER BY seq DESC) AS n
-                FROM (SELECT * FROM messages WHERE conversation = ? ORDER BY seq DESC LIMIT ?)
-            ) WHERE n = 1 OR total <= ? ORDER BY seq
-            """,
-            [.text(conversation), .integer(limit), .integer(bytes)]
-        ) }.compactMap(Self.message(from:))
+        try await database.read { connection -> [ChatMessage] in
+            // The sizes first: SQLite reads a column's `octet_length` from its record, without loading the text.
+            let sizes = try await connection.query(
+                "SELECT seq, octet_length(text) AS size FROM messages WHERE conversation = ? ORDER BY seq DESC LIMIT ?",
+                [.text(conversation), .integer(limit)]
+            ).compactMap { row in row.column("seq")?.integer.flatMap { seq in row.column("size")?.integer.map { (seq: seq, size: $0) } } }
+            var total = 0
+            let fitting = sizes.prefix { total += $0.size; return total <= bytes }
+            guard let oldest = (fitting.last ?? sizes.first)?.seq else { return [] }
+            return try await connection.query(
+                """
+                SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+                WHERE conversation = ? AND seq >= ? ORDER BY seq LIMIT ?
+                """,
+                [.text(conversation), .integer(oldest), .integer(limit)]
+            ).compactMap(Self.message(from:))
+        }.newest(within: bytes)  // exact, should a message have come or changed between the two reads
     }
 
     public func editMessage(
