@@ -2,7 +2,7 @@
 """The cost of a flood on everyone else (docs/RELIABILITY.md, "A flood from one socket").
 
     swift build -c release --product typewire
-    TYPEWIRE_BIN=.build/release/typewire python3 scripts/bench_flood.py   # about 8 minutes
+    TYPEWIRE_BIN=.build/release/typewire python3 scripts/bench_flood.py   # about 12 minutes
 
 One SQLite node with the default limits (10 activity frames a second per socket). Alice and Bob
 measure relay latency as in bench_cluster.py (alice toggles typing in their direct chat at 16 changes a
@@ -31,7 +31,7 @@ masking key (valid framing; the key need not be secret for a test), prepared onc
 what it reads unparsed, so that its own CPU stays small next to the server's: a client library that
 masks each byte in Python took most of a core here and so measured itself as much as the server.
 
-Reports p50/p90/p99 per kind and the ratio to the baseline. The server runs with the default limits.
+Reports p50/p90/p99 per kind and the ratio to the baseline. The server runs with the default limits (and an API key, for the block flood's set-up).
 """
 import argparse
 import base64
