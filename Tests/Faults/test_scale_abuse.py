@@ -8,6 +8,7 @@ no decoding of them. Meanwhile others' typing keeps crossing the server.
 """
 
 import json
+import socket
 import struct
 import time
 import urllib.request
@@ -230,4 +231,49 @@ def test_frames_behind_a_hello_wait_undecoded_until_welcome(tmp_path, request):
         refused.close()
         assert frames_in(server, "invalid") == 50, "the frames behind the refused hello were decoded"
         welcomed.close()
+        typing_still_crosses(server, mint_token("alice", "Alice"), mint_token("bob", "Bob"))
+
+
+def read_until_close_frame(sock, buffer=b""):
+    """Reads server frames off a raw socket until the server's close frame, without answering it."""
+    while True:
+        while len(buffer) >= 2:
+            opcode, length, header = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+            if length == 126:
+                length, header = struct.unpack("!H", buffer[2:4])[0], 4
+            elif length == 127:
+                length, header = struct.unpack("!Q", buffer[2:10])[0], 10
+            if len(buffer) < header + length:
+                break
+            payload, buffer = buffer[header:header + length], buffer[header + length:]
+            if opcode == 0x8:
+                return struct.unpack("!H", payload[:2])[0]
+        chunk = sock.recv(65536)
+        assert chunk, "closed without a close frame"
+        buffer += chunk
+
+
+def test_a_socket_closed_for_flooding_is_not_read_until_its_close_frame(tmp_path, request):
+    """A flooder that never answers the server's close frame is dropped at once, not read for the close timeout
+    (3 s): the connection ends well within it while the flooder keeps writing."""
+    with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
+        ws = websocket.create_connection(server.socket_url, timeout=30)
+        ws.sock.sendall(masked_text_frame(json.dumps({"type": "hello", "token": mint_token("carol", "Carol")})))
+        stops = masked_text_frame(json.dumps({"type": "activity", "conversation": "flood", "activity": "none"})) * 1_000
+        ws.sock.sendall(stops)  # past the frame budget (400 at once), then 500 dropped: closed for abuse
+        assert read_until_close_frame(ws.sock) == 1008
+        closed_at, ended = time.monotonic(), False
+        ws.sock.settimeout(0.1)
+        while time.monotonic() - closed_at < 10 and not ended:
+            try:
+                ws.sock.sendall(stops[:len(stops) // 20])  # whole frames: the flood goes on, the close unanswered
+                ended = ws.sock.recv(65536) == b""
+            except socket.timeout:
+                pass
+            except OSError:  # reset or broken pipe: the server closed the connection
+                ended = True
+        elapsed = time.monotonic() - closed_at
+        ws.sock.close()
+        record("flooder_dropped_after_close", seconds=elapsed)
+        assert ended and elapsed < 1.5, f"the connection ended {elapsed:.2f} s after the close frame (close timeout 3 s)"
         typing_still_crosses(server, mint_token("alice", "Alice"), mint_token("bob", "Bob"))
