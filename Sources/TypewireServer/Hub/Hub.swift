@@ -1,10 +1,13 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import TypewireCore
 
 /// The real-time heart of one node: connections, subscriptions, activity, presence and fan-out.
 ///
-/// An actor: every frame from every socket passes through it in order. Each update of a conversation's
+/// An actor that runs on one event loop of the server (``EventLoopActor``): every frame from every socket
+/// passes through it in order, without a thread of Swift's global executor woken on the way. Each update of a conversation's
 /// activity is encoded once and the same bytes go to every subscriber. The hub never writes to a socket
 /// itself: it queues on each socket's outbox, so a slow reader cannot stall the hub.
 ///
@@ -12,7 +15,7 @@ import TypewireCore
 /// activity (`Hub+Activity`), messages and streamed replies (`Hub+Messages`), changes made through REST
 /// (`Hub+Membership`), who may act where (`Hub+Admission`), fan-out (`Hub+FanOut`) and the other nodes of a
 /// cluster (`Hub+Cluster`).
-public actor Hub {
+public actor Hub: EventLoopActor {
     /// One socket's state.
     struct Connection {
         var identity: Identity
@@ -25,6 +28,10 @@ public actor Hub {
         var activityViews: [String: [ActivityEntry]] = [:]
     }
 
+    /// The event loop the hub's code runs on: sockets of this loop are written to without a hop.
+    public nonisolated let eventLoop: any EventLoop
+    /// Runs the hub's jobs on ``eventLoop``.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
     let store: any ChatStore
     /// The hub's counters.
     public nonisolated let metrics: HubMetrics
@@ -65,11 +72,15 @@ public actor Hub {
     ///   - metrics: Where the counters go.
     ///   - cluster: Where events for the other nodes go, when the node is part of a cluster.
     ///   - now: The server's clock in milliseconds since 1970; injected for tests.
+    ///   - eventLoop: The loop the hub runs on; one of the server's own, so that its sockets there are written
+    ///     to without a hop.
     public init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics = HubMetrics(),
         logger: Logger = Logger(label: "typewire.hub"), cluster: ClusterOutbox? = nil,
-        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) }
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) },
+        eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
     ) {
+        self.eventLoop = eventLoop
         self.store = store
         self.metrics = metrics
         self.configuration = configuration

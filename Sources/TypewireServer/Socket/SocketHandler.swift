@@ -34,7 +34,7 @@ final class SocketHandler: ChannelInboundHandler {
     private var assembler = MessageAssembler(maxSize: SocketSession.helloFrameLimit)
     private var gate: InboundGate
     private var outbox: ChannelOutbox?
-    private var lane: SocketLane<SocketSession.Work>?
+    private var lane: SocketLane<SocketSession.Work, Hub>?
     private var helloDeadline: Scheduled<Void>?
     private var tokenExpiry: Scheduled<Void>?
     private var pings: RepeatedTask?
@@ -63,9 +63,10 @@ final class SocketHandler: ChannelInboundHandler {
         let eventLoop = context.eventLoop
         let session = session
         lane = SocketLane(
-            work: { work in
+            owner: session.hub,
+            work: { work, hub in
                 await session.perform(
-                    work, outbox: outbox, registration: registration,
+                    work, on: hub, outbox: outbox, registration: registration,
                     opened: { expiresAt in eventLoop.execute { loopBound.value.opened(tokenExpiresAt: expiresAt) } },
                     refused: { code, reason in eventLoop.execute { loopBound.value.close(code, reason) } }
                 )

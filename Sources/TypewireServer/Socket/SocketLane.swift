@@ -2,11 +2,13 @@ import NIOCore
 import Synchronization
 
 /// One socket's work for the hub, run in the order it came: items run one after another on a task that
-/// exists only while there is work, so an idle socket holds no task.
+/// exists only while there is work, so an idle socket holds no task. The task is the owner's (the hub's),
+/// started on its event loop (``EventLoopActor/startTask(_:)``): the work runs isolated to the owner, with
+/// no hop between the items and the owner's methods.
 ///
 /// A socket that sends faster than its work is done is read no further for a while: past
 /// ``pauseAt`` items waiting, `pause` is asked for, and `resume` is called once ``resumeAt`` or fewer wait.
-final class SocketLane<Item: Sendable>: Sendable {
+final class SocketLane<Item: Sendable, Owner: EventLoopActor>: Sendable {
     /// Items waiting when reading pauses.
     static var pauseAt: Int { 64 }
     /// Items waiting when reading resumes.
@@ -19,13 +21,16 @@ final class SocketLane<Item: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
-    private let work: @Sendable (Item) async -> Void
+    private let owner: Owner
+    private let work: @Sendable (Item, isolated Owner) async -> Void
     private let resume: @Sendable () -> Void
 
     /// - Parameters:
+    ///   - owner: The actor the work runs on.
     ///   - work: Runs each item, one at a time.
     ///   - resume: Called (on the lane's task) when a paused socket may be read again.
-    init(work: @escaping @Sendable (Item) async -> Void, resume: @escaping @Sendable () -> Void) {
+    init(owner: Owner, work: @escaping @Sendable (Item, isolated Owner) async -> Void, resume: @escaping @Sendable () -> Void) {
+        self.owner = owner
         self.work = work
         self.resume = resume
     }
@@ -41,11 +46,11 @@ final class SocketLane<Item: Sendable>: Sendable {
             if pause { state.paused = true }
             return (start, pause)
         }
-        if start { Task { await self.run() } }
+        if start { owner.startTask { owner in await self.run(on: owner) } }
         return pause
     }
 
-    private func run() async {
+    private func run(on owner: isolated Owner) async {
         while true {
             let (next, resumes): (Item?, Bool) = state.withLock { state in
                 guard let item = state.items.popFirst() else {
@@ -58,7 +63,7 @@ final class SocketLane<Item: Sendable>: Sendable {
             }
             guard let next else { return }
             if resumes { resume() }
-            await work(next)
+            await work(next, owner)
         }
     }
 }

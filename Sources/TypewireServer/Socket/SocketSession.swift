@@ -57,12 +57,13 @@ final class SocketSession: Sendable {
         }
     }
 
-    /// Runs one item of a socket's work.
+    /// Runs one item of a socket's work, on the hub (the socket's ``SocketLane`` runs it there).
     /// - Parameters:
+    ///   - hub: The hub, which is ``hub``: the work runs isolated to it.
     ///   - opened: Called once the hub took the socket, with when its token expires.
     ///   - refused: Called when the hello failed: the socket is to be closed with this code and reason.
     func perform(
-        _ work: Work, outbox: ChannelOutbox, registration: Registration,
+        _ work: Work, on hub: isolated Hub, outbox: ChannelOutbox, registration: Registration,
         opened: @escaping @Sendable (Date) -> Void, refused: @escaping @Sendable (WebSocketErrorCode, String) -> Void
     ) async {
         switch work {

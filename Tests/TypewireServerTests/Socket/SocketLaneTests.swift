@@ -1,16 +1,27 @@
+import NIOCore
+import NIOPosix
 import Synchronization
 import Testing
 @testable import TypewireServer
 
-@Suite("SocketLane: a socket's work in order, with a task only while busy", .timeLimit(.minutes(1)))
+/// An actor on one event loop, as the hub is.
+private actor LoopOwner: EventLoopActor {
+    nonisolated let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
+}
+
+@Suite("SocketLane: a socket's work in order on its owner's loop, with a task only while busy", .timeLimit(.minutes(1)))
 struct SocketLaneTests {
     @Test func itemsRunInOrderAndAPilingSocketIsPausedThenResumed() async {
         let done = Mutex<[Int]>([])
         let resumed = Mutex(0)
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
-        let lane = SocketLane<Int>(
-            work: { item in
+        let offLoop = Mutex(0)
+        let lane = SocketLane<Int, LoopOwner>(
+            owner: LoopOwner(),
+            work: { item, owner in
+                if !owner.eventLoop.inEventLoop { offLoop.withLock { $0 += 1 } }
                 if item == 0 { for await _ in gate { break } }  // the first item waits: the rest pile up
                 await Task.yield()
                 done.withLock { $0.append(item) }
@@ -20,11 +31,12 @@ struct SocketLaneTests {
         )
         let pauses = (0..<100).filter { lane.submit($0) }
         // Once, when 64 items wait: the 64th or 65th submitted, as the first may already be running.
-        let pauseAt = SocketLane<Int>.pauseAt
+        let pauseAt = SocketLane<Int, LoopOwner>.pauseAt
         #expect(pauses.count == 1 && [pauseAt - 1, pauseAt].contains(pauses[0]), "reading paused at \(pauses)")
         open.yield()
         for await _ in finished { break }
         #expect(done.withLock { $0 } == Array(0..<100))
         #expect(resumed.withLock { $0 } == 1, "reading resumes once the lane caught up")
+        #expect(offLoop.withLock { $0 } == 0, "the work runs on its owner's event loop")
     }
 }
