@@ -84,11 +84,11 @@ extension Hub {
         let shared = Self.encode(.activity(capped(entries, in: conversation, serverTime: now())))
         var delivered = 0
         for id in ids {
-            guard let user = connections[id]?.identity.userID else { continue }
-            if blocks[user] != nil {
+            guard let connection = connections[id] else { continue }
+            if blocks[connection.identity.userID] != nil {
                 delivered += sendActivityView(of: conversation, to: id, entries: entries) ? 1 : 0
             } else {
-                connections[id]?.outbox.enqueue(shared)
+                connection.outbox.enqueue(shared)
                 delivered += 1
             }
         }
@@ -106,15 +106,13 @@ extension Hub {
     func sendActivityView(
         of conversation: String, to id: ConnectionID, entries: [ActivityEntry]? = nil, send: Bool? = false
     ) -> Bool {
-        // No copy of the connection is held while its views change: the change is then made in place, not on a
-        // copy of every view (a blocker following 3 000 conversations made each block change cost milliseconds).
-        guard let user = connections[id]?.identity.userID else { return false }
-        let blocked = blocks[user] ?? []
+        guard let connection = connections[id] else { return false }
+        let blocked = blocks[connection.identity.userID] ?? []
         let visible = (entries ?? board.entries(in: conversation)).filter { !blocked.contains($0.user) }
-        let changed = visible != connections[id]?.activityViews[conversation] ?? []
-        connections[id]?.activityViews[conversation] = visible.isEmpty ? nil : visible  // none recorded shows nothing
+        let changed = visible != connection.activityViews[conversation] ?? []
+        connection.activityViews[conversation] = visible.isEmpty ? nil : visible  // none recorded shows nothing
         guard send == true || (send == false && changed) else { return false }
-        connections[id]?.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: now()))))
+        connection.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: now()))))
         return true
     }
 

@@ -16,16 +16,23 @@ import TypewireCore
 /// (`Hub+Membership`), who may act where (`Hub+Admission`), fan-out (`Hub+FanOut`) and the other nodes of a
 /// cluster (`Hub+Cluster`).
 public actor Hub: EventLoopActor {
-    /// One socket's state.
-    struct Connection {
-        var identity: Identity
-        var outbox: any Outbox
+    /// One socket's state, the hub's alone. A class, so that looking a socket up in a fan-out takes one
+    /// reference, not a copy of every field.
+    final class Connection {
+        let identity: Identity
+        let outbox: any Outbox
         var subscriptions: Set<String> = []
         /// Lookups of conversations the user turned out not to be in.
         var unknownConversationLimiter: RateLimiter
         /// For a user who blocked someone: the activity each subscribed conversation last showed this
         /// socket, so that a change of a blocked user alone sends nothing (it would tell them it happened).
         var activityViews: [String: [ActivityEntry]] = [:]
+
+        init(identity: Identity, outbox: any Outbox, unknownConversationLimiter: RateLimiter) {
+            self.identity = identity
+            self.outbox = outbox
+            self.unknownConversationLimiter = unknownConversationLimiter
+        }
     }
 
     /// The event loop the hub's code runs on: sockets of this loop are written to without a hop.

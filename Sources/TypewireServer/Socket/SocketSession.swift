@@ -89,7 +89,7 @@ final class SocketSession: Sendable {
         case .disconnect:
             guard let id = registration.connection else { return }
             registration.connection = nil
-            await hub.disconnect(id)
+            hub.disconnect(id)
         }
     }
 
