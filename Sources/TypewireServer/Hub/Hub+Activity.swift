@@ -1,3 +1,4 @@
+import NIOCore
 import TypewireCore
 
 // Activity: who is doing what where, its expiry, pacing, and the views of users who blocked someone.
@@ -27,13 +28,24 @@ extension Hub {
         return board.nextExpiry
     }
 
-    /// Runs the expiry sweep until cancelled: it sleeps until the earliest `expiresAt`, and never longer
-    /// than the ttl, so an entry set while it sleeps (which expires a ttl later) is never missed.
+    /// Runs the expiry sweep until the calling task is cancelled, as a timer of the hub's loop: each sweep
+    /// arms the next for the earliest `expiresAt`, and never later than the ttl, so an entry set meanwhile
+    /// (which expires a ttl later) is never missed.
     public func runExpiry() async {
-        while !Task.isCancelled {
-            let next = expire()
-            let wait = min(configuration.activityTTL, max(1, (next ?? .max) - now()))
-            try? await Task.sleep(for: .milliseconds(wait))
+        sweepExpired()
+        let (cancelled, keepOpen) = AsyncStream.makeStream(of: Never.self)
+        for await _ in cancelled {}  // ends when the task is cancelled
+        keepOpen.finish()
+        expiryTimer?.cancel()
+        expiryTimer = nil
+    }
+
+    /// One sweep, then the next one armed on the loop.
+    private func sweepExpired() {
+        let next = expire()
+        let wait = min(configuration.activityTTL, max(1, (next ?? .max) - now()))
+        expiryTimer = eventLoop.scheduleTask(in: .milliseconds(wait)) { [weak self] in
+            self?.assumeIsolated { $0.sweepExpired() }
         }
     }
 
@@ -56,12 +68,11 @@ extension Hub {
         }
     }
 
-    /// Arms a timer for a large group's paced update.
+    /// Arms a timer of the hub's loop for a large group's paced update.
     private func scheduleActivity(of conversation: String, at time: Int64) {
         let delay = max(1, time - now())
-        Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(delay))
-            await self?.sendScheduledActivity(of: conversation)
+        eventLoop.scheduleTask(in: .milliseconds(delay)) { [weak self] in
+            self?.assumeIsolated { $0.sendScheduledActivity(of: conversation) }
         }
     }
 

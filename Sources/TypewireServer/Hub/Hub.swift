@@ -71,6 +71,8 @@ public actor Hub: EventLoopActor {
     var remoteOnline: [String: Set<String>] = [:]
     /// The server is shutting down: no socket is taken any more.
     var shuttingDown = false
+    /// The next expiry sweep (``runExpiry()``), a timer of ``eventLoop``.
+    var expiryTimer: Scheduled<Void>?
 
     /// Creates a hub.
     /// - Parameters:
