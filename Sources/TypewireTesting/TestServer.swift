@@ -37,9 +37,11 @@ public struct TestServer: Sendable {
     /// - Parameters:
     ///   - folder: Where the SQLite file lives; a new temporary folder if nil (pass one to restart on it).
     ///   - configure: Changes to the test configuration (port 0 by default: a free one).
+    ///   - wrapStore: Puts a store of the test's own in front of the SQLite store the server uses.
     ///   - isolation: Where the body runs: the caller's actor (a `@MainActor` test's models stay on it).
     public static func run(
         folder: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
+        wrapStore: (any ChatStore) -> any ChatStore = { $0 },
         isolation: isolated (any Actor)? = #isolation, _ body: (TestServer) async throws -> Void
     ) async throws {
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
@@ -54,7 +56,7 @@ public struct TestServer: Sendable {
         do {
             try await DemoSeed.seed(into: store)
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let server = try await TypewireApplication.make(configuration: configuration, store: store, logger: logger) { port in
+            let server = try await TypewireApplication.make(configuration: configuration, store: wrapStore(store), logger: logger) { port in
                 portContinuation.yield(port)
             }
             var groupConfiguration = ServiceGroupConfiguration(services: [server], logger: logger)

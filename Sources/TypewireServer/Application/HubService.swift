@@ -11,6 +11,6 @@ struct HubService: Service {
             await hub.runExpiry()
         }
         await hub.shutDown()
-        await hub.leaveCluster()
+        hub.leaveCluster()
     }
 }

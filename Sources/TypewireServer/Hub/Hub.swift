@@ -2,77 +2,42 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 import TypewireCore
 
-/// The real-time heart of one node: connections, subscriptions, activity, presence and fan-out.
+/// The real-time heart of one node: connections, subscriptions, activity, presence and fan-out, sharded
+/// over the server's event loops.
 ///
-/// An actor that runs on one event loop of the server (``EventLoopActor``): every frame from every socket
-/// passes through it in order, without a thread of Swift's global executor woken on the way. Each update of a conversation's
-/// activity is encoded once and the same bytes go to every subscriber. The hub never writes to a socket
-/// itself: it queues on each socket's outbox, so a slow reader cannot stall the hub.
+/// Each conversation belongs to one ``HubShard``, chosen by a hash of its id, and each shard is an actor
+/// confined to one event loop: every frame for a conversation goes to its shard alone, so no single actor
+/// or lock sees every frame of the node, and hub work runs on every loop. What every shard must know of the
+/// node's users (their sockets, blocks, sharing, presence on other nodes) is registered in each shard when
+/// it changes, which is rare next to frames: a socket's `hello` and close, a block, a setting, a node's
+/// presence event. What a socket or a bot may spend is kept once, whichever shards spend it
+/// (``SocketBudget``, ``SharedOpenReplies``).
 ///
-/// Its work is split by concern: sockets (`Hub+Connections`), frames and subscriptions (`Hub+Frames`),
-/// activity (`Hub+Activity`), messages and streamed replies (`Hub+Messages`), changes made through REST
-/// (`Hub+Membership`), who may act where (`Hub+Admission`), fan-out (`Hub+FanOut`) and the other nodes of a
-/// cluster (`Hub+Cluster`).
-public actor Hub: EventLoopActor {
-    /// One socket's state, the hub's alone. A class, so that looking a socket up in a fan-out takes one
-    /// reference, not a copy of every field.
-    final class Connection {
-        let identity: Identity
-        let outbox: any Outbox
-        var subscriptions: Set<String> = []
-        /// Lookups of conversations the user turned out not to be in.
-        var unknownConversationLimiter: RateLimiter
-        /// For a user who blocked someone: the activity each subscribed conversation last showed this
-        /// socket, so that a change of a blocked user alone sends nothing (it would tell them it happened).
-        var activityViews: [String: [ActivityEntry]] = [:]
-
-        init(identity: Identity, outbox: any Outbox, unknownConversationLimiter: RateLimiter) {
-            self.identity = identity
-            self.outbox = outbox
-            self.unknownConversationLimiter = unknownConversationLimiter
-        }
-    }
-
-    /// The event loop the hub's code runs on: sockets of this loop are written to without a hop.
-    public nonisolated let eventLoop: any EventLoop
-    /// Runs the hub's jobs on ``eventLoop``.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
-    let store: any ChatStore
+/// The hub itself holds no conversation state: it admits sockets (the per-user budgets, the store's reads
+/// of the user), hands each call to the shard or shards it concerns, and speaks to the other nodes of a
+/// cluster once for the node.
+public final class Hub: Sendable {
     /// The hub's counters.
-    public nonisolated let metrics: HubMetrics
-    let configuration: ServerConfiguration
-    let now: @Sendable () -> Int64
-    let logger: Logger
-    var connections: [ConnectionID: Connection] = [:]
-    var nextConnectionID: ConnectionID = 1
-    var subscribers: [String: Set<ConnectionID>] = [:]
-    /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
-    var joining = JoiningSubscribers()
+    public let metrics: HubMetrics
     /// Sockets each user opened lately.
-    nonisolated let handshakes: HandshakeBudgets
-    var members = MembershipCache()
-    var connectionsOfUser: [String: Set<ConnectionID>] = [:]
-    /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
-    var notSharing: Set<String> = []
-    /// Whom each connected user has blocked (loaded on connect, dropped on the last close).
-    var blocks: [String: Set<String>] = [:]
-    var board: ActivityBoard
-    /// Paces the activity updates of large groups.
-    var pacer: ActivityPacer
-    /// Counts membership changes, so that a participant list read from the store during a change is not cached.
-    var membershipChanges = 0
-    /// Replies being streamed.
-    var streams = OpenReplies()
+    let handshakes: HandshakeBudgets
+    let now: @Sendable () -> Int64
+    let shards: [HubShard]
+    private let store: any ChatStore
+    private let configuration: ServerConfiguration
+    private let logger: Logger
     /// Where events for the other nodes of a cluster go; nil on a single node.
-    let cluster: ClusterOutbox?
-    /// For each user online on other nodes of the cluster, those nodes.
-    var remoteOnline: [String: Set<String>] = [:]
+    private let cluster: ClusterOutbox?
+    private let streams = SharedOpenReplies()
+    private let nextConnectionID = Atomic<ConnectionID>(1)
+    /// The sockets each user has open on this node (for ``ServerConfiguration/maxSocketsPerUser``, and the
+    /// user's presence for the other nodes).
+    private let socketsOfUser = Mutex<[String: Int]>([:])
     /// The server is shutting down: no socket is taken any more.
-    var shuttingDown = false
-    /// The next expiry sweep (``runExpiry()``), a timer of ``eventLoop``.
-    var expiryTimer: Scheduled<Void>?
+    private let shuttingDown = Atomic<Bool>(false)
 
     /// Creates a hub.
     /// - Parameters:
@@ -81,26 +46,288 @@ public actor Hub: EventLoopActor {
     ///   - metrics: Where the counters go.
     ///   - cluster: Where events for the other nodes go, when the node is part of a cluster.
     ///   - now: The server's clock in milliseconds since 1970; injected for tests.
-    ///   - eventLoop: The loop the hub runs on; one of the server's own, so that its sockets there are written
-    ///     to without a hop.
+    ///   - eventLoops: The loops the shards run on, one shard each; the server's own, so that sockets are
+    ///     written to from their own loop's shard without a hop. By default every loop of NIO's shared group,
+    ///     which the server runs on.
     public init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics = HubMetrics(),
         logger: Logger = Logger(label: "typewire.hub"), cluster: ClusterOutbox? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) },
-        eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        eventLoops: [any EventLoop] = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
     ) {
-        self.eventLoop = eventLoop
+        precondition(!eventLoops.isEmpty, "a hub needs at least one event loop")
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
         self.logger = logger
         self.now = now
-        self.handshakes = HandshakeBudgets(rate: configuration.handshakeRate, burst: configuration.handshakeBurst)
-        self.board = ActivityBoard(ttl: configuration.activityTTL)
-        self.pacer = ActivityPacer(
-            interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize,
-            deliveriesPerSecond: configuration.largeGroupDeliveries
-        )
         self.cluster = cluster
+        self.handshakes = HandshakeBudgets(rate: configuration.handshakeRate, burst: configuration.handshakeBurst)
+        let streams = streams
+        self.shards = eventLoops.map { loop in
+            HubShard(
+                store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: cluster,
+                streams: streams, now: now, eventLoop: loop
+            )
+        }
+    }
+
+    // MARK: Shards
+
+    /// The shard that owns a conversation.
+    func shard(for conversation: String) -> HubShard {
+        shards.count == 1 ? shards[0] : shards[Int(Self.stableHash(conversation) % UInt64(shards.count))]
+    }
+
+    /// The shard on a socket's event loop (its work starts there), or the first one for a loop without a shard.
+    func shard(on eventLoop: any EventLoop) -> HubShard {
+        shards.first { $0.eventLoop === eventLoop } ?? shards[0]
+    }
+
+    /// The shard a frame concerns: its conversation's (a second `hello`, which only gets an error, goes to the first).
+    private func shard(of frame: ClientFrame) -> HubShard {
+        switch frame {
+        case .hello: shards[0]
+        case .subscribe(let subscribe): shard(for: subscribe.conversation)
+        case .unsubscribe(let unsubscribe): shard(for: unsubscribe.conversation)
+        case .activity(let activity): shard(for: activity.conversation)
+        case .send(let send): shard(for: send.conversation)
+        case .edit(let edit): shard(for: edit.conversation)
+        case .stream(let stream): shard(for: stream.conversation)
+        }
+    }
+
+    /// FNV-1a over the id's UTF-8: the same shard for a conversation in every run (Swift's `Hasher` is seeded
+    /// per process). A few lines; no package this project uses offers it.
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    // MARK: Sockets
+
+    /// Registers an authenticated socket in every shard and answers with `welcome`.
+    ///
+    /// The handshake reads what the store knows of the user (settings and blocks, on SQLite's reader
+    /// connections, beside any writes) and writes the user only when the token's name or role changed:
+    /// a reconnecting user costs no disk write.
+    /// - Parameters:
+    ///   - identity: Who the socket's token named.
+    ///   - outbox: Where the hub queues the socket's frames, and closes it with the going-away code (1001) for
+    ///     a shutdown or when it reads too slowly to follow (the outbox overflowed).
+    /// - Returns: The connection's id, for every later call.
+    /// - Throws: ``ConnectRefusal``: the user opened sockets faster than ``ServerConfiguration/handshakeRate``
+    ///   (checked first, so a user reconnecting in a loop costs no store read), already has
+    ///   ``ServerConfiguration/maxSocketsPerUser`` sockets, or the store cannot be read now (the client retries later).
+    public func connect(_ identity: Identity, outbox: any Outbox) async throws(ConnectRefusal) -> ConnectionID {
+        guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
+        guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.handshakeRate) }
+        let limit = configuration.maxSocketsPerUser
+        guard socketsOfUser.withLock({ $0[identity.userID, default: 0] }) < limit else { throw .tooManySockets(limit: limit) }
+        let stored: StoredUser?
+        let blocked: Set<String>
+        do {
+            async let user = store.recordIfChanged(identity)
+            async let blockedUsers = store.blockedUsers(of: identity.userID)
+            (stored, blocked) = try await (user, blockedUsers)
+        } catch {
+            logger.error("the store could not be read for a handshake", metadata: ["error": "\(error)"])
+            throw .storeUnavailable
+        }
+        // A user the server API made a bot is one whatever the token says; a token without a name keeps the stored one.
+        var identity = identity
+        if stored?.isBot == true { identity.isBot = true }
+        if identity.name == nil { identity.name = stored?.name }
+        // Checked again after the waits: the server may be shutting down, and other sockets of the user may
+        // have connected meanwhile. The socket's place is taken here, before the shards hear of it.
+        guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
+        let firstDevice: Bool? = socketsOfUser.withLock { sockets in
+            let count = sockets[identity.userID, default: 0]
+            guard count < limit else { return nil }
+            sockets[identity.userID] = count + 1
+            return count == 0
+        }
+        guard let firstDevice else { throw .tooManySockets(limit: limit) }
+        let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let budget = SocketBudget(
+            unknownConversationRate: configuration.unknownConversationRate, unknownConversationBurst: configuration.unknownConversationBurst
+        )
+        for shard in shards {
+            await shard.register(id, identity: identity, outbox: outbox, budget: budget, blocked: blocked, shares: stored?.sharesTyping ?? true)
+        }
+        metrics.connections.increment()
+        outbox.onOverflow { await self.cutOff(id) }
+        let welcome = ServerFrame.welcome(.init(
+            user: Participant(id: identity.userID, name: identity.name, online: true), serverTime: now(),
+            config: .init(
+                activityTTL: configuration.activityTTL, refreshInterval: configuration.refreshInterval,
+                idleTimeout: configuration.idleTimeout, storesMessages: configuration.storesMessages
+            )
+        ))
+        outbox.enqueue(Self.encode(welcome))
+        metrics.sent("welcome")
+        if firstDevice { cluster?.publish(.presence(user: identity.userID, online: true)) }
+        return id
+    }
+
+    /// Forgets a closed socket in every shard: its activity is cleared at once, and if it was the user's
+    /// last socket, the user goes offline.
+    public func disconnect(_ id: ConnectionID) async {
+        guard let forgotten = await shards[0].forget(id) else { return }  // forgotten already (cut off, say)
+        for shard in shards.dropFirst() { await shard.forget(id) }
+        forgotten.outbox.finish()
+        metrics.connections.decrement()
+        let user = forgotten.user
+        let wasLast = socketsOfUser.withLock { sockets in
+            let count = sockets[user, default: 1] - 1
+            sockets[user] = count > 0 ? count : nil
+            return count <= 0
+        }
+        guard wasLast else { return }
+        streams.withLock { $0.forget(bot: user) }
+        cluster?.publish(.presence(user: user, online: false))
+    }
+
+    /// Forgets a socket that reads too slowly to follow (its outbox filled up) at once, as if it had
+    /// closed, and closes it with 1001. The close frame reaches the client only after what the kernel
+    /// already holds for it, so the others do not wait for that: they see the user's activity cleared
+    /// (and presence offline) now.
+    func cutOff(_ id: ConnectionID) async {
+        guard let outbox = await shards[0].outbox(of: id) else { return }
+        await disconnect(id)
+        // What is already on its way drains as the peer reads, the close frame last: no time limit.
+        await outbox.close(reason: "the connection read too slowly to follow; reconnect", shutdown: false)
+    }
+
+    /// Closes every socket with the going-away code and takes no socket any more: the server is stopping.
+    /// Returns once every socket closed (a peer that does not answer is waited for no longer than the close
+    /// timeout).
+    public func shutDown() async {
+        shuttingDown.store(true, ordering: .relaxed)
+        await closeAll(reason: "server shutting down")
+    }
+
+    /// Closes every socket with the going-away code, so clients reconnect elsewhere or later.
+    public func closeAll(reason: String) async {
+        await shards[0].closeAll(reason: reason)  // every shard knows every socket
+    }
+
+    // MARK: Frames and timers
+
+    /// Handles one frame from an authenticated socket in its conversation's shard. The socket's session has
+    /// already turned away frames past their budgets (`InboundGate`).
+    /// - Parameter isolation: Where the caller runs (a socket's work runs on the shard of its loop): the
+    ///   call goes from there to the conversation's shard, without a thread of the global executor between.
+    public func handle(_ frame: ClientFrame, from id: ConnectionID, isolation: isolated (any Actor)? = #isolation) async {
+        await shard(of: frame).handle(frame, from: id)
+    }
+
+    /// Drops activity whose time ran out in every shard and tells the subscribers.
+    /// - Returns: When the next entry expires (server milliseconds), if any.
+    @discardableResult
+    public func expire() async -> Int64? {
+        var next: Int64?
+        for shard in shards {
+            if let time = await shard.expire() { next = min(next ?? time, time) }
+        }
+        return next
+    }
+
+    /// Runs every shard's expiry sweep, each a timer of its loop, until the calling task is cancelled.
+    public func runExpiry() async {
+        await withTaskGroup(of: Void.self) { group in
+            for shard in shards { group.addTask { await shard.runExpiry() } }
+        }
+    }
+
+    // MARK: Changes made through REST
+
+    /// A participant joined: they may subscribe from now on.
+    public func participantAdded(_ user: String, to conversation: String) async {
+        cluster?.publish(.membership(conversation: conversation, user: user, added: true))
+        await shard(for: conversation).applyParticipantAdded(user, to: conversation)
+    }
+
+    /// A participant left or was removed: their activity is cleared and their subscriptions end at once.
+    public func participantRemoved(_ user: String, from conversation: String) async {
+        cluster?.publish(.membership(conversation: conversation, user: user, added: false))
+        await shard(for: conversation).applyParticipantRemoved(user, from: conversation)
+    }
+
+    /// A conversation was deleted: each former participant is removed as by ``participantRemoved(_:from:)``
+    /// (activity cleared, subscriptions ended at once), on every node.
+    public func conversationDeleted(_ conversation: String, participants: [String]) async {
+        for user in participants { await participantRemoved(user, from: conversation) }
+    }
+
+    /// A user turned sharing their typing on or off; off clears what they were doing everywhere.
+    public func sharingChanged(_ shares: Bool, for user: String) async {
+        cluster?.publish(.sharing(user: user, shares: shares))
+        for shard in shards { await shard.applySharingChanged(shares, for: user) }
+    }
+
+    /// A user blocked or unblocked another; the blocker's subscriptions are brought up to date at once.
+    public func blockChanged(_ isBlocked: Bool, user: String, by blocker: String) async {
+        cluster?.publish(.block(blocker: blocker, user: user, blocked: isBlocked))
+        for shard in shards { await shard.applyBlockChanged(isBlocked, user: user, by: blocker) }
+    }
+
+    // MARK: Reads for the REST and server APIs
+
+    /// Who is active in a conversation now, as its `activity` frame carries it (no viewer's blocks applied).
+    public func activity(in conversation: String) async -> ActivityUpdate {
+        await shard(for: conversation).activity(in: conversation)
+    }
+
+    /// Whether a user has a socket open on any node.
+    public func presence(of user: String) async -> Bool {
+        await shards[0].presence(of: user)
+    }
+
+    /// Which of these users are online, here or on another node.
+    func onlineUsers(among users: [String]) async -> Set<String> {
+        await shards[0].onlineUsers(among: users)
+    }
+
+    // MARK: Cluster
+
+    /// Applies what another node of the cluster reported: an event of one conversation in its shard, an
+    /// event of a user or a node in every shard.
+    func apply(_ envelope: ClusterEnvelope) async {
+        let conversation: String?
+        switch envelope.event {
+        case .slice(let id, _, _), .messageRef(let id, _), .membership(let id, _, _): conversation = id
+        case .message(let message): conversation = message.conversation
+        case .stream(let delta): conversation = delta.conversation
+        case .presence, .sharing, .block, .nodeStopping, .nodeDead: conversation = nil
+        }
+        if let conversation { return await shard(for: conversation).apply(envelope) }
+        for shard in shards { await shard.apply(envelope) }
+    }
+
+    /// Ends the events for the other nodes (on shutdown, after the sockets closed); the bus then says
+    /// goodbye, and the other nodes forget this node's users at once.
+    func leaveCluster() {
+        cluster?.finish()
+    }
+
+    /// A node stopped sending heartbeats: this node forgets it and tells the others.
+    func nodeDied(_ node: String) async {
+        cluster?.publish(.nodeDead(node: node))
+        for shard in shards { await shard.nodeGone(node) }
+    }
+
+    /// Who is online on other nodes, read from the cluster's table when this node starts.
+    func loadRemotePresence(_ rows: [(node: String, user: String)]) async {
+        for shard in shards { await shard.loadRemotePresence(rows) }
+    }
+
+    /// A frame encoded once for every socket it goes to.
+    static func encode(_ frame: ServerFrame) -> OutboundFrame {
+        HubShard.encode(frame)
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Identifies a reply a bot is streaming.
 struct StreamKey: Hashable {
     var conversation: String
@@ -48,5 +50,17 @@ struct OpenReplies {
         guard replies.removeValue(forKey: key) != nil else { return }
         keysByBot[key.bot]?.remove(key)
         if keysByBot[key.bot]?.isEmpty == true { keysByBot[key.bot] = nil }
+    }
+}
+
+/// The node's ``OpenReplies``, shared by the hub's shards: a bot's replies in conversations of different
+/// shards count against one cap. Touched by `stream` frames (and a bot's `send` of a cut-off reply), not by
+/// other frames.
+final class SharedOpenReplies: Sendable {
+    private let replies = Mutex(OpenReplies())
+
+    /// Runs `body` on the replies, alone.
+    func withLock<T>(_ body: (inout OpenReplies) -> T) -> T {
+        replies.withLock { body(&$0) }
     }
 }

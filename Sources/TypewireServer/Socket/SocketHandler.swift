@@ -34,7 +34,7 @@ final class SocketHandler: ChannelInboundHandler {
     private var assembler = MessageAssembler(maxSize: SocketSession.helloFrameLimit)
     private var gate: InboundGate
     private var outbox: ChannelOutbox?
-    private var lane: SocketLane<SocketSession.Work, Hub>?
+    private var lane: SocketLane<SocketSession.Work, HubShard>?
     private var helloDeadline: Scheduled<Void>?
     private var tokenExpiry: Scheduled<Void>?
     private var pings: RepeatedTask?
@@ -63,12 +63,13 @@ final class SocketHandler: ChannelInboundHandler {
         let eventLoop = context.eventLoop
         let session = session
         lane = SocketLane(
-            owner: session.hub,
-            work: { work, hub in
+            owner: session.hub.shard(on: context.eventLoop),
+            work: { work, shard in
                 await session.perform(
-                    work, on: hub, outbox: outbox, registration: registration,
+                    work, on: shard, outbox: outbox, registration: registration,
                     opened: { expiresAt in eventLoop.execute { loopBound.value.opened(tokenExpiresAt: expiresAt) } },
-                    refused: { code, reason in eventLoop.execute { loopBound.value.close(code, reason) } }
+                    refused: { code, reason in eventLoop.execute { loopBound.value.close(code, reason) } },
+                    flooded: { reason in eventLoop.execute { loopBound.value.close(.policyViolation, reason, then: .closeNow) } }
                 )
             },
             resume: { channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in } }
@@ -183,8 +184,12 @@ final class SocketHandler: ChannelInboundHandler {
         switch session.admit(message, gate: &gate) {
         case .work(let work): submit(work, channel: channel)
         case .none: break
-        // A socket that keeps flooding is not owed a close handshake: what it sends meanwhile is not read.
-        case .close(let reason): close(.policyViolation, reason, then: .closeNow)
+        case .close(let reason):
+            // A socket that keeps flooding is read no more, from now, and is not owed a close handshake. The close
+            // goes after the answers to its earlier frames (the `rate_limited` that told it), which it would lose.
+            phase = .closing
+            channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            if lane?.submit(.closeForFlooding(reason: reason)) == nil { close(.policyViolation, reason, then: .closeNow) }
         }
     }
 

@@ -43,6 +43,8 @@ final class SocketSession: Sendable {
         case frame(ClientFrame)
         /// Answer the socket after the answers to its earlier frames.
         case answer(ServerFrame.Failure)
+        /// Close the socket for flooding (it is read no more already), after the answers to its earlier frames.
+        case closeForFlooding(reason: String)
         /// The socket closed.
         case disconnect
     }
@@ -57,14 +59,17 @@ final class SocketSession: Sendable {
         }
     }
 
-    /// Runs one item of a socket's work, on the hub (the socket's ``SocketLane`` runs it there).
+    /// Runs one item of a socket's work, on the hub's shard of the socket's event loop (the socket's
+    /// ``SocketLane`` runs it there): a frame for a conversation of that shard is handled without a hop.
     /// - Parameters:
-    ///   - hub: The hub, which is ``hub``: the work runs isolated to it.
+    ///   - shard: The shard the work runs on.
     ///   - opened: Called once the hub took the socket, with when its token expires.
     ///   - refused: Called when the hello failed: the socket is to be closed with this code and reason.
+    ///   - flooded: Called for ``Work/closeForFlooding(reason:)``: the socket is to be closed at once.
     func perform(
-        _ work: Work, on hub: isolated Hub, outbox: ChannelOutbox, registration: Registration,
-        opened: @escaping @Sendable (Date) -> Void, refused: @escaping @Sendable (WebSocketErrorCode, String) -> Void
+        _ work: Work, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration,
+        opened: @escaping @Sendable (Date) -> Void, refused: @escaping @Sendable (WebSocketErrorCode, String) -> Void,
+        flooded: @escaping @Sendable (String) -> Void
     ) async {
         switch work {
         case .hello(let token, let unchecked):
@@ -86,10 +91,12 @@ final class SocketSession: Sendable {
         case .answer(let failure):
             outbox.enqueue(Hub.encode(.error(failure)))
             hub.metrics.sent("error")
+        case .closeForFlooding(let reason):
+            flooded(reason)
         case .disconnect:
             guard let id = registration.connection else { return }
             registration.connection = nil
-            hub.disconnect(id)
+            await hub.disconnect(id)
         }
     }
 

@@ -99,6 +99,36 @@ struct RateLimitTests {
         }
     }
 
+    /// The answers to a flooder's earlier frames go out before the close: its `rate_limited` is not lost when
+    /// the abuse threshold is reached while the hub still works on the frames that passed.
+    @Test func aFlooderClosedForAbuseGetsTheAnswersToItsEarlierFramesFirst() async throws {
+        nonisolated(unsafe) var held: HeldHistoryStore?
+        try await TestServer.run(
+            configure: { $0.abuseThreshold = 30 },
+            wrapStore: { store in
+                held = HeldHistoryStore(store, holdingParticipants: true)
+                return held!
+            }
+        ) { server in
+            let flooder = try await server.socket("alice")
+            // The first frame waits for the group's participants: the burst behind it waits, the rest is dropped,
+            // the first drop is answered behind the burst, and the 30th closes the socket.
+            for _ in 0..<200 { flooder.send(.activity(.init(conversation: Self.group, activity: .typing))) }
+            await held!.historyRead()
+            // The threshold is reached while the first frame still waits.
+            try await eventually {
+                let metrics = try await server.request("GET", "/metrics", as: nil).body
+                let dropped = metrics.split(separator: "\n").first { $0.hasPrefix(#"typewire_frames_dropped_total{reason="rate_limit"} "#) }
+                return dropped.flatMap { Double($0.split(separator: " ").last!) } ?? 0 >= 30
+            }
+            held!.release()
+            let refusal = try await flooder.error()
+            #expect(refusal.code == .rateLimited)
+            try await eventually { await flooder.isClosed }
+            #expect(await flooder.closeCode == .policyViolation)
+        }
+    }
+
     @Test func lookupsOfConversationsThatDoNotExistAreLimited() async throws {
         try await TestServer.run(configure: { $0.unknownConversationBurst = 3; $0.unknownConversationRate = 0.001 }) { server in
             let prober = try await server.socket("carol")

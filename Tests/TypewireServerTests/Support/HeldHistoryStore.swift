@@ -4,13 +4,16 @@ import TypewireCore
 /// A store whose history reads are held: `recentMessages` reads the real store, says so, then returns that
 /// (by then old) answer only once the test lets it go. Everything else goes straight to the real store.
 /// It puts a write between a subscription's history read and its end, a race a loaded machine hits by chance.
+/// With `holdingParticipants`, reads of a conversation's participants are held the same way instead.
 final class HeldHistoryStore: ChatStore {
     private let store: any ChatStore
+    private let holdsParticipants: Bool
     private let (reads, readsContinuation) = AsyncStream.makeStream(of: Void.self)
     private let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
 
-    init(_ store: any ChatStore) {
+    init(_ store: any ChatStore, holdingParticipants: Bool = false) {
         self.store = store
+        self.holdsParticipants = holdingParticipants
     }
 
     /// Returns once a history read has read the store and waits.
@@ -25,9 +28,14 @@ final class HeldHistoryStore: ChatStore {
 
     func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
         let messages = try await store.recentMessages(of: conversation, limit: limit)
+        if !holdsParticipants { await hold() }
+        return messages
+    }
+
+    /// Says a read was made, then waits for the test to let it go.
+    private func hold() async {
         readsContinuation.yield()
         for await _ in gate { break }
-        return messages
     }
 
     func upsertUser(_ identity: Identity) async throws { try await store.upsertUser(identity) }
@@ -42,7 +50,11 @@ final class HeldHistoryStore: ChatStore {
     }
     func conversation(_ id: String) async throws -> Conversation? { try await store.conversation(id) }
     func conversations(of user: String) async throws -> [Conversation] { try await store.conversations(of: user) }
-    func participants(of conversation: String) async throws -> [Participant] { try await store.participants(of: conversation) }
+    func participants(of conversation: String) async throws -> [Participant] {
+        let participants = try await store.participants(of: conversation)
+        if holdsParticipants { await hold() }
+        return participants
+    }
     func storeMessage(conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64) async throws -> StoredMessage {
         try await store.storeMessage(conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt)
     }

@@ -2,7 +2,7 @@ import NIOCore
 import TypewireCore
 
 // Activity: who is doing what where, its expiry, pacing, and the views of users who blocked someone.
-extension Hub {
+extension HubShard {
     func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         if let detail = activity.detail, detail.count > configuration.maxActivityDetailLength {
@@ -22,7 +22,7 @@ extension Hub {
     /// Drops activity whose time ran out and tells the subscribers.
     /// - Returns: When the next entry expires (server milliseconds), if any.
     @discardableResult
-    public func expire() -> Int64? {
+    func expire() -> Int64? {
         // The other nodes expire this node's entries by themselves, at the same time.
         for conversation in board.expire(now: now()) { publishActivity(of: conversation, sharing: false) }
         return board.nextExpiry
@@ -31,7 +31,7 @@ extension Hub {
     /// Runs the expiry sweep until the calling task is cancelled, as a timer of the hub's loop: each sweep
     /// arms the next for the earliest `expiresAt`, and never later than the ttl, so an entry set meanwhile
     /// (which expires a ttl later) is never missed.
-    public func runExpiry() async {
+    func runExpiry() async {
         sweepExpired()
         let (cancelled, keepOpen) = AsyncStream.makeStream(of: Never.self)
         for await _ in cancelled {}  // ends when the task is cancelled

@@ -1,7 +1,7 @@
 import TypewireCore
 
 // Fan-out: the same bytes to every subscriber, presence, answers to one socket.
-extension Hub {
+extension HubShard {
     /// Sends the same bytes to every subscriber of a conversation, after its paced activity update if one
     /// is waiting, so that no frame overtakes it (no one sees "is typing" after the message).
     /// Sockets still joining the conversation get the frame after their `subscribed`.

@@ -1,10 +1,10 @@
 import TypewireCore
 
 // Frames from sockets: dispatch, and subscriptions.
-extension Hub {
-    /// Handles one frame from an authenticated socket. The socket's session has already turned away
-    /// frames past their budgets (`InboundGate`).
-    public func handle(_ frame: ClientFrame, from id: ConnectionID) async {
+extension HubShard {
+    /// Handles one frame from an authenticated socket, for a conversation of this shard (``Hub`` routes it).
+    /// The socket's session has already turned away frames past their budgets (`InboundGate`).
+    func handle(_ frame: ClientFrame, from id: ConnectionID) async {
         metrics.received(frame.type)
         if !configuration.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
         switch frame {
@@ -13,7 +13,10 @@ extension Hub {
         case .subscribe(let subscribe):
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
-            if connections[id]?.subscriptions.remove(unsubscribe.conversation) != nil { metrics.subscriptions.decrement() }
+            if let connection = connections[id], connection.subscriptions.remove(unsubscribe.conversation) != nil {
+                metrics.subscriptions.decrement()
+                connection.budget.addSubscriptions(-1)
+            }
             connections[id]?.activityViews[unsubscribe.conversation] = nil
             removeSubscriber(id, from: unsubscribe.conversation)
         case .activity(let request):
@@ -32,7 +35,7 @@ extension Hub {
     private func subscribe(_ id: ConnectionID, to conversation: String) async {
         guard let user = connections[id]?.identity.userID else { return }
         let limit = configuration.maxSubscriptionsPerSocket
-        guard connections[id]!.subscriptions.count < limit || connections[id]!.subscriptions.contains(conversation) else {
+        guard connections[id]!.budget.subscriptions < limit || connections[id]!.subscriptions.contains(conversation) else {
             return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: "subscribe"))
         }
         guard await admitParticipant(user, of: conversation, from: id, ref: conversation, request: "subscribe") else { return }
@@ -65,7 +68,10 @@ extension Hub {
             conversation: conversation, participants: online, activity: view,
             recentMessages: messages, presence: participants.count >= configuration.largeGroupSize ? false : nil
         ))
-        if connections[id]!.subscriptions.insert(conversation).inserted { metrics.subscriptions.increment() }
+        if connections[id]!.subscriptions.insert(conversation).inserted {
+            metrics.subscriptions.increment()
+            connections[id]!.budget.addSubscriptions(1)
+        }
         if blocks[user] != nil { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
         for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }

@@ -1,6 +1,6 @@
 import TypewireCore
 
-extension Hub {
+extension HubShard {
     /// Whether a user has a socket on this node or on another node of the cluster.
     func isOnline(_ user: String) -> Bool {
         connectionsOfUser[user] != nil || remoteOnline[user] != nil
@@ -11,7 +11,8 @@ extension Hub {
         Set(users.filter(isOnline))
     }
 
-    /// Applies what another node of the cluster reported, for this node's subscribers.
+    /// Applies what another node of the cluster reported, for this shard's subscribers (``Hub`` hands each
+    /// event to the shards it concerns).
     func apply(_ envelope: ClusterEnvelope) async {
         let node = envelope.node
         switch envelope.event {
@@ -43,18 +44,6 @@ extension Hub {
         case .nodeDead(let dead):
             nodeGone(dead)
         }
-    }
-
-    /// Ends the events for the other nodes (on shutdown, after the sockets closed); the bus then says
-    /// goodbye, and the other nodes forget this node's users at once.
-    func leaveCluster() {
-        cluster?.finish()
-    }
-
-    /// A node stopped sending heartbeats: this node forgets it and tells the others.
-    func nodeDied(_ node: String) {
-        cluster?.publish(.nodeDead(node: node))
-        nodeGone(node)
     }
 
     /// Forgets a node that stopped or died: its users' activity goes at once, and those not connected

@@ -1,7 +1,7 @@
 import TypewireCore
 
 // Messages: sends, edits and the parts of bots' streamed replies.
-extension Hub {
+extension HubShard {
     func send(_ send: ClientFrame.Send, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard send.text.count <= configuration.maxMessageLength else {
@@ -27,7 +27,8 @@ extension Hub {
         if stored.isNew { deliverMessage(stored.message) }
         if send.clientMessageId.hasPrefix("stream-") {
             // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
-            streams.remove(StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID))
+            let key = StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID)
+            streams.withLock { $0.remove(key) }
         }
         guard let outbox = connections[id]?.outbox else { return }
         deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
@@ -68,19 +69,30 @@ extension Hub {
         guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: "stream") else { return }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
         let time = now()
-        streams.forgetSilent(of: identity.userID, before: time - configuration.replyTimeout)
-        let known = streams[key]
-        guard known != nil || part.isFinal || streams.count(of: identity.userID) < configuration.maxOpenReplies else {
-            let limit = configuration.maxOpenReplies
-            return reply(to: id, .init(code: .rateLimited, message: "This bot streams \(limit) replies already; finish one before starting another.", ref: part.messageId, request: "stream"))
+        let (replyTimeout, maxOpenReplies, maxLength) = (configuration.replyTimeout, configuration.maxOpenReplies, configuration.maxMessageLength)
+        // One turn of the node's replies: a bot streaming in conversations of two shards cannot pass its cap.
+        let outcome = streams.withLock { replies -> StreamPartOutcome in
+            replies.forgetSilent(of: key.bot, before: time - replyTimeout)
+            let known = replies[key]
+            guard known != nil || part.isFinal || replies.count(of: key.bot) < maxOpenReplies else { return .tooManyOpen }
+            // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
+            let text = part.isFinal ? part.text ?? (known ?? "") + part.delta : (known ?? "") + part.delta
+            guard text.count <= maxLength else {
+                replies.remove(key)
+                return .tooLong
+            }
+            if part.isFinal { replies.remove(key) } else { replies.set(text, for: key, at: time) }
+            return .accepted(text: text)
         }
-        // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
-        let text = part.isFinal ? part.text ?? (known ?? "") + part.delta : (known ?? "") + part.delta
-        guard text.count <= configuration.maxMessageLength else {
-            streams.remove(key)
-            return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(configuration.maxMessageLength) characters.", ref: part.messageId, request: "stream"))
+        let text: String
+        switch outcome {
+        case .tooManyOpen:
+            return reply(to: id, .init(code: .rateLimited, message: "This bot streams \(maxOpenReplies) replies already; finish one before starting another.", ref: part.messageId, request: "stream"))
+        case .tooLong:
+            return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(maxLength) characters.", ref: part.messageId, request: "stream"))
+        case .accepted(let whole):
+            text = whole
         }
-        if part.isFinal { streams.remove(key) } else { streams.set(text, for: key, at: time) }
         let delta = ServerFrame.StreamDelta(
             conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
         )
@@ -89,4 +101,14 @@ extension Hub {
         guard part.isFinal else { return }
         await self.send(.init(conversation: part.conversation, clientMessageId: "stream-\(part.messageId)", text: text), from: id)
     }
+}
+
+/// What became of one part of a streamed reply.
+private enum StreamPartOutcome {
+    /// The bot has ``ServerConfiguration/maxOpenReplies`` replies open already.
+    case tooManyOpen
+    /// The reply would pass ``ServerConfiguration/maxMessageLength``; it is dropped.
+    case tooLong
+    /// Taken; the reply's text so far.
+    case accepted(text: String)
 }

@@ -1,6 +1,6 @@
 import TypewireCore
 
-extension Hub {
+extension HubShard {
     /// In typing-only mode (``ServerConfiguration/storesMessages`` false), the answer to a frame that
     /// would store or stream a message; nil for every other frame.
     static func typingOnlyRefusal(of frame: ClientFrame) -> ServerFrame.Failure? {

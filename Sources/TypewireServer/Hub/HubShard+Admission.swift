@@ -1,7 +1,7 @@
 import TypewireCore
 
 // Who may act in a conversation: the membership cache and its store lookups.
-extension Hub {
+extension HubShard {
     /// The participants of a conversation, cached; nil if it does not exist.
     ///
     /// A membership change made while the store answered wins: the answer is then used once but not cached.
@@ -29,7 +29,7 @@ extension Hub {
     /// (``ServerConfiguration/unknownConversationRate``) is refused with `rate_limited` without one.
     func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: String) async -> Bool {
         let cached = members[conversation] != nil
-        if !cached, connections[id]?.unknownConversationLimiter.allow(now: now()) == false {
+        if !cached, connections[id]?.budget.allowUnknownLookup(now: now()) == false {
             metrics.droppedByRateLimit.increment()
             reply(to: id, .init(code: .rateLimited, message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref, request: request))
             return false
@@ -39,7 +39,7 @@ extension Hub {
                 reply(to: id, Self.unknownConversation(conversation, ref: ref, request: request))
                 return false
             }
-            if !cached { connections[id]?.unknownConversationLimiter.refund() }  // it was not unknown
+            if !cached { connections[id]?.budget.refundUnknownLookup() }  // it was not unknown
             return true
         } catch {
             logger.error("reading a conversation's participants failed", metadata: ["error": "\(error)"])

@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import NIOCore
+import TypewireCore
+
+/// One shard of a node's ``Hub``: the conversations that hash to it (their subscribers, activity, pacing,
+/// membership cache and fan-out), and a copy of what every shard needs to know of the node's users (their
+/// sockets, blocks, sharing and presence elsewhere in the cluster).
+///
+/// An actor confined to one event loop of the server (``EventLoopActor``): its code runs on that loop's
+/// thread, no other shard or lock sees its frames, and its sockets on that loop are written to without a
+/// hop. Each update of a conversation's activity is encoded once and the same bytes go to every subscriber.
+/// A shard never writes to a socket itself: it queues on each socket's outbox, so a slow reader cannot
+/// stall it.
+///
+/// Its work is split by concern: sockets (`HubShard+Connections`), frames and subscriptions
+/// (`HubShard+Frames`), activity (`HubShard+Activity`), messages and streamed replies (`HubShard+Messages`),
+/// changes made through REST (`HubShard+Membership`), who may act where (`HubShard+Admission`), fan-out
+/// (`HubShard+FanOut`) and the other nodes of a cluster (`HubShard+Cluster`).
+actor HubShard: EventLoopActor {
+    /// One socket as this shard knows it. A class, so that looking a socket up in a fan-out takes one
+    /// reference, not a copy of every field.
+    final class Connection {
+        let identity: Identity
+        let outbox: any Outbox
+        /// What the socket may spend, shared by every shard (``SocketBudget``).
+        let budget: SocketBudget
+        /// The socket's subscriptions to this shard's conversations.
+        var subscriptions: Set<String> = []
+        /// For a user who blocked someone: the activity each subscribed conversation last showed this
+        /// socket, so that a change of a blocked user alone sends nothing (it would tell them it happened).
+        var activityViews: [String: [ActivityEntry]] = [:]
+
+        init(identity: Identity, outbox: any Outbox, budget: SocketBudget) {
+            self.identity = identity
+            self.outbox = outbox
+            self.budget = budget
+        }
+    }
+
+    /// The event loop the shard's code runs on.
+    nonisolated let eventLoop: any EventLoop
+    /// Runs the shard's jobs on ``eventLoop``.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
+    let store: any ChatStore
+    let metrics: HubMetrics
+    let configuration: ServerConfiguration
+    let now: @Sendable () -> Int64
+    let logger: Logger
+    var connections: [ConnectionID: Connection] = [:]
+    var subscribers: [String: Set<ConnectionID>] = [:]
+    /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
+    var joining = JoiningSubscribers()
+    var members = MembershipCache()
+    var connectionsOfUser: [String: Set<ConnectionID>] = [:]
+    /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
+    var notSharing: Set<String> = []
+    /// Whom each connected user has blocked (loaded on connect, dropped on the last close).
+    var blocks: [String: Set<String>] = [:]
+    var board: ActivityBoard
+    /// Paces the activity updates of large groups.
+    var pacer: ActivityPacer
+    /// Counts membership changes, so that a participant list read from the store during a change is not cached.
+    var membershipChanges = 0
+    /// Replies being streamed, the node's (a bot's cap counts its replies in every shard).
+    let streams: SharedOpenReplies
+    /// Where events for the other nodes of a cluster go; nil on a single node.
+    let cluster: ClusterOutbox?
+    /// For each user online on other nodes of the cluster, those nodes.
+    var remoteOnline: [String: Set<String>] = [:]
+    /// The next expiry sweep (``runExpiry()``), a timer of ``eventLoop``.
+    var expiryTimer: Scheduled<Void>?
+
+    init(
+        store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics, logger: Logger,
+        cluster: ClusterOutbox?, streams: SharedOpenReplies, now: @escaping @Sendable () -> Int64, eventLoop: any EventLoop
+    ) {
+        self.eventLoop = eventLoop
+        self.store = store
+        self.metrics = metrics
+        self.configuration = configuration
+        self.logger = logger
+        self.now = now
+        self.board = ActivityBoard(ttl: configuration.activityTTL)
+        self.pacer = ActivityPacer(
+            interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize,
+            deliveriesPerSecond: configuration.largeGroupDeliveries
+        )
+        self.cluster = cluster
+        self.streams = streams
+    }
+}
