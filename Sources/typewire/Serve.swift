@@ -20,6 +20,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (TYPEWIRE_PORT).")
     var port: Int?
 
+    @Option(help: "Event-loop threads, each running its sockets and one shard of the hub; default one per core (TYPEWIRE_THREADS).")
+    var threads: Int?
+
     @Option(help: "The SQLite file (TYPEWIRE_SQLITE).")
     var sqlite: String?
 
@@ -144,6 +147,8 @@ struct Serve: AsyncParsableCommand {
             configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.publicDirectory = folder }
+        configuration.threads = try setting(threads, "TYPEWIRE_THREADS", Self.integer)
+        guard (configuration.threads ?? 1) >= 1 else { throw CommandError("--threads must be at least 1.") }
         guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.headerTimeout > 0,
               configuration.activityRate > 0, configuration.messageRate > 0,
               configuration.handshakeRate > 0, configuration.handshakeBurst >= 1 else {

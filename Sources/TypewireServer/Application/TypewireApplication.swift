@@ -4,6 +4,7 @@ import HummingbirdCore
 import NIOHTTP1
 import Logging
 import NIOCore
+import NIOPosix
 import TypewireCore
 
 /// Builds the Hummingbird application of `typewire serve`: the WebSocket at `/v1/socket`, the REST API,
@@ -29,7 +30,12 @@ public enum TypewireApplication {
         let metrics = HubMetrics()
         let node = UUID().uuidString.lowercased()
         let outbox = cluster.map { _ in ClusterOutbox.make(node: node, logger: logger) }
-        let hub = Hub(store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: outbox?.0)
+        // Built once per server and never shut down: the process ends with it.
+        let group = configuration.threads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? MultiThreadedEventLoopGroup.singleton
+        let hub = Hub(
+            store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: outbox?.0,
+            eventLoops: Array(group.makeIterator())
+        )
         var bus: PostgresClusterBus?
         if let cluster, let outbox {
             guard let postgres = store as? PostgresChatStore else {
@@ -92,6 +98,7 @@ public enum TypewireApplication {
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire", backlog: 4_096),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            eventLoopGroupProvider: .shared(group),
             logger: logger
         )
         return TypewireService(application: application, sockets: sockets, hub: hub, bus: bus, logger: logger)

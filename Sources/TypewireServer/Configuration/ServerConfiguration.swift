@@ -4,6 +4,9 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks a free one. Default 8080.
     public var port: Int
+    /// Event-loop threads: the sockets and the hub's shards (one per loop) run on them. Default nil: NIO's
+    /// shared group, one loop per core.
+    public var threads: Int?
     /// The SQLite file. Default `./typewire.sqlite`.
     public var sqlitePath: String
     /// The HS256 secret that signs and verifies tokens, if such tokens are accepted. A server needs it, a
