@@ -44,7 +44,10 @@ public struct TestServer: Sendable {
         wrapStore: (any ChatStore) -> any ChatStore = { $0 },
         isolation: isolated (any Actor)? = #isolation, _ body: (TestServer) async throws -> Void
     ) async throws {
+        // A folder made here is removed at the end; one passed in is the caller's (to restart on it).
+        let ownsFolder = folder == nil
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
+        defer { if ownsFolder { try? FileManager.default.removeItem(at: folder) } }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(
             port: 0, sqlitePath: folder.appendingPathComponent("typewire.sqlite").path, jwtSecret: secret

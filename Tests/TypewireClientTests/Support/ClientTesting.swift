@@ -55,7 +55,10 @@ extension ClientTesting {
         var port = 0
         var clients: [TypewireClient] = []
         var connections: [Task<Void, Never>] = []
-        defer { connections.forEach { $0.cancel() } }
+        defer {
+            connections.forEach { $0.cancel() }
+            try? FileManager.default.removeItem(at: folder)
+        }
         try await TestServer.run(folder: folder) { server in
             port = server.port
             clients = users.map { client($0, of: server) }

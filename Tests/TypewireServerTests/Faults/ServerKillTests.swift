@@ -12,6 +12,7 @@ struct ServerKillTests {
     @Test func clientsComeBackByThemselvesAndEveryMessageIsStoredOnceWithNoAcknowledgedOneLost() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let sqlite = ["--sqlite", folder.appendingPathComponent("typewire.sqlite").path]
         let first = try await ServerProcess.start(name: "before-kill", arguments: sqlite)
         let url = "ws://127.0.0.1:\(first.port)/v1/socket"

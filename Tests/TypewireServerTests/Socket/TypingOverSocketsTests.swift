@@ -227,6 +227,7 @@ struct TypingOverSocketsTests {
 
     @Test func aRestartOnTheSameFileKeepsConversationsAndMessages() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         try await TestServer.run(folder: folder) { server in
             let alice = try await server.socket("alice")
             alice.send(.send(.init(conversation: Self.group, clientMessageId: "persist", text: "still here?")))
