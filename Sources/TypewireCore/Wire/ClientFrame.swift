@@ -162,6 +162,19 @@ extension ClientFrame: Codable {
         }
     }
 
+    /// The conversation the frame is about; nil for `hello`.
+    public var conversation: String? {
+        switch self {
+        case .hello: nil
+        case .subscribe(let subscribe): subscribe.conversation
+        case .unsubscribe(let unsubscribe): unsubscribe.conversation
+        case .activity(let activity): activity.conversation
+        case .send(let send): send.conversation
+        case .edit(let edit): edit.conversation
+        case .stream(let stream): stream.conversation
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         let type = try FrameType.decode(from: decoder)
         switch type {

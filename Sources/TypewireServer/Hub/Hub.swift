@@ -86,15 +86,7 @@ public final class Hub: Sendable {
 
     /// The shard a frame concerns: its conversation's (a second `hello`, which only gets an error, goes to the first).
     private func shard(of frame: ClientFrame) -> HubShard {
-        switch frame {
-        case .hello: shards[0]
-        case .subscribe(let subscribe): shard(for: subscribe.conversation)
-        case .unsubscribe(let unsubscribe): shard(for: unsubscribe.conversation)
-        case .activity(let activity): shard(for: activity.conversation)
-        case .send(let send): shard(for: send.conversation)
-        case .edit(let edit): shard(for: edit.conversation)
-        case .stream(let stream): shard(for: stream.conversation)
-        }
+        frame.conversation.map(shard(for:)) ?? shards[0]
     }
 
     /// FNV-1a over the id's UTF-8: the same shard for a conversation in every run (Swift's `Hasher` is seeded
@@ -285,7 +277,7 @@ public final class Hub: Sendable {
 
     /// Whether a user has a socket open on any node.
     public func presence(of user: String) async -> Bool {
-        await shards[0].presence(of: user)
+        await shards[0].isOnline(user)
     }
 
     /// Which of these users are online, here or on another node.

@@ -5,9 +5,4 @@ extension HubShard {
     func activity(in conversation: String) -> ActivityUpdate {
         capped(board.entries(in: conversation), in: conversation, serverTime: now())
     }
-
-    /// Whether a user has a socket open on any node.
-    func presence(of user: String) -> Bool {
-        isOnline(user)
-    }
 }

@@ -17,9 +17,7 @@ struct RateLimiter: Sendable {
     /// Takes one token if there is one.
     /// - Returns: Whether the frame may pass.
     mutating func allow(now: Int64) -> Bool {
-        if let updatedAt {
-            tokens = min(burst, tokens + Double(max(0, now - updatedAt)) * rate / 1_000)
-        }
+        tokens = tokens(at: now)
         updatedAt = now
         guard tokens >= 1 else { return false }
         tokens -= 1
@@ -28,8 +26,13 @@ struct RateLimiter: Sendable {
 
     /// Whether a frame would pass now, without taking a token.
     func hasToken(now: Int64) -> Bool {
-        guard let updatedAt else { return tokens >= 1 }
-        return min(burst, tokens + Double(max(0, now - updatedAt)) * rate / 1_000) >= 1
+        tokens(at: now) >= 1
+    }
+
+    /// The tokens the bucket holds at `now`, refilled since the last frame.
+    private func tokens(at now: Int64) -> Double {
+        guard let updatedAt else { return tokens }
+        return min(burst, tokens + Double(max(0, now - updatedAt)) * rate / 1_000)
     }
 
     /// Whether no frame came since `time` (the bucket has been refilling since).

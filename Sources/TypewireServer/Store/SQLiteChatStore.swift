@@ -202,7 +202,7 @@ public final class SQLiteChatStore: ChatStore {
         }
             let existing = try await connection.query(
                 """
-                SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+                SELECT \(Self.messageColumns) FROM messages
                 WHERE conversation = ? AND sender = ? AND client_message_id = ?
                 """,
                 [.text(conversation), .text(sender.userID), .text(clientMessageId)]
@@ -218,7 +218,7 @@ public final class SQLiteChatStore: ChatStore {
         guard let seq = Int(id) else { return nil }
         return try await database.read { try await $0.query(
             """
-            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            SELECT \(Self.messageColumns) FROM messages
             WHERE seq = ? AND conversation = ?
             """,
             [.integer(seq), .text(conversation)]
@@ -228,7 +228,7 @@ public final class SQLiteChatStore: ChatStore {
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
         try await database.read { try await $0.query(
             """
-            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            SELECT \(Self.messageColumns) FROM messages
             WHERE conversation = ? ORDER BY seq DESC LIMIT ?
             """,
             [.text(conversation), .integer(limit)]
@@ -247,7 +247,7 @@ public final class SQLiteChatStore: ChatStore {
             guard let oldest = (fitting.last ?? sizes.first)?.seq else { return [] }
             return try await connection.query(
                 """
-                SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+                SELECT \(Self.messageColumns) FROM messages
                 WHERE conversation = ? AND seq >= ? ORDER BY seq LIMIT ?
                 """,
                 [.text(conversation), .integer(oldest), .integer(limit)]
@@ -272,7 +272,7 @@ public final class SQLiteChatStore: ChatStore {
         let beforeSeq = before.flatMap(Int.init) ?? Int.max
         return try await database.read { try await $0.query(
             """
-            SELECT seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at FROM messages
+            SELECT \(Self.messageColumns) FROM messages
             WHERE conversation = ? AND seq < ? ORDER BY seq DESC LIMIT ?
             """,
             [.text(conversation), .integer(beforeSeq), .integer(limit)]
@@ -321,6 +321,9 @@ public final class SQLiteChatStore: ChatStore {
         else { return nil }
         return Conversation(id: id, kind: kind, title: row.column("title")?.string, creator: creator)
     }
+
+    /// The columns `message(from:)` reads, in every query of messages (the migrations keep their own text).
+    private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at"
 
     private static func message(from row: SQLiteRow) -> ChatMessage? {
         guard let seq = row.column("seq")?.integer, let conversation = row.column("conversation")?.string,
