@@ -1,17 +1,30 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 
-/// A server child channel that puts a ``RequestHeadGuard`` in front of another's pipeline.
+/// A server child channel that closes a connection from a client whose sockets keep being refused
+/// (``AddressRefusals``) before anything is read, and puts a ``RequestHeadGuard`` in front of another's
+/// pipeline for the others.
 struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
+
+    /// The setup's error for a connection closed as soon as accepted (nothing logs it).
+    struct ClosedAtAccept: Error {}
 
     let base: Base
     let maxHeadBytes: Int
     let headTimeout: TimeAmount
+    let refusals: AddressRefusals
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        guard refusals.admits(channel.remoteAddress) else {
+            // Closed here: NIO drops a failed setup of a server's async child channel without closing it. With a
+            // reset, not a FIN: the server keeps no TIME_WAIT for the connection.
+            let reset = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+            return reset.flatMap { channel.close() }.flatMapThrowing { throw ClosedAtAccept() }
+        }
+        return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout))
         }.flatMap {
             base.setup(channel: channel, logger: logger)

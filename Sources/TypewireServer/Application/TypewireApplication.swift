@@ -47,7 +47,12 @@ public enum TypewireApplication {
                 payloads: ClusterPayload(secret: secret), configuration: cluster, logger: logger
             )
         }
-        let session = SocketSession(hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters())
+        let refusals = AddressRefusals(
+            burst: configuration.refusalsPerAddress, countsLocalAddresses: configuration.countsLocalAddresses, now: hub.now, metrics: metrics
+        )
+        let session = SocketSession(
+            hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(), refusals: refusals
+        )
 
         let router = Router(context: BasicRequestContext.self)
         router.get("/healthz") { _, _ in "ok" }
@@ -93,7 +98,8 @@ public enum TypewireApplication {
                         shouldUpgrade: { head in Self.mayOpenSocket(head, allowedOrigins: allowedOrigins) },
                         installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(session: session)) }
                     ),
-                    maxHeadBytes: configuration.maxHeaderBytes, headTimeout: .milliseconds(configuration.headerTimeout)
+                    maxHeadBytes: configuration.maxHeaderBytes, headTimeout: .milliseconds(configuration.headerTimeout),
+                    refusals: refusals
                 )
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire", backlog: 4_096),

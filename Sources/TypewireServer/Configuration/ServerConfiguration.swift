@@ -100,6 +100,13 @@ public struct ServerConfiguration: Sendable {
     /// Sockets one user may open at once (all of a user's devices and tabs reconnecting after a restart).
     /// Default 50.
     public var handshakeBurst: Double
+    /// Refused sockets one client address may cause (sockets closed before `welcome`, or for flooding) before
+    /// its connections are closed as soon as accepted; it regains one a second. 0 counts none. Default 20
+    /// (``AddressRefusals``).
+    public var refusalsPerAddress: Double
+    /// Whether loopback and private addresses count refusals too. Default false: a proxy or load balancer in
+    /// front of the server connects from one, for all its clients.
+    public var countsLocalAddresses: Bool
     /// Reply parts allowed at once per socket. Default 40.
     public var streamBurst: Double
     /// Browser origins allowed to open a socket (the `Origin` header, e.g. `https://chat.example`); empty
@@ -181,7 +188,8 @@ public struct ServerConfiguration: Sendable {
         largeGroupSize: Int = 100, largeGroupInterval: Int64 = 100, largeGroupDeliveries: Int = 10_000,
         maxActivityEntries: Int = 10, maxQueuedBytes: Int = 4 << 20, frameRate: Double = 100, frameBurst: Double = 400,
         unknownConversationRate: Double = 1, unknownConversationBurst: Double = 20, maxSubscriptionsPerSocket: Int = 1_000, maxSocketsPerUser: Int = 100,
-        handshakeRate: Double = 5, handshakeBurst: Double = 50, allowedOrigins: [String] = [],
+        handshakeRate: Double = 5, handshakeBurst: Double = 50,
+        refusalsPerAddress: Double = 20, countsLocalAddresses: Bool = false, allowedOrigins: [String] = [],
         maxFrameSize: Int = 16_384, maxMessageLength: Int = 10_000, recentMessages: Int = 50, maxRecentBytes: Int = 64 * 1_024,
         maxOpenReplies: Int = 10, replyTimeout: Int64 = 10_000, requestRate: Double = 10, requestBurst: Double = 50, conversationsPerMinute: Int = 30,
         maxConversationMembers: Int = 1_000, maxTitleLength: Int = 200, maxActivityDetailLength: Int = 64, publicDirectory: String = "Public",
@@ -226,6 +234,8 @@ public struct ServerConfiguration: Sendable {
         self.maxSocketsPerUser = maxSocketsPerUser
         self.handshakeRate = handshakeRate
         self.handshakeBurst = handshakeBurst
+        self.refusalsPerAddress = refusalsPerAddress
+        self.countsLocalAddresses = countsLocalAddresses
         self.allowedOrigins = allowedOrigins
         self.maxFrameSize = maxFrameSize
         self.maxMessageLength = maxMessageLength

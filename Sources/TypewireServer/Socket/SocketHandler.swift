@@ -39,6 +39,11 @@ final class SocketHandler: ChannelInboundHandler {
     private var tokenExpiry: Scheduled<Void>?
     private var pings: RepeatedTask?
     private var awaitingPong = false
+    /// The peer's address, for ``AddressRefusals``.
+    private var peer: SocketAddress?
+    /// Whether the socket counts as refused for its client's address when it closes: until it is welcomed
+    /// (unless the server was at fault), and once it is closed for flooding.
+    private var countsAsRefused = true
 
     init(session: SocketSession) {
         self.session = session
@@ -48,6 +53,7 @@ final class SocketHandler: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         let configuration = session.configuration
         let channel = context.channel
+        peer = channel.remoteAddress
         let outbox = ChannelOutbox(
             channel: channel, writer: session.writers.writer(for: context.eventLoop),
             closeTimeout: .milliseconds(configuration.closeTimeout)
@@ -68,7 +74,12 @@ final class SocketHandler: ChannelInboundHandler {
                 await session.perform(
                     work, on: shard, outbox: outbox, registration: registration,
                     opened: { expiresAt in eventLoop.execute { loopBound.value.opened(tokenExpiresAt: expiresAt) } },
-                    refused: { code, reason in eventLoop.execute { loopBound.value.close(code, reason) } },
+                    refused: { code, reason, serversFault in
+                        eventLoop.execute {
+                            if serversFault { loopBound.value.countsAsRefused = false }
+                            loopBound.value.close(code, reason)
+                        }
+                    },
                     flooded: { reason in eventLoop.execute { loopBound.value.close(.policyViolation, reason, then: .closeNow) } }
                 )
             },
@@ -89,6 +100,7 @@ final class SocketHandler: ChannelInboundHandler {
         pings?.cancel()
         _ = lane?.submit(.disconnect)
         lane = nil  // its work refers to this handler: the lane goes once its last item ran
+        if countsAsRefused { session.refusals.refused(peer) }
         context.fireChannelInactive()
     }
 
@@ -101,6 +113,7 @@ final class SocketHandler: ChannelInboundHandler {
         case is ChannelShouldQuiesceEvent:
             // The server stops (Hummingbird's graceful shutdown waits for every connection to close): the
             // sockets the hub already closed are closing; this closes the others (one still saying hello).
+            if !isClosing { countsAsRefused = false }
             close(.goingAway, "server shutting down")
         default:
             break
@@ -188,6 +201,7 @@ final class SocketHandler: ChannelInboundHandler {
             // A socket that keeps flooding is read no more, from now, and is not owed a close handshake. The close
             // goes after the answers to its earlier frames (the `rate_limited` that told it), which it would lose.
             phase = .closing
+            countsAsRefused = true
             channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
             if lane?.submit(.closeForFlooding(reason: reason)) == nil { close(.policyViolation, reason, then: .closeNow) }
         }
@@ -208,6 +222,7 @@ final class SocketHandler: ChannelInboundHandler {
         guard case .authenticating(let held) = phase, let channel = outbox?.channel else { return }
         let eventLoop = channel.eventLoop
         phase = .open
+        countsAsRefused = false
         channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
         for message in held where !isClosing { admit(message, channel: channel) }
         let loopBound = NIOLoopBound(self, eventLoop: eventLoop)

@@ -25,9 +25,15 @@ final class SocketSession: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let writers: LoopWriters
+    /// Counts the sockets refused per client address.
+    let refusals: AddressRefusals
 
-    init(hub: Hub, authority: TokenAuthority, configuration: ServerConfiguration, logger: Logger, writers: LoopWriters) {
+    init(
+        hub: Hub, authority: TokenAuthority, configuration: ServerConfiguration, logger: Logger, writers: LoopWriters,
+        refusals: AddressRefusals
+    ) {
         self.hub = hub
+        self.refusals = refusals
         self.authority = authority
         self.configuration = configuration
         self.logger = logger
@@ -64,18 +70,19 @@ final class SocketSession: Sendable {
     /// - Parameters:
     ///   - shard: The shard the work runs on.
     ///   - opened: Called once the hub took the socket, with when its token expires.
-    ///   - refused: Called when the hello failed: the socket is to be closed with this code and reason.
+    ///   - refused: Called when the hello failed: the socket is to be closed with this code and reason; the
+    ///     flag says whether the server was at fault (its storage, its shutdown) rather than the client.
     ///   - flooded: Called for ``Work/closeForFlooding(reason:)``: the socket is to be closed at once.
     func perform(
         _ work: Work, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration,
-        opened: @escaping @Sendable (Date) -> Void, refused: @escaping @Sendable (WebSocketErrorCode, String) -> Void,
+        opened: @escaping @Sendable (Date) -> Void, refused: @escaping @Sendable (WebSocketErrorCode, String, Bool) -> Void,
         flooded: @escaping @Sendable (String) -> Void
     ) async {
         switch work {
         case .hello(let token, let unchecked):
             guard let unchecked, let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked) else {
                 outbox.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
-                return refused(.policyViolation, "invalid token")
+                return refused(.policyViolation, "invalid token", false)
             }
             do {
                 registration.connection = try await hub.connect(identity, outbox: outbox)
@@ -83,7 +90,7 @@ final class SocketSession: Sendable {
             } catch {
                 outbox.enqueue(Self.helloFailure(error.code, error.message))
                 // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
-                refused(error.isTemporary ? .unknown(1013) : .policyViolation, error.message)
+                refused(error.isTemporary ? .unknown(1013) : .policyViolation, error.message, error.code == .unavailable)
             }
         case .frame(let frame):
             guard let id = registration.connection else { return }

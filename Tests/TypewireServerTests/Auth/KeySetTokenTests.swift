@@ -1,7 +1,6 @@
 import Foundation
 import JWTKit
 import Logging
-import Synchronization
 import Testing
 import TypewireCore
 import TypewireServer
@@ -11,13 +10,6 @@ import TypewireTesting
 /// the provider's claims, a rotated key, and the tokens that must be refused.
 @Suite("Tokens verified with an identity provider's key set", .timeLimit(.minutes(1)))
 struct KeySetTokenTests {
-    /// A clock the test moves by hand, in milliseconds.
-    final class ManualClock: Sendable {
-        private let value = Mutex<Int64>(1_000_000)
-        var now: Int64 { value.withLock { $0 } }
-        func advance(by milliseconds: Int64) { value.withLock { $0 += milliseconds } }
-    }
-
     static let rules = TokenRules(issuer: IdentityProvider.issuer, audience: IdentityProvider.audience)
 
     private static func authority(_ address: String, clock: ManualClock, secret: String? = nil, rules: TokenRules = rules) async throws -> (TokenAuthority, KeySet) {

@@ -1,10 +1,10 @@
 import Testing
 @testable import TypewireServer
 
-@Suite("HandshakeBudget: sockets opened per user")
-struct HandshakeBudgetTests {
+@Suite("RateLimiters: a token bucket per key")
+struct RateLimitersTests {
     @Test func eachUserHasABurstThenTheRate() {
-        var budget = HandshakeBudget(rate: 2, burst: 3)
+        var budget = RateLimiters<String>(rate: 2, burst: 3)
         var carol: [Bool] = []
         for _ in 0..<4 { carol.append(budget.allow("carol", now: 0)) }
         #expect(carol == [true, true, true, false])
@@ -15,7 +15,7 @@ struct HandshakeBudgetTests {
     }
 
     @Test func askingWhetherABudgetIsSpentTakesNothing() {
-        var budget = HandshakeBudget(rate: 1, burst: 2)
+        var budget = RateLimiters<String>(rate: 1, burst: 2)
         #expect(!budget.isSpent("carol", now: 0), "a user without a bucket has a full one")
         let first = budget.allow("carol", now: 0)
         let asked = (0..<10).map { _ in budget.isSpent("carol", now: 0) }
@@ -28,7 +28,7 @@ struct HandshakeBudgetTests {
     }
 
     @Test func bucketsThatRefilledAreForgottenWhenTheirNumberReachesTheMark() {
-        var budget = HandshakeBudget(rate: 1, burst: 2)
+        var budget = RateLimiters<String>(rate: 1, burst: 2)
         for index in 0..<1_023 { _ = budget.allow("user-\(index)", now: 0) }
         let first = budget.allow("carol", now: 2_001)
         #expect(first && budget.count == 1_024)

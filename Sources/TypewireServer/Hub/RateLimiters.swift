@@ -1,0 +1,38 @@
+/// A token bucket per key (a user, a client address): a pure value fed the server's time in milliseconds.
+///
+/// A key's bucket is forgotten once it is full again (nothing came for `burst / rate` seconds): the buckets
+/// kept are those of keys seen lately, pruned whenever their number has doubled since the last pruning.
+struct RateLimiters<Key: Hashable & Sendable>: Sendable {
+    private let rate: Double
+    private let burst: Double
+    private var buckets: [Key: RateLimiter] = [:]
+    /// The number of buckets at which the next pruning runs.
+    private var pruneAt = 1_024
+
+    init(rate: Double, burst: Double) {
+        self.rate = rate
+        self.burst = burst
+    }
+
+    /// How many keys have a bucket now.
+    var count: Int { buckets.count }
+
+    /// Takes one token of the key's bucket if there is one.
+    /// - Returns: Whether it had one.
+    mutating func allow(_ key: Key, now: Int64) -> Bool {
+        if buckets.count >= pruneAt { prune(now: now) }
+        return buckets[key, default: RateLimiter(rate: rate, burst: burst)].allow(now: now)
+    }
+
+    /// Whether the key's bucket is empty now (a key without a bucket has a full one); takes nothing.
+    func isSpent(_ key: Key, now: Int64) -> Bool {
+        buckets[key].map { !$0.hasToken(now: now) } ?? false
+    }
+
+    /// Forgets the buckets that have refilled: their keys start from a full bucket again either way.
+    private mutating func prune(now: Int64) {
+        let refill = rate > 0 ? Int64((burst / rate * 1_000).rounded(.up)) : .max
+        if refill != .max { buckets = buckets.filter { !$0.value.isIdle(since: now - refill) } }
+        pruneAt = max(1_024, buckets.count * 2)
+    }
+}

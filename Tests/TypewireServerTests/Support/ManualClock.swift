@@ -1,0 +1,8 @@
+import Synchronization
+
+/// A clock the test moves by hand, in milliseconds.
+final class ManualClock: Sendable {
+    private let value = Mutex<Int64>(1_000_000)
+    var now: Int64 { value.withLock { $0 } }
+    func advance(by milliseconds: Int64) { value.withLock { $0 += milliseconds } }
+}
