@@ -1,3 +1,4 @@
+import Logging
 import ServiceLifecycle
 
 /// Runs the hub's expiry sweep for as long as the server runs; on graceful shutdown (SIGTERM), once the
@@ -5,6 +6,7 @@ import ServiceLifecycle
 /// cluster bus (if any) say goodbye to the other nodes.
 struct HubService: Service {
     let hub: Hub
+    let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -12,5 +14,6 @@ struct HubService: Service {
         }
         await hub.shutDown()
         hub.leaveCluster()
+        logger.info("Shutting down: the hub has stopped")
     }
 }

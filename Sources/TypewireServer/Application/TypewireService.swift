@@ -21,7 +21,9 @@ public struct TypewireService: Service {
         // A service group shuts its services down in reverse order: the server's (no new connection, every
         // socket closed) before the hub's, and the cluster bus last, so the hub's last events (the sockets'
         // goodbyes) still reach the other nodes.
-        let services: [any Service] = (bus.map { [$0] } ?? []) + [HubService(hub: hub), ServerService(application: application, sockets: sockets)]
+        let services: [any Service] = (bus.map { [$0] } ?? []) + [
+            HubService(hub: hub, logger: logger), ServerService(application: application, sockets: sockets, logger: logger),
+        ]
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         try await group.run()
     }
@@ -32,9 +34,12 @@ public struct TypewireService: Service {
 private struct ServerService: Service {
     let application: any Service
     let sockets: OpenSockets
+    let logger: Logger
 
     func run() async throws {
         try await application.run()
+        logger.info("Shutting down: stopped listening; waiting for the open sockets to close", metadata: ["sockets": "\(sockets.count)"])
         await sockets.allClosed()
+        logger.info("Shutting down: every socket closed")
     }
 }

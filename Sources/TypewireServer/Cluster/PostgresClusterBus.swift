@@ -49,6 +49,7 @@ public struct PostgresClusterBus: Service {
             group.addTask { await cancelWhenGracefulShutdown { await watch() } }
             group.addTask { await publish() }
         }
+        logger.info("Shutting down: left the cluster")
     }
 
     // MARK: Listening
