@@ -1,6 +1,5 @@
 import NIOCore
 import Prometheus
-import Synchronization
 
 /// Closes, as soon as they are accepted, the connections of a client whose sockets keep being refused:
 /// a budget of refusals per client address (``ClientAddress``), ``ServerConfiguration/refusalsPerAddress`` at
@@ -20,7 +19,7 @@ final class AddressRefusals: Sendable {
     /// Refusals a client regains per second once its budget is spent.
     static let rate = 1.0
 
-    private let budgets: Mutex<RateLimiters<ClientAddress>>
+    private let budgets: SharedRateLimiters<ClientAddress>
     private let isOn: Bool
     private let countsLocalAddresses: Bool
     private let now: @Sendable () -> Int64
@@ -31,7 +30,7 @@ final class AddressRefusals: Sendable {
     ///   - countsLocalAddresses: Whether loopback and private addresses are counted too.
     ///   - now: The server's time in milliseconds.
     init(burst: Double, countsLocalAddresses: Bool, now: @escaping @Sendable () -> Int64, metrics: HubMetrics) {
-        budgets = Mutex(RateLimiters(rate: Self.rate, burst: burst))
+        budgets = SharedRateLimiters(rate: Self.rate, burst: burst)
         isOn = burst > 0
         self.countsLocalAddresses = countsLocalAddresses
         self.now = now
@@ -45,7 +44,7 @@ final class AddressRefusals: Sendable {
 
     /// Whether a connection from `peer` may be served; counts the ones that may not.
     func admits(_ peer: SocketAddress?) -> Bool {
-        guard let client = counted(peer), budgets.withLock({ $0.isSpent(client, now: now()) }) else { return true }
+        guard let client = counted(peer), budgets.isSpent(client, now: now()) else { return true }
         closedAtAccept.increment()
         return false
     }
@@ -53,7 +52,7 @@ final class AddressRefusals: Sendable {
     /// Counts one refused socket of `peer`'s client.
     func refused(_ peer: SocketAddress?) {
         guard let client = counted(peer) else { return }
-        _ = budgets.withLock { $0.allow(client, now: now()) }
+        _ = budgets.allow(client, now: now())
     }
 
     private func counted(_ peer: SocketAddress?) -> ClientAddress? {

@@ -35,16 +35,18 @@ struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     var isLocal: Bool {
         switch value {
         case .v4(let address):
-            let ranges: [(UInt32, Int)] = [
-                (0x7F00_0000, 8), (0x0A00_0000, 8), (0xAC10_0000, 12), (0xC0A8_0000, 16), (0x6440_0000, 10), (0xA9FE_0000, 16),
-            ]
-            return ranges.contains { network, bits in address >> (32 - bits) == network >> (32 - bits) }
+            return Self.localIPv4Networks.contains { network, bits in address >> (32 - bits) == network >> (32 - bits) }
         case .v6(let prefix):
             return prefix == 0  // ::1, ::
                 || prefix >> 57 == 0xFC >> 1  // fc00::/7
                 || prefix >> 54 == 0xFE80 >> 6  // fe80::/10
         }
     }
+
+    /// Loopback, 10/8, 172.16/12, 192.168/16, 100.64/10 and 169.254/16, as (network, prefix length).
+    private static let localIPv4Networks: [(UInt32, Int)] = [
+        (0x7F00_0000, 8), (0x0A00_0000, 8), (0xAC10_0000, 12), (0xC0A8_0000, 16), (0x6440_0000, 10), (0xA9FE_0000, 16),
+    ]
 
     var description: String {
         switch value {

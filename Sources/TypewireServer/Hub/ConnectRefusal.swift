@@ -11,6 +11,10 @@ public struct ConnectRefusal: Error, CustomStringConvertible {
     /// only after changing something (its own).
     public let isTemporary: Bool
 
+    /// Whether the server, not the client, is the reason (its storage, its shutdown): such a refusal does not
+    /// count against the client's address (``AddressRefusals``).
+    var isServersFault: Bool { code == .unavailable }
+
     /// The user already has as many sockets as allowed.
     static func tooManySockets(limit: Int) -> ConnectRefusal {
         ConnectRefusal(

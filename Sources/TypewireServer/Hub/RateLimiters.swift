@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A token bucket per key (a user, a client address): a pure value fed the server's time in milliseconds.
 ///
 /// A key's bucket is forgotten once it is full again (nothing came for `burst / rate` seconds): the buckets
@@ -34,5 +36,28 @@ struct RateLimiters<Key: Hashable & Sendable>: Sendable {
         let refill = rate > 0 ? Int64((burst / rate * 1_000).rounded(.up)) : .max
         if refill != .max { buckets = buckets.filter { !$0.value.isIdle(since: now - refill) } }
         pruneAt = max(1_024, buckets.count * 2)
+    }
+}
+
+/// ``RateLimiters`` shared by every connection of a node, behind a lock: the REST requests per user
+/// (``RequestLimiter``), the handshakes per user (``HandshakeBudgets``), the refused sockets per client address.
+final class SharedRateLimiters<Key: Hashable & Sendable>: Sendable {
+    private let limiters: Mutex<RateLimiters<Key>>
+
+    /// - Parameters:
+    ///   - rate: Tokens regained per second and key.
+    ///   - burst: Tokens a key has at once.
+    init(rate: Double, burst: Double) {
+        limiters = Mutex(RateLimiters(rate: rate, burst: burst))
+    }
+
+    /// Takes one token of the key's bucket if there is one (``RateLimiters/allow(_:now:)``).
+    func allow(_ key: Key, now: Int64) -> Bool {
+        limiters.withLock { $0.allow(key, now: now) }
+    }
+
+    /// Whether the key's bucket is empty now; takes nothing (``RateLimiters/isSpent(_:now:)``).
+    func isSpent(_ key: Key, now: Int64) -> Bool {
+        limiters.withLock { $0.isSpent(key, now: now) }
     }
 }

@@ -33,11 +33,11 @@ final class SocketSession: Sendable {
         refusals: AddressRefusals
     ) {
         self.hub = hub
-        self.refusals = refusals
         self.authority = authority
         self.configuration = configuration
         self.logger = logger
         self.writers = writers
+        self.refusals = refusals
     }
 
     /// Work for the hub, in the order the socket's frames came.
@@ -90,7 +90,7 @@ final class SocketSession: Sendable {
             } catch {
                 outbox.enqueue(Self.helloFailure(error.code, error.message))
                 // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
-                refused(error.isTemporary ? .unknown(1013) : .policyViolation, error.message, error.code == .unavailable)
+                refused(error.isTemporary ? .unknown(1013) : .policyViolation, error.message, error.isServersFault)
             }
         case .frame(let frame):
             guard let id = registration.connection else { return }
