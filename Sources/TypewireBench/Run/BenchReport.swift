@@ -28,6 +28,9 @@ public struct TargetResult: Codable, Sendable {
     /// The server's CPU seconds in the window, and per frame delivered to all sockets in it.
     public var serverCPUSeconds: Double
     public var serverCPUMicrosPerDeliveredFrame: Double
+    /// The part of it spent in the kernel (system time): on loopback that includes the receiving sockets' TCP
+    /// work, which runs in the sender's system calls.
+    public var serverSystemCPUMicrosPerDeliveredFrame: Double
     /// The generator's own CPU seconds in the window (all its processes).
     public var benchCPUSeconds: Double
     /// The server's resident memory, KiB.
@@ -75,6 +78,7 @@ public struct TargetResult: Codable, Sendable {
         messageFramesReceived = tally.messagesReceived
         serverCPUSeconds = server.cpuSeconds
         serverCPUMicrosPerDeliveredFrame = tally.delivered > 0 ? server.cpuSeconds * 1e6 / Double(tally.delivered) : 0
+        serverSystemCPUMicrosPerDeliveredFrame = tally.delivered > 0 ? server.systemCPUSeconds * 1e6 / Double(tally.delivered) : 0
         self.benchCPUSeconds = benchCPUSeconds
         rssBeforeKiB = server.rssBefore
         rssAfterConnectKiB = server.rssAfterConnect
@@ -94,9 +98,10 @@ public struct TargetResult: Codable, Sendable {
     }
 }
 
-/// The server's CPU in the window and its memory at three points.
+/// The server's CPU in the window (all of it, and the kernel's part) and its memory at three points.
 struct ServerSamples {
     var cpuSeconds = 0.0
+    var systemCPUSeconds = 0.0
     var rssBefore = 0.0
     var rssAfterConnect = 0.0
     var rssEnd = 0.0
@@ -141,6 +146,7 @@ public struct BenchReport: Codable, Sendable {
             ("frames delivered/s", { $0.framesDeliveredPerSecond }, 1),
             ("server CPU (s)", { $0.serverCPUSeconds }, 2),
             ("server CPU µs/delivered frame", { $0.serverCPUMicrosPerDeliveredFrame }, 2),
+            ("  of which system (kernel)", { $0.serverSystemCPUMicrosPerDeliveredFrame }, 2),
             ("bench CPU (s)", { $0.benchCPUSeconds }, 2),
             ("server RSS before (KiB)", { $0.rssBeforeKiB }, 0),
             ("server RSS connected (KiB)", { $0.rssAfterConnectKiB }, 0),

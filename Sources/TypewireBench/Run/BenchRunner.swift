@@ -124,10 +124,10 @@ public struct BenchRunner: Sendable {
             let windowEnd = windowStart + UInt64((options.hasLoad ? options.duration : 0) * 1e9)
             let sampling = Task {
                 try await LoadWorker.sleep(until: windowStart)
-                let before = pid.flatMap { ProcessStats.cpuSeconds(of: $0) }
+                let before = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? (0, 0)
                 try await LoadWorker.sleep(until: windowEnd)
-                let after = pid.flatMap { ProcessStats.cpuSeconds(of: $0) }
-                return max(0, (after ?? 0) - (before ?? 0))
+                let after = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? before
+                return (user: max(0, after.user - before.user), system: max(0, after.system - before.system))
             }
             let results: [WorkerResult]
             if let local, let phase {
@@ -138,7 +138,9 @@ public struct BenchRunner: Sendable {
             } else {
                 results = []
             }
-            server.cpuSeconds = try await sampling.value
+            let cpu = try await sampling.value
+            server.cpuSeconds = cpu.user + cpu.system
+            server.systemCPUSeconds = cpu.system
             server.rssEnd = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
             var tally = Tally()
             for result in results { tally.merge(result.tally) }
