@@ -59,11 +59,23 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
         self.installSocket = installSocket
     }
 
+    /// The size of a connection's first read, and of the buffer it keeps for reading while it is open.
+    ///
+    /// NIO keeps the buffer of a channel's reads and reuses it for the next one, growing it when a read needs
+    /// more but never shrinking it, so an idle socket holds the largest buffer it ever read into: 2 KiB with
+    /// NIO's default first read. An HTTP request or a `hello` longer than this takes a second read, and the
+    /// buffer grows to what it needed.
+    static let firstRead = 512
+
+    /// Reads in the HTTP phase: NIO's defaults (up to 64 KiB a read) but for a first read of ``firstRead``.
+    static let httpReads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: firstRead, maximum: 65_536)
+
     package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         if acceptBudget.now(), let listener = channel.parent {
             listener.setOption(ChannelOptions.maxMessagesPerRead, value: UInt(acceptsPerRead)).whenFailure { _ in }
         }
         return channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.httpReads)
             let latch = NIOLoopBound(QuiesceLatch(), eventLoop: channel.eventLoop)
             try channel.pipeline.syncOperations.addHandler(latch.value)
             let upgradeAsked = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
@@ -162,14 +174,14 @@ private struct SocketUpgrader: NIOTypedHTTPServerProtocolUpgrader {
     /// What a socket reads per turn of its event loop: one read of at most this many bytes. A socket that
     /// floods is then read and decoded a little at a time, between the other sockets' reads, instead of up to
     /// four reads of 64 KiB (NIO's defaults) while the loop's other sockets wait. The buffer adapts below it
-    /// as NIO's does (from 2 KiB, down to 64 bytes for a quiet socket), so an idle socket holds no more.
+    /// as NIO's does (from 512 bytes, down to 64 for a quiet socket).
     static let bytesPerRead = 4_096
 
     func upgrade(channel: any Channel, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<UpgradeResult> {
         channel.eventLoop.makeCompletedFuture {
             let options = channel.syncOptions
             try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
-            try options?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2_048, maximum: Self.bytesPerRead))
+            try options?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: SocketChildChannel.firstRead, maximum: Self.bytesPerRead))
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)))
             try installSocket(channel)
             return .socket
