@@ -61,10 +61,9 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
 
     /// The size of a connection's first read, and of the buffer it keeps for reading while it is open.
     ///
-    /// NIO keeps the buffer of a channel's reads and reuses it for the next one, growing it when a read needs
-    /// more but never shrinking it, so an idle socket holds the largest buffer it ever read into: 2 KiB with
-    /// NIO's default first read. An HTTP request or a `hello` longer than this takes a second read, and the
-    /// buffer grows to what it needed.
+    /// NIO keeps the buffer of a channel's first read and reuses it for the next ones, growing it but never
+    /// shrinking it, so an idle socket holds it for as long as it is open: 2 KiB with NIO's default first read.
+    /// An HTTP request or a `hello` longer than this takes more reads (their buffers are not kept).
     static let firstRead = 512
 
     /// Reads in the HTTP phase: NIO's defaults (up to 64 KiB a read) but for a first read of ``firstRead``.
