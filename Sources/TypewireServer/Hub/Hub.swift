@@ -127,7 +127,7 @@ public final class Hub: Sendable {
             async let blockedUsers = store.blockedUsers(of: identity.userID)
             (stored, blocked) = try await (user, blockedUsers)
         } catch {
-            logger.error("the store could not be read for a handshake", metadata: ["error": "\(error)"])
+            logger.storeFailed("the store could not be read for a handshake", error: error)
             throw .storeUnavailable
         }
         // A user the server API made a bot is one whatever the token says; a token without a name keeps the stored one.

@@ -42,7 +42,7 @@ extension HubShard {
             if !cached { connections[id]?.budget.refundUnknownLookup() }  // it was not unknown
             return true
         } catch {
-            logger.error("reading a conversation's participants failed", metadata: ["error": "\(error)"])
+            logger.storeFailed("reading a conversation's participants failed", error: error)
             reply(to: id, .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref, request: request))
             return false
         }

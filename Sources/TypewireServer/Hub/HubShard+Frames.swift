@@ -50,7 +50,7 @@ extension HubShard {
             ) : []
         } catch {
             _ = joining.end(id, in: conversation)
-            logger.error("subscribe failed", metadata: ["conversation": "\(conversation)", "error": "\(error)"])
+            logger.storeFailed("subscribe failed", error: error, metadata: ["conversation": "\(conversation)"])
             return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: "subscribe"))
         }
         let heldMeanwhile = joining.end(id, in: conversation, history: messages)

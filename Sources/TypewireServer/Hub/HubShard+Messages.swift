@@ -21,7 +21,7 @@ extension HubShard {
                 conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text, sentAt: now()
             )
         } catch {
-            logger.error("storing a message failed", metadata: ["error": "\(error)"])
+            logger.storeFailed("storing a message failed", error: error)
             return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId, request: "send"))
         }
         if stored.isNew { deliverMessage(stored.message) }
@@ -44,7 +44,7 @@ extension HubShard {
         do {
             edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
         } catch {
-            logger.error("editing a message failed", metadata: ["error": "\(error)"])
+            logger.storeFailed("editing a message failed", error: error)
             return reply(to: id, .init(code: .unavailable, message: "The message was not edited: the server cannot write to its storage now; try again later.", ref: edit.messageId, request: "edit"))
         }
         guard let edited else {
