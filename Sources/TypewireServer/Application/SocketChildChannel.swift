@@ -176,11 +176,14 @@ private struct SocketUpgrader: NIOTypedHTTPServerProtocolUpgrader {
     /// as NIO's does (from 512 bytes, down to 64 for a quiet socket).
     static let bytesPerRead = 4_096
 
+    /// Reads of a socket: from ``SocketChildChannel/firstRead`` bytes, adapting between 64 and ``bytesPerRead``.
+    static let socketReads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: SocketChildChannel.firstRead, maximum: bytesPerRead)
+
     func upgrade(channel: any Channel, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<UpgradeResult> {
         channel.eventLoop.makeCompletedFuture {
             let options = channel.syncOptions
             try options?.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
-            try options?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: SocketChildChannel.firstRead, maximum: Self.bytesPerRead))
+            try options?.setOption(ChannelOptions.recvAllocator, value: Self.socketReads)
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)))
             try installSocket(channel)
             return .socket
