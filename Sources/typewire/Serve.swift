@@ -62,6 +62,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How often to ping each socket, in milliseconds; a silent peer is closed (TYPEWIRE_PING_INTERVAL).")
     var pingInterval: Int64?
 
+    @Option(help: "How long the server waits for a peer to answer its close frame, in milliseconds; a connection still open then is reset (TYPEWIRE_CLOSE_TIMEOUT; default 3000).")
+    var closeTimeout: Int64?
+
+    @Option(help: "The most memory the unsent frames of one socket may hold, in bytes; a socket that reads too slowly to stay under it is cut off with 1001 (TYPEWIRE_MAX_QUEUED_BYTES; default 4194304).")
+    var maxQueuedBytes: Int?
+
     @Option(help: "How long a new connection may take to send its first request head, in milliseconds (TYPEWIRE_HEADER_TIMEOUT).")
     var headerTimeout: Int64?
 
@@ -144,6 +150,8 @@ struct Serve: AsyncParsableCommand {
         )
         if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", { Int64(try Self.integer($0)) }) { configuration.activityTTL = ttl }
         if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", { Int64(try Self.integer($0)) }) { configuration.pingInterval = ping }
+        if let timeout = try setting(closeTimeout, "TYPEWIRE_CLOSE_TIMEOUT", { Int64(try Self.integer($0)) }) { configuration.closeTimeout = timeout }
+        if let bytes = try setting(maxQueuedBytes, "TYPEWIRE_MAX_QUEUED_BYTES", Self.integer) { configuration.maxQueuedBytes = bytes }
         if let timeout = try setting(headerTimeout, "TYPEWIRE_HEADER_TIMEOUT", { Int64(try Self.integer($0)) }) { configuration.headerTimeout = timeout }
         if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.activityRate = rate }
         if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.messageRate = rate }
@@ -157,10 +165,11 @@ struct Serve: AsyncParsableCommand {
         if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.publicDirectory = folder }
         configuration.threads = try setting(threads, "TYPEWIRE_THREADS", Self.integer)
         guard (configuration.threads ?? 1) >= 1 else { throw CommandError("--threads must be at least 1.") }
-        guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.headerTimeout > 0,
+        guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.headerTimeout > 0, configuration.closeTimeout > 0,
+              configuration.maxQueuedBytes >= 64 * 1_024,
               configuration.activityRate > 0, configuration.messageRate > 0,
               configuration.handshakeRate > 0, configuration.handshakeBurst >= 1, configuration.refusalsPerAddress >= 0 else {
-            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --handshake-burst at least 1, --refusals-per-address 0 or more.")
+            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address 0 or more.")
         }
         let files = OpenFileLimit.raiseToHard()
         logger.info("Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more.")

@@ -6,37 +6,15 @@ The attacker connects from 127.0.0.2 and everyone else from 127.0.0.1. Loopback 
 with `--count-local-addresses` (a proxy in front of the server connects from one for all its clients), so
 the tests that count turn it on; the last test checks that by default they are not counted.
 """
-import base64
-import json
-import os
-import pathlib
 import socket
-import struct
-import subprocess
-import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "Support"))
-import typewire_server  # noqa: E402  (the shared harness, found through the path above)
+from abusekit import serve, token
+from raw_socket import CLOSE, RawSocket, Refused
 
-SECRET = "abuse-tests-secret-0123456789abcdefghij"
-LOG = ROOT / ".artifacts" / "abuse"
 ATTACKER = "127.0.0.2"
 OTHERS = "127.0.0.1"
 DEFAULT_REFUSALS = 20
-
-
-def serve(tmp_path, *extra):
-    arguments = ["serve", "--seed-demo", "--jwt-secret", SECRET, "--port", "0", "--sqlite", tmp_path / "t.sqlite", *extra]
-    return typewire_server.running_server(arguments, LOG / f"{tmp_path.name}.log")
-
-
-def token(user, name):
-    return subprocess.run(
-        [str(typewire_server.binary()), "token", "--user", user, "--name", name, "--jwt-secret", SECRET],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()
 
 
 class ClosedAtAccept(Exception):
@@ -61,78 +39,29 @@ def connect(server, source, request):
 
 def upgrade(server, source):
     """A WebSocket from `source`, upgraded (raises ClosedAtAccept if the server closed it first)."""
-    key = base64.b64encode(os.urandom(16)).decode()
-    request = (f"GET /v1/socket HTTP/1.1\r\nHost: {server.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
-    connection, answer = connect(server, source, request)
-    assert answer.startswith(b"HTTP/1.1 101"), answer[:80]
-    return connection
-
-
-class Socket:
-    """An upgraded WebSocket: masked text frames out (a zero key), the server's frames in."""
-
-    def __init__(self, connection):
-        self.connection = connection
-        self.buffer = b""
-
-    def send(self, frame):
-        payload = json.dumps(frame).encode()
-        size = bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + struct.pack("!H", len(payload))
-        self.connection.sendall(b"\x81" + size + b"\0\0\0\0" + payload)
-
-    def frame(self):
-        """The server's next frame as (opcode, payload); None once it closed the connection."""
-        while True:
-            if len(self.buffer) >= 2:
-                length, start = self.buffer[1] & 0x7F, 2
-                if length >= 126:
-                    start = 4 if length == 126 else 10
-                    length = int.from_bytes(self.buffer[2:start], "big")
-                if len(self.buffer) >= start + length:
-                    opcode, payload = self.buffer[0] & 0x0F, self.buffer[start:start + length]
-                    self.buffer = self.buffer[start + length:]
-                    return opcode, payload
-            chunk = self.connection.recv(65536)
-            if not chunk:
-                return None
-            self.buffer += chunk
-
-    def next(self, matches):
-        """The next text frame that `matches` (within the connection's timeout of 10 s)."""
-        while (frame := self.frame()) is not None:
-            if frame[0] == 0x1 and matches(answer := json.loads(frame[1])):
-                return answer
-        raise AssertionError("closed before the frame came")
-
-    def close(self):
-        self.connection.close()
+    try:
+        return RawSocket(server.host, server.port, source=source)
+    except Refused:
+        raise ClosedAtAccept()
 
 
 def refused_hello(server, source):
     """A socket from `source` whose `hello` is refused: read up to the server's close frame, then closed at once
     (as a client library answers it). Raises ClosedAtAccept if it was never upgraded."""
-    ws = Socket(upgrade(server, source))
-    ws.send({"type": "hello", "token": "not-a-token"})
+    ws = upgrade(server, source)
+    ws.send_json({"type": "hello", "token": "not-a-token"})
     assert ws.next(lambda frame: True)["code"] == "unauthorized"
-    while (frame := ws.frame()) is not None and frame[0] != 0x8:
+    while (frame := ws.frame()) is not None and frame[0] != CLOSE:
         pass
     ws.close()
     assert frame is not None, "closed with a close frame"
 
 
 def welcomed(server, source, user, name):
-    ws = Socket(upgrade(server, source))
-    ws.send({"type": "hello", "token": token(user, name)})
+    ws = upgrade(server, source)
+    ws.send_json({"type": "hello", "token": token(user, name)})
     assert ws.next(lambda frame: True)["type"] == "welcome"
     return ws
-
-
-def metric(server, name):
-    connection, answer = connect(server, OTHERS, b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    text = (answer + b"".join(iter(lambda: connection.recv(65536), b""))).decode()
-    connection.close()
-    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(name + " "))
 
 
 def test_an_address_whose_sockets_keep_being_refused_is_closed_at_accept(tmp_path):
@@ -157,14 +86,14 @@ def test_an_address_whose_sockets_keep_being_refused_is_closed_at_accept(tmp_pat
             connect(server, ATTACKER, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         except ClosedAtAccept:
             with_http += 1  # its HTTP requests too, unless a refusal came back just now
-        assert metric(server, "typewire_connections_closed_at_accept_total") == with_http
+        assert server.metric("typewire_connections_closed_at_accept_total") == with_http
 
         # Everyone else is served: a new socket from another address, and the sockets open before.
         bob = welcomed(server, OTHERS, "bob", "Bob")
         for ws in (alice, attackers_own, bob):
-            ws.send({"type": "subscribe", "conversation": "group-six"})
+            ws.send_json({"type": "subscribe", "conversation": "group-six"})
             ws.next(lambda frame: frame["type"] == "subscribed")
-        alice.send({"type": "activity", "conversation": "group-six", "activity": "typing"})
+        alice.send_json({"type": "activity", "conversation": "group-six", "activity": "typing"})
         bob.next(lambda frame: frame["type"] == "activity" and any(entry["user"] == "alice" for entry in frame["entries"]))
 
         # The address regains a refusal a second: within a few seconds it is let in again.
@@ -185,4 +114,4 @@ def test_by_default_loopback_addresses_are_not_counted(tmp_path):
     with serve(tmp_path) as server:
         for _ in range(DEFAULT_REFUSALS + 10):
             refused_hello(server, ATTACKER)  # each upgraded, none closed at accept
-        assert metric(server, "typewire_connections_closed_at_accept_total") == 0
+        assert server.metric("typewire_connections_closed_at_accept_total") == 0

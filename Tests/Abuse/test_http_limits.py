@@ -3,25 +3,14 @@ process short of file descriptors; and a demo that would hand out tokens signed 
 
 Runs against the built `typewire` (Tests/Support/typewire_server.py starts it).
 """
-import pathlib
 import resource
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "Support"))
-import typewire_server  # noqa: E402  (the shared harness, found through the path above)
-
-SECRET = "abuse-tests-secret-0123456789abcdefghij"
-LOG = ROOT / ".artifacts" / "abuse"
-
-
-def serve(tmp_path, *extra, **options):
-    arguments = ["serve", "--seed-demo", "--jwt-secret", SECRET, "--port", "0", "--sqlite", tmp_path / "t.sqlite", *extra]
-    return typewire_server.running_server(arguments, LOG / f"{tmp_path.name}.log", **options)
+from abusekit import ROOT, SECRET, serve
+import typewire_server  # (found through the path abusekit sets)
 
 
 def read_until_closed(connection, limit=30):

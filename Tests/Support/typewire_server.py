@@ -66,6 +66,18 @@ class ServerProcess:
         with urllib.request.urlopen(f"{self.url}/healthz", timeout=5) as response:
             return response.status == 200 and response.read() == b"ok"
 
+    def metric(self, name):
+        """The sum of a `/metrics` series' values over its labels (0 if it is not there)."""
+        with urllib.request.urlopen(f"{self.url}/metrics", timeout=5) as response:
+            text = response.read().decode()
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith(name + " ") or line.startswith(name + "{"))
+
+    def rss_kib(self):
+        """The process's resident memory, in KiB."""
+        with open(f"/proc/{self.process.pid}/status") as status:
+            return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1))
+
     def stop(self, timeout=15):
         """SIGTERM, then SIGKILL if it has not exited within `timeout` seconds."""
         if self.process.poll() is None:

@@ -70,7 +70,9 @@ final class RelaySocketHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        outbox = ChannelOutbox(channel: context.channel, writer: writers.writer(for: context.eventLoop), closeTimeout: .seconds(3))
+        outbox = ChannelOutbox(
+            channel: context.channel, writer: writers.writer(for: context.eventLoop), maxHeldBytes: 4 << 20, closeTimeout: .seconds(3)
+        )
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -33,9 +33,9 @@ public final class Hub: Sendable {
     private let cluster: ClusterOutbox?
     private let streams = SharedOpenReplies()
     private let nextConnectionID = Atomic<ConnectionID>(1)
-    /// The sockets each user has open on this node (for ``ServerConfiguration/maxSocketsPerUser``, and the
-    /// user's presence for the other nodes).
-    private let socketsOfUser = Mutex<[String: Int]>([:])
+    /// The sockets each user has on this node: served (the user's presence for the other nodes) and holding
+    /// a place (``ServerConfiguration/maxSocketsPerUser``).
+    private let userSockets = Mutex(UserSockets())
     /// The server is shutting down: no socket is taken any more.
     private let shuttingDown = Atomic<Bool>(false)
 
@@ -119,7 +119,7 @@ public final class Hub: Sendable {
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
         guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.handshakeRate) }
         let limit = configuration.maxSocketsPerUser
-        guard socketsOfUser.withLock({ $0[identity.userID, default: 0] }) < limit else { throw .tooManySockets(limit: limit) }
+        guard userSockets.withLock({ $0.places(of: identity.userID) }) < limit else { throw .tooManySockets(limit: limit) }
         let stored: StoredUser?
         let blocked: Set<String>
         do {
@@ -137,14 +137,10 @@ public final class Hub: Sendable {
         // Checked again after the waits: the server may be shutting down, and other sockets of the user may
         // have connected meanwhile. The socket's place is taken here, before the shards hear of it.
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
-        let firstDevice: Bool? = socketsOfUser.withLock { sockets in
-            let count = sockets[identity.userID, default: 0]
-            guard count < limit else { return nil }
-            sockets[identity.userID] = count + 1
-            return count == 0
-        }
-        guard let firstDevice else { throw .tooManySockets(limit: limit) }
         let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard let firstDevice = userSockets.withLock({ $0.take(id, of: identity.userID, limit: limit) }) else {
+            throw .tooManySockets(limit: limit)
+        }
         let budget = SocketBudget(
             unknownConversationRate: configuration.unknownConversationRate, unknownConversationBurst: configuration.unknownConversationBurst
         )
@@ -167,32 +163,34 @@ public final class Hub: Sendable {
     }
 
     /// Forgets a closed socket in every shard: its activity is cleared at once, and if it was the user's
-    /// last socket, the user goes offline.
+    /// last socket, the user goes offline. The socket's place against the user's cap is free again.
     public func disconnect(_ id: ConnectionID) async {
-        guard let forgotten = await shards[0].forget(id) else { return }  // forgotten already (cut off, say)
+        await stopServing(id)
+        userSockets.withLock { $0.release(id) }
+    }
+
+    /// Forgets a socket that reads too slowly to follow (its outbox overflowed, and closes it within the close
+    /// timeout) at once, as if it had closed: the others see the user's activity cleared (and presence
+    /// offline) now, not when the socket is gone. It holds its place against the user's cap until then
+    /// (``disconnect(_:)``).
+    func cutOff(_ id: ConnectionID) async {
+        guard await stopServing(id) else { return }
+        metrics.cutOff.increment()
+    }
+
+    /// Forgets a socket in every shard, once.
+    /// - Returns: Whether this call forgot it (false: it was forgotten already).
+    @discardableResult
+    private func stopServing(_ id: ConnectionID) async -> Bool {
+        guard let forgotten = await shards[0].forget(id) else { return false }
         for shard in shards.dropFirst() { await shard.forget(id) }
         forgotten.outbox.finish()
         metrics.connections.decrement()
         let user = forgotten.user
-        let wasLast = socketsOfUser.withLock { sockets in
-            let count = sockets[user, default: 1] - 1
-            sockets[user] = count > 0 ? count : nil
-            return count <= 0
-        }
-        guard wasLast else { return }
+        guard userSockets.withLock({ $0.stopServing(of: user) }) else { return true }
         streams.withLock { $0.forget(bot: user) }
         cluster?.publish(.presence(user: user, online: false))
-    }
-
-    /// Forgets a socket that reads too slowly to follow (its outbox filled up) at once, as if it had
-    /// closed, and closes it with 1001. The close frame reaches the client only after what the kernel
-    /// already holds for it, so the others do not wait for that: they see the user's activity cleared
-    /// (and presence offline) now.
-    func cutOff(_ id: ConnectionID) async {
-        guard let outbox = await shards[0].outbox(of: id) else { return }
-        await disconnect(id)
-        // What is already on its way drains as the peer reads, the close frame last: no time limit.
-        await outbox.close(reason: "the connection read too slowly to follow; reconnect", shutdown: false)
+        return true
     }
 
     /// Closes every socket with the going-away code and takes no socket any more: the server is stopping.

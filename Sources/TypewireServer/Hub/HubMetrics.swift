@@ -9,6 +9,10 @@ public struct HubMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
     let connections: Gauge
+    /// WebSockets open, from the upgrade until the channel is gone (welcomed or not, cut off or not).
+    let sockets: Gauge
+    /// Sockets cut off for reading too slowly to follow.
+    let cutOff: Counter
     let subscriptions: Gauge
     let fanOutDeliveries: Counter
     let droppedByRateLimit: Counter
@@ -23,6 +27,10 @@ public struct HubMetrics: Sendable {
             MetricNameDescriptor(namespace: "typewire", metricName: metric, unitName: unit, helpText: help)
         }
         connections = registry.makeGauge(descriptor: name("connections", "", "Open authenticated sockets."))
+        sockets = registry.makeGauge(descriptor: name("sockets", "", "Open WebSockets, from the upgrade until the connection is gone."))
+        cutOff = registry.makeCounter(
+            descriptor: name("sockets_cut_off", "total", "Sockets cut off because their unsent frames passed the bound (they read too slowly).")
+        )
         subscriptions = registry.makeGauge(descriptor: name("subscriptions", "", "Socket subscriptions to conversations."))
         fanOutDeliveries = registry.makeCounter(
             descriptor: name("fanout_deliveries", "total", "Frames queued to subscribers by fan-out (activity, message, presence).")

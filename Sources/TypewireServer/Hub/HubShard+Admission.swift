@@ -25,11 +25,14 @@ extension HubShard {
     /// Whether a socket's user may act in a conversation; if not, the socket is answered:
     /// `unknown_conversation` for a stranger, `unavailable` (try again) when the store cannot say now.
     ///
-    /// A conversation not in the cache costs a store query: a socket whose lookups keep finding nothing
-    /// (``ServerConfiguration/unknownConversationRate``) is refused with `rate_limited` without one.
+    /// A member of a cached conversation is let through at once. Anyone else is charged a lookup first,
+    /// whatever the cache holds (``ServerConfiguration/unknownConversationRate``; given back if they turn out
+    /// to be a member), so that a stranger's answers (`unknown_conversation`, then `rate_limited` once the
+    /// budget is spent) are the same for a conversation that does not exist and for one that others have
+    /// open: they tell nothing (docs/PROTOCOL.md). Past the budget no store query is made.
     func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: String) async -> Bool {
-        let cached = members[conversation] != nil
-        if !cached, connections[id]?.budget.allowUnknownLookup(now: now()) == false {
+        if members[conversation]?.contains(user) == true { return true }
+        if connections[id]?.budget.allowUnknownLookup(now: now()) == false {
             metrics.droppedByRateLimit.increment()
             reply(to: id, .init(code: .rateLimited, message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref, request: request))
             return false
@@ -39,7 +42,7 @@ extension HubShard {
                 reply(to: id, Self.unknownConversation(conversation, ref: ref, request: request))
                 return false
             }
-            if !cached { connections[id]?.budget.refundUnknownLookup() }  // it was not unknown
+            connections[id]?.budget.refundUnknownLookup()  // it was not unknown
             return true
         } catch {
             logger.storeFailed("reading a conversation's participants failed", error: error)

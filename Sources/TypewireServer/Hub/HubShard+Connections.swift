@@ -48,7 +48,7 @@ extension HubShard {
     func closeAll(reason: String) async {
         let outboxes = connections.values.map(\.outbox)
         await withTaskGroup(of: Void.self) { group in
-            for outbox in outboxes { group.addTask { await outbox.close(reason: reason, shutdown: true) } }
+            for outbox in outboxes { group.addTask { await outbox.close(reason: reason) } }
         }
     }
 }

@@ -7,8 +7,9 @@ import TypewireCore
 ///   past their budgets, each refusal answered with `rate_limited` and the frame's `ref`, so the client
 ///   can send it again.
 /// - Activity starts and refreshes past their budget are dropped (the next refresh carries the state).
-/// - Every other frame (stops, `unsubscribe`, a second `hello`), and every activity start that passed its
-///   own budget, takes a token of the socket's frame budget; past it frames are dropped.
+/// - Every other frame (stops, `unsubscribe`, a second `hello`), every activity start that passed its
+///   own budget, and every ping, pong and fragment before a message's last takes a token of the socket's
+///   frame budget; past it frames are dropped.
 /// - Frames that cannot be read are answered within a budget of their own, then dropped.
 ///
 /// Drops are told to the client at most once a second; ``ServerConfiguration/abuseThreshold`` drops of
@@ -78,6 +79,15 @@ struct InboundGate {
             return frames.admit(now: now, abuseThreshold: abuse, reason: "too many frames")
         }
         return .pass
+    }
+
+    /// A control frame (ping, pong) or a fragment of a message that is not its last: each takes a token of the
+    /// frame budget, so that a flood of them is cut off as any other. Past the budget a ping goes unanswered
+    /// and a pong is ignored; a fragment cannot be dropped (its message would change), so it passes, and the
+    /// drops are counted all the same.
+    mutating func admitControl(now: Int64) -> Decision {
+        let decision = frames.admit(now: now, abuseThreshold: abuseThreshold, reason: "too many frames")
+        return if case .drop = decision { .drop(notify: false) } else { decision }
     }
 
     /// A frame that cannot be read: answered within the budget, dropped unanswered past it.

@@ -12,7 +12,8 @@ package final class LoopWriter: @unchecked Sendable {
     /// One write queued from another thread.
     enum Item {
         case frame(OutboundFrame)
-        case close(reason: String, shutdown: Bool)
+        /// The server closes the socket (1001): it stops, or all sockets are closed.
+        case close(reason: String)
     }
 
     private struct Pending {
@@ -54,7 +55,7 @@ package final class LoopWriter: @unchecked Sendable {
         for (outbox, item) in items {
             switch item {
             case .frame(let frame): outbox.writeNow(frame)
-            case .close(let reason, let shutdown): outbox.closeNow(code: .goingAway, reason: reason, waitForPeer: shutdown)
+            case .close(let reason): outbox.closeGoingAway(reason: reason)
             }
         }
         flushDirty()
@@ -62,6 +63,7 @@ package final class LoopWriter: @unchecked Sendable {
 
     /// Notes a socket written to without a flush; it is flushed at the end of the turn. On the loop.
     func markDirty(_ outbox: ChannelOutbox) {
+        eventLoop.assertInEventLoop()
         dirty.append(outbox)
         guard !flushScheduled else { return }
         flushScheduled = true
@@ -70,6 +72,7 @@ package final class LoopWriter: @unchecked Sendable {
 
     /// Flushes every socket written to since the last flush, once each.
     private func flushDirty() {
+        eventLoop.assertInEventLoop()
         flushScheduled = false
         guard !dirty.isEmpty else { return }
         let sockets = dirty

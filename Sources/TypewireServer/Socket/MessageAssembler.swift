@@ -30,6 +30,11 @@ package struct MessageAssembler {
     /// The largest message, fragments joined; a larger one closes the socket (1009). The socket keeps it
     /// small until the socket has said hello.
     package var maxSize: Int
+    /// The most frames one message may come in: past it the socket is closed (1008), whatever their sizes
+    /// (empty fragments cost the server a frame's work each and carry nothing).
+    package static let maxFragments = 64
+    /// The frames of the message coming so far.
+    private var fragmentCount = 0
     /// The first frame's opcode of a message whose fragments are coming.
     private var opcode: WebSocketOpcode?
     /// The fragments so far (nil between messages: an idle socket holds no buffer).
@@ -52,9 +57,13 @@ package struct MessageAssembler {
             return .close(.protocolError, "a message began before the last one ended")
         }
         guard (fragments?.readableBytes ?? 0) + data.readableBytes <= maxSize else {
-            opcode = nil
-            fragments = nil
+            reset()
             return .close(.messageTooLarge, "a message is over \(maxSize) bytes")
+        }
+        fragmentCount += 1
+        guard fragmentCount <= Self.maxFragments else {
+            reset()
+            return .close(.policyViolation, "a message in more than \(Self.maxFragments) frames")
         }
         var whole = data
         if var joined = fragments {
@@ -68,7 +77,14 @@ package struct MessageAssembler {
         }
         let first = opcode
         opcode = nil
+        fragmentCount = 0
         guard first == .text else { return .message(.binary) }
         return .message(String(validating: whole.readableBytesView, as: UTF8.self).map(Message.text) ?? .invalidText)
+    }
+
+    private mutating func reset() {
+        opcode = nil
+        fragments = nil
+        fragmentCount = 0
     }
 }

@@ -55,11 +55,12 @@ final class SocketHandler: ChannelInboundHandler {
         let channel = context.channel
         peer = channel.remoteAddress
         let outbox = ChannelOutbox(
-            channel: channel, writer: session.writers.writer(for: context.eventLoop),
+            channel: channel, writer: session.writers.writer(for: context.eventLoop), maxHeldBytes: configuration.maxQueuedBytes,
             closeTimeout: .milliseconds(configuration.closeTimeout)
         )
         self.outbox = outbox
-        // A socket's unsent bytes: past the high mark it is cut off (`channelWritabilityChanged`).
+        session.hub.metrics.sockets.increment()
+        // NIO's own bound on a socket's unsent bytes, behind the outbox's on their memory (which comes first).
         try? channel.syncOptions?.setOption(
             ChannelOptions.writeBufferWaterMark,
             value: .init(low: configuration.maxQueuedBytes / 2, high: configuration.maxQueuedBytes)
@@ -94,6 +95,7 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        session.hub.metrics.sockets.decrement()
         phase = .closing
         helloDeadline?.cancel()
         tokenExpiry?.cancel()
@@ -134,15 +136,26 @@ final class SocketHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        // RFC 6455 §5.1, §5.2: a client masks every frame, and no extension was agreed on.
+        guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            guard !isClosing else { return }
+            return close(.protocolError, frame.maskKey == nil ? "an unmasked frame" : "a reserved bit set", then: .closeNow)
+        }
         switch frame.opcode {
         case .ping:
-            outbox?.send(OutboundFrame(control: .pong, payload: frame.unmaskedData))
+            guard !isClosing, admitControl(channel: context.channel) else { return }
+            outbox?.answerPing(frame.unmaskedData)
         case .pong:
+            guard !isClosing, admitControl(channel: context.channel) else { return }
             awaitingPong = false
         case .connectionClose:
             peerClosed(frame)
         case .text, .binary, .continuation:
             guard !isClosing else { return }
+            if !frame.fin {
+                _ = admitControl(channel: context.channel)  // a fragment cannot be dropped: a flood of them closes
+                guard !isClosing else { return }
+            }
             switch assembler.take(opcode: frame.opcode, fin: frame.fin, data: frame.unmaskedData) {
             case .incomplete: break
             case .message(let message): handle(message, context: context)
@@ -151,6 +164,18 @@ final class SocketHandler: ChannelInboundHandler {
         default:
             close(.protocolError, "unknown opcode", then: .closeNow)
         }
+    }
+
+    /// Spends a token of the frame budget for a ping, a pong or a fragment before a message's last
+    /// (``InboundGate/admitControl(now:)``); a flood of them closes the socket.
+    /// - Returns: Whether the frame is within the budget.
+    private func admitControl(channel: any Channel) -> Bool {
+        switch gate.admitControl(now: session.hub.now()) {
+        case .pass: return true
+        case .close(let reason): closeForFlooding(reason, channel: channel)
+        case .drop, .refuse: session.hub.metrics.droppedByRateLimit.increment()
+        }
+        return false
     }
 
     // MARK: Messages
@@ -198,13 +223,17 @@ final class SocketHandler: ChannelInboundHandler {
         case .work(let work): submit(work, channel: channel)
         case .none: break
         case .close(let reason):
-            // A socket that keeps flooding is read no more, from now, and is not owed a close handshake. The close
-            // goes after the answers to its earlier frames (the `rate_limited` that told it), which it would lose.
-            phase = .closing
-            countsAsRefused = true
-            channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
-            if lane?.submit(.closeForFlooding(reason: reason)) == nil { close(.policyViolation, reason, then: .closeNow) }
+            closeForFlooding(reason, channel: channel)
         }
+    }
+
+    /// A socket that keeps flooding is read no more, from now, and is not owed a close handshake. The close
+    /// goes after the answers to its earlier frames (the `rate_limited` that told it), which it would lose.
+    private func closeForFlooding(_ reason: String, channel: any Channel) {
+        phase = .closing
+        countsAsRefused = true
+        channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        if lane?.submit(.closeForFlooding(reason: reason)) == nil { close(.policyViolation, reason, then: .closeNow) }
     }
 
     /// Hands work to the lane; a socket whose work piles up is read no further until the lane catches up.
@@ -265,14 +294,14 @@ final class SocketHandler: ChannelInboundHandler {
         if after == .closeNow { outbox.closeAfterFlush() }
     }
 
-    /// The peer sent a close frame: answered (unless ours went first), then the connection closes.
+    /// The peer sent a close frame: answered (unless ours went first; ``PeerClose``), then the connection
+    /// closes, within the close timeout.
     private func peerClosed(_ frame: WebSocketFrame) {
         phase = .closing
         guard let outbox else { return }
         if !outbox.closeSent {
-            var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            outbox.closeNow(code: code, reason: "", waitForPeer: false)
+            let answer = PeerClose.answer(to: frame.unmaskedData)
+            outbox.closeNow(code: answer.code, reason: answer.reason, waitForPeer: false)
         }
         outbox.closeAfterFlush()
     }

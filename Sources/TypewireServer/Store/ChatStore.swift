@@ -6,6 +6,19 @@ public struct Conversation: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable {
         case direct
         case group
+
+        /// Decodes `"direct"` or `"group"`; anything else fails with a message a person can act on (the
+        /// REST APIs answer it as it is).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let kind = Kind(rawValue: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "it must be \"direct\" or \"group\", not \"\(text.prefix(64))\"."
+                )
+            }
+            self = kind
+        }
     }
 
     /// The conversation's id.

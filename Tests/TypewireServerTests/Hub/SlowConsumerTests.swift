@@ -34,4 +34,27 @@ struct SlowConsumerTests {
         #expect(carolActivity == 10, "a reader keeps getting every update")
         try await store.close()
     }
+
+    @Test func aCutOffSocketHoldsItsPlaceAgainstTheUsersCapUntilItIsGone() async throws {
+        let store = try await SQLiteChatStore.open(path: ":memory:")
+        try await DemoSeed.seed(into: store)
+        let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret, maxSocketsPerUser: 1))
+        let (bobQueue, bobFrames) = AsyncStream.makeStream(of: String.self)
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: bobFrames, byteLimit: 400))
+        let (_, carolFrames) = AsyncStream.makeStream(of: String.self)
+        let carol = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: QueueOutbox(frames: carolFrames))
+        await hub.handle(.subscribe(.init(conversation: "group-six")), from: bob)
+        for index in 0..<20 {
+            await hub.handle(.activity(.init(conversation: "group-six", activity: index.isMultiple(of: 2) ? .typing : .none)), from: carol)
+        }
+        for await _ in bobQueue {}  // ends: his queue overflowed, and the hub cuts him off
+        try await eventually { await !hub.presence(of: "bob") }  // the hub forgot his socket
+        let again = Identity(userID: "bob", name: "Bob")
+        await #expect(throws: ConnectRefusal.self, "his cut-off socket still holds his one place") {
+            _ = try await hub.connect(again, outbox: QueueOutbox(frames: AsyncStream.makeStream(of: String.self).continuation))
+        }
+        await hub.disconnect(bob)  // its channel is gone
+        _ = try await hub.connect(again, outbox: QueueOutbox(frames: AsyncStream.makeStream(of: String.self).continuation))
+        try await store.close()
+    }
 }

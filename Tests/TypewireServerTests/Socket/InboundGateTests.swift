@@ -22,6 +22,21 @@ struct InboundGateTests {
         ])
     }
 
+    @Test func pingsPongsAndFragmentsSpendTheFrameBudgetAndAFloodOfThemCloses() {
+        var gate = InboundGate(Self.configuration)
+        let decisions = (0..<9).map { _ in gate.admitControl(now: 0) }
+        #expect(decisions == [
+            .pass, .pass, .pass,
+            .drop(notify: false), .drop(notify: false), .drop(notify: false), .drop(notify: false),
+            .close(reason: "too many frames"), .close(reason: "too many frames"),
+        ])
+        var shared = InboundGate(Self.configuration)
+        #expect(shared.admitControl(now: 0) == .pass)
+        #expect(shared.admit(Self.stop, now: 0) == .pass)
+        #expect(shared.admitControl(now: 0) == .pass)
+        #expect(shared.admit(Self.stop, now: 0) == .drop(notify: true), "one budget for control frames and data frames")
+    }
+
     @Test func theClientIsToldOfDropsAtMostOnceASecond() {
         var gate = InboundGate(ServerConfiguration(jwtSecret: "", abuseThreshold: 1_000, frameRate: 0.001, frameBurst: 1))
         _ = gate.admit(Self.stop, now: 0)

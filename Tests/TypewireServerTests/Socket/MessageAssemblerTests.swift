@@ -21,4 +21,19 @@ struct MessageAssemblerTests {
         #expect(assembler.take(opcode: .text, fin: false, data: ByteBuffer(string: "1")) == .incomplete)
         #expect(assembler.take(opcode: .text, fin: true, data: ByteBuffer(string: "2")) == .close(.protocolError, "a message began before the last one ended"))
     }
+
+    @Test func aMessageInMoreThanItsFramesClosesTheSocketWhateverTheirSizes() {
+        var assembler = MessageAssembler(maxSize: 1_000)
+        #expect(assembler.take(opcode: .text, fin: false, data: ByteBuffer()) == .incomplete)
+        for _ in 0..<(MessageAssembler.maxFragments - 2) {
+            #expect(assembler.take(opcode: .continuation, fin: false, data: ByteBuffer()) == .incomplete)
+        }
+        #expect(assembler.take(opcode: .continuation, fin: true, data: ByteBuffer(string: "{}")) == .message(.text("{}")), "64 frames make a message")
+        #expect(assembler.take(opcode: .text, fin: false, data: ByteBuffer()) == .incomplete, "the count starts again with a message")
+        for _ in 0..<(MessageAssembler.maxFragments - 1) {
+            #expect(assembler.take(opcode: .continuation, fin: false, data: ByteBuffer()) == .incomplete)
+        }
+        #expect(assembler.take(opcode: .continuation, fin: false, data: ByteBuffer()) == .close(.policyViolation, "a message in more than 64 frames"))
+        #expect(assembler.take(opcode: .text, fin: true, data: ByteBuffer(string: "{}")) == .message(.text("{}")), "and after a close, nothing is kept")
+    }
 }

@@ -141,4 +141,21 @@ struct RateLimitTests {
             try await erin.next { if case .subscribed = $0 { true } else { false } }
         }
     }
+
+    @Test func aStrangersAnswersAreTheSameWhateverTheServerHasOpen() async throws {
+        try await TestServer.run(configure: { $0.unknownConversationBurst = 2; $0.unknownConversationRate = 0.001 }) { server in
+            let alice = try await server.socket("alice")  // the direct chat is open on the server: its members are cached
+            alice.send(.subscribe(.init(conversation: "direct-alice-bob")))
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            let prober = try await server.socket("carol")  // not in it
+            for conversation in ["direct-alice-bob", "nope-1", "direct-alice-bob", "nope-2"] {
+                prober.send(.subscribe(.init(conversation: conversation)))
+            }
+            prober.send(.activity(.init(conversation: "direct-alice-bob", activity: .typing)))
+            var codes: [ErrorCode] = []
+            for _ in 0..<5 { codes.append(try await prober.error().code) }
+            #expect(codes == [.unknownConversation, .unknownConversation, .rateLimited, .rateLimited, .rateLimited],
+                    "an open conversation costs a stranger a lookup as a missing one does")
+        }
+    }
 }

@@ -54,7 +54,7 @@ final class QueueOutbox: Outbox {
         state.withLock { $0.overflowed = handler }
     }
 
-    func close(reason: String, shutdown: Bool) async {
+    func close(reason: String) async {
         finish()
     }
 }

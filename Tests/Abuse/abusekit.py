@@ -1,0 +1,42 @@
+"""What the abuse tests share: the built server with the tests' secret, tokens, and raw WebSockets
+(Tests/Support/raw_socket.py) welcomed as a user.
+"""
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "Support"))
+import typewire_server  # noqa: E402  (the shared harness, found through the path above)
+from raw_socket import RawSocket  # noqa: E402
+
+SECRET = "abuse-tests-secret-0123456789abcdefghij"
+LOG = ROOT / ".artifacts" / "abuse"
+
+
+def serve(tmp_path, *extra, **options):
+    """The built `typewire serve --seed-demo` on a free port, with the tests' secret and a SQLite file in `tmp_path`."""
+    arguments = ["serve", "--seed-demo", "--jwt-secret", SECRET, "--port", "0", "--sqlite", tmp_path / "t.sqlite", *extra]
+    return typewire_server.running_server(arguments, LOG / f"{tmp_path.name}.log", **options)
+
+
+def token(user, name, *extra):
+    """A token from `typewire token` with the tests' secret (`extra`: `--bot`, `--lifetime N`)."""
+    return subprocess.run(
+        [str(typewire_server.binary()), "token", "--user", user, "--name", name, "--jwt-secret", SECRET, *extra],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+
+
+def welcomed(server, user_token, **options):
+    """A raw socket that said hello and got `welcome` (options as `RawSocket`'s)."""
+    ws = RawSocket(server.host, server.port, **options)
+    ws.send_json({"type": "hello", "token": user_token})
+    ws.next(lambda frame: frame["type"] == "welcome", "welcome")
+    return ws
+
+
+def subscribed(ws, conversation):
+    """Subscribes a socket and reads to its `subscribed`."""
+    ws.send_json({"type": "subscribe", "conversation": conversation})
+    return ws.next(lambda frame: frame["type"] == "subscribed" and frame["conversation"] == conversation, "subscribed")

@@ -1,0 +1,56 @@
+"""Frames RFC 6455 forbids a client, against the built server: close codes that may not be sent, unmasked
+frames and reserved bits without an extension. Each closes the socket with a protocol error (1002), and
+the server never echoes a code that may not be on the wire. And the REST API's answer to a bad enum value.
+"""
+import json
+import struct
+import urllib.error
+import urllib.request
+
+import pytest
+
+from abusekit import serve, token, welcomed
+from raw_socket import CLOSE, TEXT
+
+
+@pytest.mark.parametrize("code", [999, 1004, 1005, 1006, 1015, 2000, 5000])
+def test_a_close_code_that_may_not_be_sent_is_answered_with_a_protocol_error(tmp_path, code):
+    with serve(tmp_path) as server:
+        ws = welcomed(server, token("erin", "Erin"))
+        ws.send_frame(CLOSE, struct.pack("!H", code))
+        answer, _ = ws.until_closed()
+        assert answer == 1002, f"close code {code} was answered with {answer}"
+
+
+@pytest.mark.parametrize("payload, expected", [(struct.pack("!H", 4000), 4000), (struct.pack("!H", 1000) + b"bye", 1000),
+                                               (b"", 1000), (b"\x03", 1002), (struct.pack("!H", 1000) + b"\xff", 1007)])
+def test_a_close_frame_is_answered_as_the_rfc_says(tmp_path, payload, expected):
+    with serve(tmp_path) as server:
+        ws = welcomed(server, token("erin", "Erin"))
+        ws.send_frame(CLOSE, payload)
+        answer, _ = ws.until_closed()
+        assert answer == expected, f"a close frame {payload!r} was answered with {answer}"
+
+
+@pytest.mark.parametrize("how", ["unmasked", "rsv1"])
+def test_an_unmasked_frame_or_a_reserved_bit_closes_the_socket_with_a_protocol_error(tmp_path, how):
+    with serve(tmp_path) as server:
+        ws = welcomed(server, token("erin", "Erin"))
+        frame = json.dumps({"type": "subscribe", "conversation": "group-six"}).encode()
+        ws.send_frame(TEXT, frame, mask=how != "unmasked", rsv1=how == "rsv1")
+        code, texts = ws.until_closed()
+        assert code == 1002 and texts == [], f"{how}: {code}, {texts}"
+
+
+def test_a_bad_kind_is_answered_in_words_not_with_a_type_name(tmp_path):
+    with serve(tmp_path) as server:
+        request = urllib.request.Request(
+            f"{server.url}/v1/conversations", method="POST",
+            data=json.dumps({"kind": "channel", "members": ["bob"]}).encode(),
+            headers={"Authorization": f"Bearer {token('alice', 'Alice')}", "Content-Type": "application/json"},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 400
+        message = json.loads(refused.value.read())["error"]["message"]
+        assert "direct" in message and "group" in message and "Kind" not in message, message

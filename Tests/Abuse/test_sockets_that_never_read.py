@@ -1,0 +1,87 @@
+"""Sockets that stop reading, against the built server: one user opens 100 sockets (the cap), subscribes each
+to a group, and never reads again, with a 4 KiB receive buffer, while the group gets large messages. Each
+socket's queue passes its bound, and the server cuts it off: the others see the user offline at once, the
+socket is gone within the close timeout whatever its peer does (reset if its close frame cannot leave), it
+counts against its user until then (a 101st `hello` is refused), and the server's memory stays bounded.
+"""
+import threading
+import time
+
+from abusekit import serve, subscribed, token, welcomed
+from raw_socket import TCP_ESTABLISHED, RawSocket
+
+GROUP = "group-six"
+CAP = 100  # sockets per user, the default
+CLOSE_TIMEOUT = 8  # seconds (--close-timeout): long enough that every cut-off socket is still held below
+MARGIN = 4  # seconds: a loaded 2-core machine's scheduling, on top of the close timeout
+
+
+def test_sockets_that_never_read_are_cut_off_closed_in_time_and_counted_until_gone(tmp_path):
+    with serve(tmp_path, "--handshake-burst", "400", "--close-timeout", CLOSE_TIMEOUT * 1000) as server:
+        erin, alice = token("erin", "Erin"), token("alice", "Alice")
+        sockets_before = server.metric("typewire_sockets")  # the demo bot's
+        sockets = []
+        for _ in range(CAP):
+            ws = welcomed(server, erin, receive_buffer=4096)
+            subscribed(ws, GROUP)
+            sockets.append(ws)  # from now on never read
+        refused = RawSocket(server.host, server.port)
+        refused.send_json({"type": "hello", "token": erin})
+        assert refused.next(lambda frame: True)["code"] == "forbidden", "the cap holds before the attack"
+        refused.close()
+        rss_before = server.rss_kib()
+
+        # Alice's messages of 10 000 characters, 20 a socket (the message burst), from 60 sockets, as long as it takes.
+        stop = threading.Event()
+
+        def send_messages(index):
+            ws = welcomed(server, alice)
+            reader = threading.Thread(target=ws.until_closed, daemon=True)  # her acks
+            reader.start()
+            sent = 0
+            while not stop.is_set():
+                ws.send_json({"type": "send", "conversation": GROUP, "clientMessageId": f"{index}-{sent}", "text": "x" * 10_000})
+                sent += 1
+                time.sleep(0.2 if sent >= 20 else 0)
+            ws.close()
+
+        senders = [threading.Thread(target=send_messages, args=(index,), daemon=True) for index in range(60)]
+        started = time.monotonic()
+        for sender in senders:
+            sender.start()
+        peak_rss = rss_before
+        try:
+            while server.metric("typewire_sockets_cut_off_total") < CAP:
+                assert time.monotonic() - started < 60, f"{server.metric('typewire_sockets_cut_off_total')} of {CAP} cut off in 60 s"
+                peak_rss = max(peak_rss, server.rss_kib())
+                time.sleep(0.1)
+            all_cut_off = time.monotonic()
+
+            # Cut off, not gone: a 101st socket is still refused.
+            assert sum(ws.tcp_state() == TCP_ESTABLISHED for ws in sockets) == CAP, "none is gone before the close timeout"
+            refused = RawSocket(server.host, server.port)
+            refused.send_json({"type": "hello", "token": erin})
+            answer = refused.next(lambda frame: True)
+            assert answer.get("code") == "forbidden", f"a cut-off socket no longer counted against its user: {answer}"
+            refused.close()
+        finally:
+            stop.set()
+            for sender in senders:
+                sender.join(10)
+
+        # Each is gone within the close timeout: reset, since its peer reads nothing.
+        while open_ := [ws for ws in sockets if ws.tcp_state() == TCP_ESTABLISHED]:
+            assert time.monotonic() - all_cut_off < CLOSE_TIMEOUT + MARGIN, f"{len(open_)} cut-off sockets still open"
+            time.sleep(0.1)
+        gone_after = time.monotonic() - all_cut_off
+        print(f"{CAP} sockets cut off {all_cut_off - started:.1f} s into the attack, all gone {gone_after:.1f} s later; "
+              f"server RSS {rss_before} KiB before, {peak_rss} KiB at most")
+        while server.metric("typewire_sockets") > sockets_before:  # the server's side agrees (Alice's are gone too)
+            assert time.monotonic() - all_cut_off < CLOSE_TIMEOUT + MARGIN
+            time.sleep(0.1)
+        welcomed(server, erin).close()  # her count is free again
+        for ws in sockets:
+            ws.close()
+        # What the server holds for 100 cut-off sockets: frames shared by all of them, at most 4 MiB each.
+        assert peak_rss - rss_before < 96 * 1024, f"the server grew by {peak_rss - rss_before} KiB"
+        assert server.alive()

@@ -1,0 +1,35 @@
+import Testing
+@testable import TypewireServer
+
+@Suite("UserSockets: sockets served and places held per user")
+struct UserSocketsTests {
+    @Test func aUserHasAsManyPlacesAsTheLimitAndComesOnlineWithTheFirst() {
+        var sockets = UserSockets()
+        #expect(sockets.take(1, of: "erin", limit: 2) == true, "her first socket: she comes online")
+        #expect(sockets.take(2, of: "erin", limit: 2) == false)
+        #expect(sockets.take(3, of: "erin", limit: 2) == nil, "at the limit")
+        #expect(sockets.take(4, of: "bob", limit: 2) == true, "each user has places of their own")
+    }
+
+    @Test func aCutOffSocketHoldsItsPlaceUntilItIsGone() {
+        var sockets = UserSockets()
+        _ = sockets.take(1, of: "erin", limit: 1)
+        let wentOffline = sockets.stopServing(of: "erin")
+        #expect(wentOffline, "cut off: her last socket served, she goes offline")
+        #expect(sockets.take(2, of: "erin", limit: 1) == nil, "but it still holds her place")
+        sockets.release(1)
+        #expect(sockets.places(of: "erin") == 0)
+        #expect(sockets.take(2, of: "erin", limit: 1) == true)
+        sockets.release(1)
+        #expect(sockets.places(of: "erin") == 1, "releasing twice frees one place once")
+    }
+
+    @Test func theUserGoesOfflineWithTheirLastSocketServed() {
+        var sockets = UserSockets()
+        _ = sockets.take(1, of: "erin", limit: 5)
+        _ = sockets.take(2, of: "erin", limit: 5)
+        let first = sockets.stopServing(of: "erin")
+        let second = sockets.stopServing(of: "erin")
+        #expect(!first && second)
+    }
+}
