@@ -96,11 +96,11 @@ struct RESTRoutes {
             guard conversation.kind == .group else { throw Self.directIsForTwo }
             let new = try await request.decodeJSON(as: NewParticipant.self)
             guard !new.user.isEmpty else { throw HTTPError(.badRequest, message: "\"user\" cannot be empty.") }
-            let limit = configuration.maxConversationMembers
-            guard try await store.participants(of: conversation.id).count < limit else {
-                throw HTTPError(.badRequest, message: "The conversation has \(limit) participants already, its limit.")
+            do {
+                guard try await store.addParticipant(new.user, to: conversation.id, limit: configuration.maxConversationMembers) else { return .noContent }
+            } catch let refusal as MembershipRefusal {
+                throw HTTPError(refusal, conversation: conversation.id)
             }
-            try await store.addParticipant(new.user, to: conversation.id)
             await hub.participantAdded(new.user, to: conversation.id)
             return .noContent
         }

@@ -70,10 +70,13 @@ struct ServerAPIRoutes {
             let body = try await request.decodeJSON(as: ConversationBody.self)
             let members = try checkedMembers(body.members, kind: body.kind)
             if let title = body.title { try checkLength(of: title, field: "title") }
-            if let existing = try await store.conversation(id), existing.kind != body.kind {
-                throw HTTPError(.conflict, message: "'\(id.prefix(64))' is a \(existing.kind.rawValue) conversation; its kind cannot change. Delete it first to make a \(body.kind.rawValue).")
+            let change: ConversationChange
+            do {
+                change = try await store.putConversation(id: id, kind: body.kind, title: body.title, members: Array(members))
+            } catch let refusal as MembershipRefusal {
+                guard let existing = refusal.existingKind else { throw HTTPError(refusal, conversation: id) }
+                throw HTTPError(.conflict, message: "'\(id.prefix(64))' is a \(existing.rawValue) conversation; its kind cannot change. Delete it first to make a \(body.kind.rawValue).")
             }
-            let change = try await store.putConversation(id: id, kind: body.kind, title: body.title, members: Array(members))
             for user in change.joined { await hub.participantAdded(user, to: id) }
             for user in change.left { await hub.participantRemoved(user, from: id) }
             let state = ConversationState(
@@ -93,12 +96,11 @@ struct ServerAPIRoutes {
             try authorize(request)
             let conversation = try await group(context)
             let user = try identifier("user", of: context)
-            let participants = try await store.participants(of: conversation.id)
-            guard !participants.contains(where: { $0.id == user }) else { return .noContent }
-            guard participants.count < configuration.maxConversationMembers else {
-                throw HTTPError(.badRequest, message: "The conversation has \(configuration.maxConversationMembers) participants already, its limit.")
+            do {
+                guard try await store.addParticipant(user, to: conversation.id, limit: configuration.maxConversationMembers) else { return .noContent }
+            } catch let refusal as MembershipRefusal {
+                throw HTTPError(refusal, conversation: conversation.id)
             }
-            try await store.addParticipant(user, to: conversation.id)
             await hub.participantAdded(user, to: conversation.id)
             return .noContent
         }

@@ -17,9 +17,11 @@ extension HubShard {
         if board.clear(user: identity.userID, in: send.conversation) { publishActivity(of: send.conversation) }
         let stored: StoredMessage
         do {
-            stored = try await store.storeMessage(
+            // nil: the conversation was deleted, or the sender removed, since they were let in.
+            guard let message = try await store.storeMessage(
                 conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text, sentAt: now()
-            )
+            ) else { return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId, request: "send")) }
+            stored = message
         } catch {
             logger.storeFailed("storing a message failed", error: error)
             return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId, request: "send"))

@@ -102,10 +102,14 @@ public protocol ChatStore: Sendable {
     /// Sets a user's name and bot flag to exactly these (the server API).
     func putUser(_ identity: Identity) async throws
     /// Creates the conversation with these members, or sets the title and members of the existing one
-    /// (whose kind and creator stay), in one transaction. A conversation made here has no creator (`""`):
-    /// only the server API changes who is in it.
+    /// (whose creator stays), in one transaction. A conversation made here has no creator (`""`): only the
+    /// server API changes who is in it.
+    /// - Throws: ``MembershipRefusal/kindIsFixed(_:)`` if the conversation exists with another kind (also when
+    ///   another put created it a moment before); the store's error if it cannot be written.
     func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange
-    /// Deletes a conversation with its participants and messages, in one transaction.
+    /// Deletes a conversation with its participants and messages, in one transaction: a message whose store
+    /// races the delete is either deleted with it or refused (``storeMessage(conversation:sender:clientMessageId:text:sentAt:)``),
+    /// so a conversation later made under the same id starts empty.
     /// - Returns: Who was in it; empty if there was no such conversation.
     func deleteConversation(_ id: String) async throws -> [String]
     /// What the store knows of a user; nil if the user was never recorded.
@@ -119,9 +123,11 @@ public protocol ChatStore: Sendable {
     /// The participants of a conversation, with their display names (offline as far as the store knows).
     func participants(of conversation: String) async throws -> [Participant]
     /// Stores a message once per (conversation, sender, client message id); a retry returns the stored one.
+    /// - Returns: nil, and nothing stored, if the sender is not a participant when the message would be stored
+    ///   (the conversation was deleted, or they were removed, after the server let the message in).
     func storeMessage(
         conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
-    ) async throws -> StoredMessage
+    ) async throws -> StoredMessage?
     /// Replaces the text of a message its sender wrote.
     /// - Returns: The edited message, or nil if no such message of this sender is in the conversation.
     func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws -> ChatMessage?
@@ -135,8 +141,13 @@ public protocol ChatStore: Sendable {
     func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage]
     /// A page of history: up to `limit` messages older than the message `before` (all if nil), oldest first.
     func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage]
-    /// Adds a participant; adding one twice is harmless.
-    func addParticipant(_ user: String, to conversation: String) async throws
+    /// Adds a participant to a group of fewer than `limit` participants, in one transaction; adding one twice
+    /// is harmless.
+    /// - Returns: Whether the user was added (false: they were in it already).
+    /// - Throws: ``MembershipRefusal`` (``MembershipRefusal/full(limit:)``, ``MembershipRefusal/noConversation``,
+    ///   ``MembershipRefusal/directIsForTwo``); the store's error if it cannot be written.
+    @discardableResult
+    func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool
     /// Removes a participant.
     /// - Returns: Whether the user was a participant.
     func removeParticipant(_ user: String, from conversation: String) async throws -> Bool

@@ -66,10 +66,15 @@ public final class PostgresChatStore: ChatStore {
             ADD CONSTRAINT messages_conversation_sender_client_message_id_key UNIQUE (conversation, sender, client_message_id)
             """,
         ],
+        [
+            // Messages a send stored while their conversation was deleted (before sends checked membership
+            // in their own statement): a conversation made again under the id must start empty.
+            "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)",
+        ],
     ]
 
     private func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7477657769)", logger: logger).drain()
             try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", logger: logger).drain()
             var version = 0
@@ -97,16 +102,22 @@ public final class PostgresChatStore: ChatStore {
     }
 
     public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
-        try await client.withTransaction(logger: logger) { connection in
-            var existing: Conversation?
+        try await transaction { connection in
+            // Created here, or by a put that committed first (the insert waits for it): then its kind counts.
+            var created = false
+            let inserted = try await connection.query(
+                "INSERT INTO conversations (id, kind, title, creator) VALUES (\(id), \(kind.rawValue), \(title), '') ON CONFLICT (id) DO NOTHING RETURNING id",
+                logger: logger
+            )
+            for try await _ in inserted { created = true }
+            var stored: Conversation?
             let found = try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = \(id) FOR UPDATE", logger: logger)
             for try await (id, kind, title, creator) in found.decode((String, String, String?, String).self) {
-                existing = Conversation.Kind(rawValue: kind).map { Conversation(id: id, kind: $0, title: title, creator: creator) }
+                stored = Conversation.Kind(rawValue: kind).map { Conversation(id: id, kind: $0, title: title, creator: creator) }
             }
-            try await connection.query(
-                "INSERT INTO conversations (id, kind, title, creator) VALUES (\(id), \(kind.rawValue), \(title), '') ON CONFLICT (id) DO UPDATE SET title = excluded.title",
-                logger: logger
-            ).drain()
+            guard var conversation = stored else { throw StoreError.inconsistent("a conversation just put could not be read back") }
+            guard conversation.kind == kind else { throw MembershipRefusal.kindIsFixed(conversation.kind) }
+            try await connection.query("UPDATE conversations SET title = \(title) WHERE id = \(id)", logger: logger).drain()
             var before: Set<String> = []
             for try await user in try await connection.query(#"SELECT "user" FROM participants WHERE conversation = \#(id)"#, logger: logger).decode(String.self) {
                 before.insert(user)
@@ -118,24 +129,26 @@ public final class PostgresChatStore: ChatStore {
             for user in after.subtracting(before) {
                 try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(id), \#(user))"#, logger: logger).drain()
             }
-            var conversation = existing ?? Conversation(id: id, kind: kind, title: title, creator: "")
             conversation.title = title
             return ConversationChange(
-                conversation: conversation, created: existing == nil,
+                conversation: conversation, created: created,
                 joined: after.subtracting(before).sorted(), left: before.subtracting(after).sorted()
             )
         }
     }
 
     public func deleteConversation(_ id: String) async throws -> [String] {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
+            // The conversation's row first, as every change of its members locks it; then its participants,
+            // whose rows a message being stored holds (`storeMessage`): their delete waits for those messages,
+            // and the messages' delete, a statement later, sees them.
+            try await connection.query("SELECT id FROM conversations WHERE id = \(id) FOR UPDATE", logger: logger).drain()
             var members: [String] = []
-            let rows = try await connection.query(#"SELECT "user" FROM participants WHERE conversation = \#(id) ORDER BY "user""#, logger: logger)
+            let rows = try await connection.query(#"DELETE FROM participants WHERE conversation = \#(id) RETURNING "user""#, logger: logger)
             for try await user in rows.decode(String.self) { members.append(user) }
             try await connection.query("DELETE FROM messages WHERE conversation = \(id)", logger: logger).drain()
-            try await connection.query("DELETE FROM participants WHERE conversation = \(id)", logger: logger).drain()
             try await connection.query("DELETE FROM conversations WHERE id = \(id)", logger: logger).drain()
-            return members
+            return members.sorted()
         }
     }
 
@@ -151,7 +164,7 @@ public final class PostgresChatStore: ChatStore {
     public func createConversation(
         id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]
     ) async throws -> Conversation {
-        try await client.withTransaction(logger: logger) { connection in
+        try await transaction { connection in
             try await connection.query(
                 "INSERT INTO conversations (id, kind, title, creator) VALUES (\(id), \(kind.rawValue), \(title), \(creator))", logger: logger
             ).drain()
@@ -185,22 +198,22 @@ public final class PostgresChatStore: ChatStore {
 
     public func storeMessage(
         conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
-    ) async throws -> StoredMessage {
-        let inserted = try await messages("""
+    ) async throws -> StoredMessage? {
+        // Stored only while the sender is a participant, checked in the same statement, which holds the
+        // participant's row until it commits: a delete or a removal waits for it, or wins and leaves nothing.
+        let inserted = try await messages(#"""
             INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
-            VALUES (\(conversation), \(sender.userID), \(sender.name), \(clientMessageId), \(text), \(sentAt))
+            SELECT \#(conversation), \#(sender.userID), \#(sender.name), \#(clientMessageId), \#(text), \#(sentAt)
+            FROM participants WHERE conversation = \#(conversation) AND "user" = \#(sender.userID) FOR KEY SHARE
             ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
-            RETURNING \(unescaped: Self.messageColumns)
-            """)
+            RETURNING \#(unescaped: Self.messageColumns)
+            """#)
         if let message = inserted.first { return StoredMessage(message: message, isNew: true) }
         let existing = try await messages("""
             SELECT \(unescaped: Self.messageColumns) FROM messages
             WHERE conversation = \(conversation) AND sender = \(sender.userID) AND client_message_id = \(clientMessageId)
             """)
-        guard let message = existing.first else {
-            throw StoreError.inconsistent("a message that conflicted on insert could not be read back")
-        }
-        return StoredMessage(message: message, isNew: false)
+        return existing.first.map { StoredMessage(message: $0, isNew: false) }
     }
 
     public func editMessage(
@@ -243,8 +256,25 @@ public final class PostgresChatStore: ChatStore {
             """).reversed()
     }
 
-    public func addParticipant(_ user: String, to conversation: String) async throws {
-        try await run(#"INSERT INTO participants (conversation, "user") VALUES (\#(conversation), \#(user)) ON CONFLICT DO NOTHING"#)
+    public func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
+        try await transaction { connection in
+            // The conversation's row is locked: adds, puts and deletes of one conversation take turns.
+            var kind: String?
+            let found = try await connection.query("SELECT kind FROM conversations WHERE id = \(conversation) FOR UPDATE", logger: logger)
+            for try await value in found.decode(String.self) { kind = value }
+            guard let kind else { throw MembershipRefusal.noConversation }
+            guard kind == Conversation.Kind.group.rawValue else { throw MembershipRefusal.directIsForTwo }
+            var total = 0
+            var mine = 0
+            let counts = try await connection.query(
+                #"SELECT COUNT(*), COUNT(*) FILTER (WHERE "user" = \#(user)) FROM participants WHERE conversation = \#(conversation)"#, logger: logger
+            )
+            for try await (all, own) in counts.decode((Int, Int).self) { (total, mine) = (all, own) }
+            guard mine == 0 else { return false }
+            guard total < limit else { throw MembershipRefusal.full(limit: limit) }
+            try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(conversation), \#(user))"#, logger: logger).drain()
+            return true
+        }
     }
 
     public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {
@@ -288,6 +318,17 @@ public final class PostgresChatStore: ChatStore {
     }
 
     // MARK: Helpers
+
+    /// Runs `body` in a transaction on a connection of its own; a ``MembershipRefusal`` it throws (after which
+    /// the transaction was rolled back) is thrown as it is, not wrapped in postgres-nio's transaction error.
+    private func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> sending Result {
+        do {
+            return try await client.withTransaction(logger: logger, body)
+        } catch let error as PostgresTransactionError {
+            if let refusal = error.closureError as? MembershipRefusal, error.rollbackError == nil { throw refusal }
+            throw error
+        }
+    }
 
     /// Runs a statement and reads its rows to the end (errors surface only there).
     private func run(_ query: PostgresQuery) async throws {

@@ -57,6 +57,11 @@ public final class SQLiteChatStore: ChatStore {
             "ALTER TABLE messages_new RENAME TO messages",
             "CREATE INDEX messages_by_conversation ON messages (conversation, seq)",
         ],
+        [
+            // Messages a send stored while their conversation was deleted (before sends checked membership
+            // in their own statement): a conversation made again under the id must start empty.
+            "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)",
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -121,12 +126,15 @@ public final class SQLiteChatStore: ChatStore {
 
     public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
         try await database.transaction { connection in
-            let existing = try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)])
-                .first.flatMap(Self.conversation(from:))
-            _ = try await connection.query(
-                "INSERT INTO conversations (id, kind, title, creator) VALUES (?, ?, ?, '') ON CONFLICT (id) DO UPDATE SET title = excluded.title",
+            let created = try await !connection.query(
+                "INSERT INTO conversations (id, kind, title, creator) VALUES (?, ?, ?, '') ON CONFLICT (id) DO NOTHING RETURNING id",
                 [.text(id), .text(kind.rawValue), title.map(SQLiteData.text) ?? .null]
-            )
+            ).isEmpty
+            guard var conversation = try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)])
+                .first.flatMap(Self.conversation(from:))
+            else { throw StoreError.inconsistent("a conversation just put could not be read back") }
+            guard conversation.kind == kind else { throw MembershipRefusal.kindIsFixed(conversation.kind) }
+            _ = try await connection.query("UPDATE conversations SET title = ? WHERE id = ?", [title.map(SQLiteData.text) ?? .null, .text(id)])
             let before = Set(try await connection.query("SELECT user FROM participants WHERE conversation = ?", [.text(id)])
                 .compactMap { $0.column("user")?.string })
             let after = Set(members)
@@ -136,10 +144,9 @@ public final class SQLiteChatStore: ChatStore {
             for user in after.subtracting(before) {
                 _ = try await connection.query("INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(id), .text(user)])
             }
-            var conversation = existing ?? Conversation(id: id, kind: kind, title: title, creator: "")
             conversation.title = title
             return ConversationChange(
-                conversation: conversation, created: existing == nil,
+                conversation: conversation, created: created,
                 joined: after.subtracting(before).sorted(), left: before.subtracting(after).sorted()
             )
         }
@@ -184,22 +191,25 @@ public final class SQLiteChatStore: ChatStore {
 
     public func storeMessage(
         conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
-    ) async throws -> StoredMessage {
+    ) async throws -> StoredMessage? {
         try await database.write { connection in
+            // Stored only while the sender is a participant, checked in the same statement: a delete or a removal
+            // committed after the server let the message in leaves nothing behind.
             let inserted = try await connection.query(
                 """
-                INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
+                SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM participants WHERE conversation = ? AND user = ?)
                 ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
-                RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
+                RETURNING \(Self.messageColumns)
                 """,
                 [
                     .text(conversation), .text(sender.userID), sender.name.map(SQLiteData.text) ?? .null, .text(clientMessageId),
-                    .text(text), .integer(Int(sentAt)),
+                    .text(text), .integer(Int(sentAt)), .text(conversation), .text(sender.userID),
                 ]
             )
             if let row = inserted.first, let message = Self.message(from: row) {
                 return StoredMessage(message: message, isNew: true)
-        }
+            }
             let existing = try await connection.query(
                 """
                 SELECT \(Self.messageColumns) FROM messages
@@ -207,10 +217,7 @@ public final class SQLiteChatStore: ChatStore {
                 """,
                 [.text(conversation), .text(sender.userID), .text(clientMessageId)]
             )
-            guard let row = existing.first, let message = Self.message(from: row) else {
-                throw StoreError.inconsistent("a message that conflicted on insert could not be read back")
-        }
-            return StoredMessage(message: message, isNew: false)
+            return existing.first.flatMap(Self.message(from:)).map { StoredMessage(message: $0, isNew: false) }
         }
     }
 
@@ -279,10 +286,21 @@ public final class SQLiteChatStore: ChatStore {
         ) }.compactMap(Self.message(from:)).reversed()
     }
 
-    public func addParticipant(_ user: String, to conversation: String) async throws {
-        _ = try await database.write { try await $0.query(
-            "INSERT INTO participants (conversation, user) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(conversation), .text(user)]
-        ) }
+    public func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
+        try await database.transaction { connection in
+            guard let kind = try await connection.query("SELECT kind FROM conversations WHERE id = ?", [.text(conversation)])
+                .first?.column("kind")?.string
+            else { throw MembershipRefusal.noConversation }
+            guard kind == Conversation.Kind.group.rawValue else { throw MembershipRefusal.directIsForTwo }
+            let counts = try await connection.query(
+                "SELECT COUNT(*) AS total, COALESCE(SUM(user = ?), 0) AS mine FROM participants WHERE conversation = ?",
+                [.text(user), .text(conversation)]
+            ).first
+            guard counts?.column("mine")?.integer == 0 else { return false }
+            guard counts?.column("total")?.integer ?? 0 < limit else { throw MembershipRefusal.full(limit: limit) }
+            _ = try await connection.query("INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(conversation), .text(user)])
+            return true
+        }
     }
 
     public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {

@@ -38,8 +38,11 @@ struct ChatStoreContract {
         #expect(try await store.participants(of: "g") == [
             Participant(id: "alice", name: "Alice", online: false), Participant(id: "bob", name: "Bob", online: false),
         ])
-        try await store.addParticipant("carol", to: "g")
-        try await store.addParticipant("carol", to: "g")  // twice is harmless
+        #expect(try await store.addParticipant("carol", to: "g", limit: 3))
+        #expect(try await !store.addParticipant("carol", to: "g", limit: 3), "twice is harmless")
+        await #expect(throws: MembershipRefusal.full(limit: 3)) { try await store.addParticipant("dave", to: "g", limit: 3) }
+        await #expect(throws: MembershipRefusal.directIsForTwo) { try await store.addParticipant("dave", to: "d", limit: 3) }
+        await #expect(throws: MembershipRefusal.noConversation) { try await store.addParticipant("dave", to: "missing", limit: 3) }
         #expect(try await store.participants(of: "g").map(\.id) == ["alice", "bob", "carol"])
         #expect(try await store.removeParticipant("carol", from: "g"))
         #expect(try await !store.removeParticipant("carol", from: "g"))
@@ -52,11 +55,11 @@ struct ChatStoreContract {
     func messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() async throws {
         let (store, _, close) = try await open()
         _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
-        let first = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 1_000)
+        let first = try #require(try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 1_000))
         #expect(first.isNew && first.message.text == "Hi ✋" && first.message.senderName == "Alice" && first.message.clientMessageId == "m1")
-        let retry = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 2_000)
+        let retry = try #require(try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 2_000))
         #expect(!retry.isNew && retry.message == first.message, "a retry returns the stored message")
-        let other = try await store.storeMessage(conversation: "d", sender: Self.bob, clientMessageId: "m1", text: "Hello", sentAt: 3_000)
+        let other = try #require(try await store.storeMessage(conversation: "d", sender: Self.bob, clientMessageId: "m1", text: "Hello", sentAt: 3_000))
         #expect(other.isNew, "client message ids are per sender")
         for index in 2...5 {
             _ = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: "\(index)", sentAt: 3_000 + Int64(index))
@@ -96,11 +99,11 @@ struct ChatStoreContract {
     func aClientMessageIDIsPerConversation() async throws {
         let (store, _, close) = try await open()
         for id in ["d", "e"] { _ = try await store.createConversation(id: id, kind: .direct, title: nil, creator: "alice", members: ["bob"]) }
-        let first = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "same", text: "to d", sentAt: 1)
-        let second = try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 2)
+        let first = try #require(try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "same", text: "to d", sentAt: 1))
+        let second = try #require(try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 2))
         #expect(second.isNew && second.message.id != first.message.id, "the same id in another conversation is another message")
         #expect(try await store.recentMessages(of: "e", limit: 10).map(\.text) == ["to e"])
-        let retry = try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 3)
+        let retry = try #require(try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 3))
         #expect(!retry.isNew && retry.message == second.message)
         try await close(store)
     }
@@ -127,7 +130,7 @@ struct ChatStoreContract {
                         }
                         let clientMessageId = "m-\(task)-\(round)"
                         let stored = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: clientMessageId, text: clientMessageId, sentAt: 1)
-                        if stored.isNew { outcome.sent.append(clientMessageId) }
+                        if stored?.isNew == true { outcome.sent.append(clientMessageId) }
                     }
                     return outcome
                 }
@@ -157,10 +160,13 @@ struct ChatStoreContract {
         _ = try await store.storeMessage(conversation: "team", sender: Self.alice, clientMessageId: "c1", text: "hi", sentAt: 1)
         let same = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["carol", "bob", "alice"])
         #expect(!same.created && same.joined.isEmpty && same.left.isEmpty, "putting the same members again changes nothing")
-        let changed = try await store.putConversation(id: "team", kind: .direct, title: nil, members: ["alice", "dave"])
+        await #expect(throws: MembershipRefusal.kindIsFixed(.group), "the kind stays") {
+            _ = try await store.putConversation(id: "team", kind: .direct, title: nil, members: ["alice", "dave"])
+        }
+        let changed = try await store.putConversation(id: "team", kind: .group, title: nil, members: ["alice", "dave"])
         #expect(changed == ConversationChange(
             conversation: Conversation(id: "team", kind: .group, title: nil, creator: ""), created: false, joined: ["dave"], left: ["bob", "carol"]
-        ), "the kind stays; the title and members are replaced")
+        ), "the title and members are replaced")
         #expect(try await store.participants(of: "team").map(\.id) == ["alice", "dave"])
         #expect(try await store.recentMessages(of: "team", limit: 10).map(\.text) == ["hi"])
 
@@ -196,6 +202,83 @@ struct ChatStoreContract {
         #expect(try await again.recentMessages(of: "d", limit: 10).map(\.text) == ["kept"])
         try await close(again)
     }
+
+    /// Members send while the server API deletes their conversation, which is then made again under the same id
+    /// with someone else: every message is deleted with the conversation or refused, none reaches the new one.
+    func messagesRacingADeleteDoNotSurviveIt() async throws {
+        let (store, _, close) = try await open()
+        let senders = ["alice", "bob", "carol", "dave"].map { Identity(userID: $0, name: $0.capitalized) }
+        for trial in 0..<8 {
+            let id = "race-\(trial)"
+            _ = try await store.putConversation(id: id, kind: .group, title: nil, members: senders.map(\.userID))
+            let refused = try await withThrowingTaskGroup(of: Int.self) { group in
+                for sender in senders {
+                    group.addTask {
+                        var refused = 0
+                        for index in 0..<30 {
+                            let stored = try await store.storeMessage(conversation: id, sender: sender, clientMessageId: "\(index)", text: "\(index)", sentAt: 1)
+                            refused += stored == nil ? 1 : 0
+                        }
+                        return refused
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(trial))
+                    _ = try await store.deleteConversation(id)
+                    return 0
+                }
+                return try await group.reduce(0, +)
+            }
+            _ = try await store.putConversation(id: id, kind: .group, title: nil, members: ["erin"])
+            let survivors = try await store.messages(of: id, before: nil, limit: 1_000)
+            #expect(survivors.isEmpty, "trial \(trial): \(survivors.count) messages survived the delete (\(refused) were refused)")
+        }
+        let after = try await store.storeMessage(conversation: "race-0", sender: senders[0], clientMessageId: "late", text: "late", sentAt: 2)
+        #expect(after == nil, "a former member's message to the conversation made again is refused")
+        try await close(store)
+    }
+
+    /// A direct and a group conversation put under one id at once: one of them wins whole, the other is refused.
+    func concurrentPutsKeepAConversationsRules() async throws {
+        let (store, _, close) = try await open()
+        for trial in 0..<24 {
+            let id = "both-\(trial)"
+            let outcomes = await withTaskGroup(of: Result<ConversationChange, any Error>.self) { group in
+                for (kind, members) in [(Conversation.Kind.direct, ["a", "b"]), (.group, ["a", "b", "x", "y", "z"])] {
+                    group.addTask {
+                        do { return .success(try await store.putConversation(id: id, kind: kind, title: nil, members: members)) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: [Result<ConversationChange, any Error>]()) { $0.append($1) }
+            }
+            let refusals = outcomes.compactMap { if case .failure(let error) = $0 { error as? MembershipRefusal } else { nil } }
+            #expect(refusals.count == 1, "trial \(trial): one put wins, the other is refused: \(outcomes)")
+            let kind = try #require(try await store.conversation(id)?.kind)
+            let members = try await store.participants(of: id).map(\.id)
+            #expect(members.count == (kind == .direct ? 2 : 5), "trial \(trial): a \(kind) conversation of \(members)")
+        }
+        try await close(store)
+    }
+
+    /// Adds racing each other at the last free place: exactly one gets it.
+    func concurrentAddsStopAtTheLimit() async throws {
+        let (store, _, close) = try await open()
+        _ = try await store.putConversation(id: "full", kind: .group, title: nil, members: (0..<9).map { "member-\($0)" })
+        let added = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    do { return try await store.addParticipant("new-\(index)", to: "full", limit: 10) } catch let refusal as MembershipRefusal {
+                        #expect(refusal == .full(limit: 10))
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(added == 1)
+        #expect(try await store.participants(of: "full").count == 10)
+        try await close(store)
+    }
 }
 
 @Suite("ChatStore on SQLite")
@@ -208,6 +291,9 @@ struct SQLiteChatStoreTests {
     @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
     @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
+    @Test func messagesRacingADeleteDoNotSurviveIt() async throws { try await contract.messagesRacingADeleteDoNotSurviveIt() }
+    @Test func concurrentPutsKeepAConversationsRules() async throws { try await contract.concurrentPutsKeepAConversationsRules() }
+    @Test func concurrentAddsStopAtTheLimit() async throws { try await contract.concurrentAddsStopAtTheLimit() }
 }
 
 @Suite("ChatStore on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)), .timeLimit(.minutes(1)))
@@ -220,6 +306,9 @@ struct PostgresChatStoreTests {
     @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
     @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
+    @Test func messagesRacingADeleteDoNotSurviveIt() async throws { try await contract.messagesRacingADeleteDoNotSurviveIt() }
+    @Test func concurrentPutsKeepAConversationsRules() async throws { try await contract.concurrentPutsKeepAConversationsRules() }
+    @Test func concurrentAddsStopAtTheLimit() async throws { try await contract.concurrentAddsStopAtTheLimit() }
 
     @Test func aURLThatCannotBeUsedSaysWhyWithoutItsPassword() async throws {
         await #expect {

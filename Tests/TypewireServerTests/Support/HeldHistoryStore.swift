@@ -55,7 +55,7 @@ final class HeldHistoryStore: ChatStore {
         if holdsParticipants { await hold() }
         return participants
     }
-    func storeMessage(conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64) async throws -> StoredMessage {
+    func storeMessage(conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64) async throws -> StoredMessage? {
         try await store.storeMessage(conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt)
     }
     func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws -> ChatMessage? {
@@ -65,7 +65,9 @@ final class HeldHistoryStore: ChatStore {
     func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
         try await store.messages(of: conversation, before: before, limit: limit)
     }
-    func addParticipant(_ user: String, to conversation: String) async throws { try await store.addParticipant(user, to: conversation) }
+    func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
+        try await store.addParticipant(user, to: conversation, limit: limit)
+    }
     func removeParticipant(_ user: String, from conversation: String) async throws -> Bool { try await store.removeParticipant(user, from: conversation) }
     func sharesTyping(_ user: String) async throws -> Bool { try await store.sharesTyping(user) }
     func setSharesTyping(_ shares: Bool, for user: String) async throws { try await store.setSharesTyping(shares, for: user) }
