@@ -120,6 +120,8 @@ struct RESTRoutes {
         }
         api.get("conversations/:id/messages") { request, context -> MessagePage in
             let (_, conversation) = try await membership(request, context)
+            // Typing-only mode serves no message, not even those stored before the switch (docs/PROTOCOL.md).
+            guard configuration.storesMessages else { return MessagePage(messages: []) }
             let limit = min(200, max(1, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))
             let before = request.uri.queryParameters.get("before")
             return MessagePage(messages: try await store.messages(of: conversation.id, before: before, limit: limit))

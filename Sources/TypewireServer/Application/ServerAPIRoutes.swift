@@ -60,7 +60,7 @@ struct ServerAPIRoutes {
             let id = try identifier("id", of: context)
             let body = try await request.decodeJSON(as: UserBody.self)
             if let name = body.name { try checkLength(of: name, field: "name") }
-            let user = Identity(userID: id, name: body.name, isBot: body.bot ?? false)
+            let user = Identity(userID: id, name: DisplayName.cleaned(body.name), isBot: body.bot ?? false)
             try await store.putUser(user)
             return User(id: id, name: user.name, bot: user.isBot)
         }
@@ -153,10 +153,8 @@ struct ServerAPIRoutes {
     }
 
     private func checkIdentifier(_ id: String, field: String) throws {
-        guard !id.isEmpty, id.utf8.count <= configuration.maxIDLength,
-              !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw HTTPError(.badRequest, message: "\"\(field)\" must be 1 to \(configuration.maxIDLength) bytes without control characters; '\(id.prefix(64))' is not.")
+        guard DisplayName.isAcceptableID(id, maxBytes: configuration.maxIDLength) else {
+            throw HTTPError(.badRequest, message: "\"\(field)\" must be 1 to \(configuration.maxIDLength) bytes without control, bidi or zero-width characters; '\(id.prefix(64))' is not.")
         }
     }
 

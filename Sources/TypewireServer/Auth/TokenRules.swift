@@ -23,13 +23,19 @@ public struct TokenRules: Sendable, Hashable {
         self.botClaim = botClaim
     }
 
-    /// The identity verified claims name, or nil if they fail the issuer or audience rule.
+    /// The longest user id (`sub`) a token may carry, in bytes of UTF-8.
+    static let maxSubjectBytes = 256
+
+    /// The identity verified claims name, or nil if they fail the issuer or audience rule, or name a user id
+    /// that is too long or carries invisible characters (``DisplayName/isAcceptableID(_:maxBytes:)``). The
+    /// display name is cleaned and cut to 200 characters (``DisplayName/cleaned(_:)``).
     func identity(from claims: TokenClaims) -> Identity? {
+        guard DisplayName.isAcceptableID(claims.subject.value, maxBytes: Self.maxSubjectBytes) else { return nil }
         if let issuer, claims.issuer?.value != issuer { return nil }
         if let audience {
             guard let claimed = claims.audience, (try? claimed.verifyIntendedAudience(includes: audience)) != nil else { return nil }
         }
         let bot = claims.flags[botClaim] == true || ["bot", "true"].contains(claims.strings[botClaim])
-        return Identity(userID: claims.subject.value, name: claims.strings[nameClaim], isBot: bot)
+        return Identity(userID: claims.subject.value, name: DisplayName.cleaned(claims.strings[nameClaim]), isBot: bot)
     }
 }

@@ -130,10 +130,8 @@ public final class Hub: Sendable {
             logger.storeFailed("the store could not be read for a handshake", error: error)
             throw .storeUnavailable
         }
-        // A user the server API made a bot is one whatever the token says; a token without a name keeps the stored one.
-        var identity = identity
-        if stored?.isBot == true { identity.isBot = true }
-        if identity.name == nil { identity.name = stored?.name }
+        // The bot flag the server API set holds whatever the token says; a token without a name keeps the stored one.
+        let identity = stored?.applied(to: identity) ?? identity
         // Checked again after the waits: the server may be shutting down, and other sockets of the user may
         // have connected meanwhile. The socket's place is taken here, before the shards hear of it.
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }

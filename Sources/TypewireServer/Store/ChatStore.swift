@@ -45,20 +45,33 @@ public struct StoredUser: Sendable, Hashable {
     public var name: String?
     /// Whether the user is a bot.
     public var isBot: Bool
+    /// Whether the server API set ``isBot``: then it holds whatever tokens say; otherwise each verified
+    /// token decides it.
+    public var botSetByServerAPI: Bool
     /// Whether the user shares their typing.
     public var sharesTyping: Bool
 
     /// Creates a stored user.
-    public init(name: String?, isBot: Bool, sharesTyping: Bool) {
+    public init(name: String?, isBot: Bool, botSetByServerAPI: Bool = false, sharesTyping: Bool) {
         self.name = name
         self.isBot = isBot
+        self.botSetByServerAPI = botSetByServerAPI
         self.sharesTyping = sharesTyping
     }
 
     /// Whether recording this identity would change nothing: a token without a name keeps the stored one,
-    /// and one without the bot role keeps a bot a bot (the server API may have made the user one).
+    /// and a token's bot claim counts unless the server API set the flag.
     public func matches(_ identity: Identity) -> Bool {
-        (identity.name == nil || identity.name == name) && (!identity.isBot || isBot)
+        (identity.name == nil || identity.name == name) && (botSetByServerAPI || identity.isBot == isBot)
+    }
+
+    /// The identity a verified token names, with what the store says of the user: the stored name if the
+    /// token carries none, and the bot flag the server API set, if it set one.
+    public func applied(to identity: Identity) -> Identity {
+        var identity = identity
+        if identity.name == nil { identity.name = name }
+        if botSetByServerAPI { identity.isBot = isBot }
+        return identity
     }
 }
 
@@ -96,10 +109,11 @@ public struct ConversationChange: Sendable, Hashable {
 ///
 /// Every method may be called from any task; implementations serialise what they must.
 public protocol ChatStore: Sendable {
-    /// Records the user a token named, with the latest display name; a token without a name keeps the
-    /// stored one, and one without the bot role keeps a bot a bot.
+    /// Records the user a token named, with the latest display name (a token without a name keeps the
+    /// stored one) and its bot claim, unless the server API set the user's bot flag.
     func upsertUser(_ identity: Identity) async throws
-    /// Sets a user's name and bot flag to exactly these (the server API).
+    /// Sets a user's name and bot flag to exactly these (the server API); from then on tokens do not change
+    /// the bot flag.
     func putUser(_ identity: Identity) async throws
     /// Creates the conversation with these members, or sets the title and members of the existing one
     /// (whose creator stays), in one transaction. A conversation made here has no creator (`""`): only the

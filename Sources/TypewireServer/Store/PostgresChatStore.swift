@@ -71,6 +71,12 @@ public final class PostgresChatStore: ChatStore {
             // in their own statement): a conversation made again under the id must start empty.
             "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)",
         ],
+        [
+            // Whether the server API set the bot flag (then tokens do not change it). Bots from before are kept
+            // as if it had: the server API may have made them.
+            "ALTER TABLE users ADD COLUMN bot_set_by_api BOOLEAN NOT NULL DEFAULT FALSE",
+            "UPDATE users SET bot_set_by_api = is_bot",
+        ],
     ]
 
     private func migrate() async throws {
@@ -90,14 +96,15 @@ public final class PostgresChatStore: ChatStore {
     public func upsertUser(_ identity: Identity) async throws {
         try await run("""
             INSERT INTO users (id, name, is_bot) VALUES (\(identity.userID), \(identity.name), \(identity.isBot))
-            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = users.is_bot OR excluded.is_bot
+            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name),
+            is_bot = CASE WHEN users.bot_set_by_api THEN users.is_bot ELSE excluded.is_bot END
             """)
     }
 
     public func putUser(_ identity: Identity) async throws {
         try await run("""
-            INSERT INTO users (id, name, is_bot) VALUES (\(identity.userID), \(identity.name), \(identity.isBot))
-            ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot
+            INSERT INTO users (id, name, is_bot, bot_set_by_api) VALUES (\(identity.userID), \(identity.name), \(identity.isBot), TRUE)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot, bot_set_by_api = TRUE
             """)
     }
 
@@ -154,9 +161,9 @@ public final class PostgresChatStore: ChatStore {
 
     public func user(_ id: String) async throws -> StoredUser? {
         var user: StoredUser?
-        let rows = try await client.query("SELECT name, is_bot, shares_typing FROM users WHERE id = \(id)", logger: logger)
-        for try await (name, isBot, shares) in rows.decode((String?, Bool, Bool).self) {
-            user = StoredUser(name: name, isBot: isBot, sharesTyping: shares)
+        let rows = try await client.query("SELECT name, is_bot, bot_set_by_api, shares_typing FROM users WHERE id = \(id)", logger: logger)
+        for try await (name, isBot, setByAPI, shares) in rows.decode((String?, Bool, Bool, Bool).self) {
+            user = StoredUser(name: name, isBot: isBot, botSetByServerAPI: setByAPI, sharesTyping: shares)
         }
         return user
     }

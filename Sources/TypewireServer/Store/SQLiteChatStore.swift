@@ -62,6 +62,12 @@ public final class SQLiteChatStore: ChatStore {
             // in their own statement): a conversation made again under the id must start empty.
             "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)",
         ],
+        [
+            // Whether the server API set the bot flag (then tokens do not change it). Bots from before are kept
+            // as if it had: the server API may have made them.
+            "ALTER TABLE users ADD COLUMN bot_set_by_api INTEGER NOT NULL DEFAULT 0",
+            "UPDATE users SET bot_set_by_api = is_bot",
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -84,18 +90,19 @@ public final class SQLiteChatStore: ChatStore {
         _ = try await database.write { try await $0.query(
             """
             INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name), is_bot = MAX(users.is_bot, excluded.is_bot)
+            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name),
+            is_bot = CASE WHEN users.bot_set_by_api = 1 THEN users.is_bot ELSE excluded.is_bot END
             """,
             [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
         ) }
     }
 
     public func user(_ id: String) async throws -> StoredUser? {
-        try await database.read { try await $0.query("SELECT name, is_bot, shares_typing FROM users WHERE id = ?", [.text(id)]) }
+        try await database.read { try await $0.query("SELECT name, is_bot, bot_set_by_api, shares_typing FROM users WHERE id = ?", [.text(id)]) }
             .first.map { row in
                 StoredUser(
                     name: row.column("name")?.string, isBot: row.column("is_bot")?.integer == 1,
-                    sharesTyping: row.column("shares_typing")?.integer != 0
+                    botSetByServerAPI: row.column("bot_set_by_api")?.integer == 1, sharesTyping: row.column("shares_typing")?.integer != 0
                 )
             }
     }
@@ -119,7 +126,10 @@ public final class SQLiteChatStore: ChatStore {
 
     public func putUser(_ identity: Identity) async throws {
         _ = try await database.write { try await $0.query(
-            "INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot",
+            """
+            INSERT INTO users (id, name, is_bot, bot_set_by_api) VALUES (?, ?, ?, 1)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot, bot_set_by_api = 1
+            """,
             [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
         ) }
     }

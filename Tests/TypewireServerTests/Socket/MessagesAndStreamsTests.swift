@@ -123,4 +123,23 @@ struct MessagesAndStreamsTests {
             #expect(subscribed.recentMessages.map(\.clientMessageId) == ["m3", "m4"], "the newest two fit in 2 500 bytes")
         }
     }
+
+    @Test func eachTokenDecidesTheBotFlagUnlessTheServerAPISetIt() async throws {
+        try await TestServer.run { server in
+            let part = ClientFrame.stream(.init(conversation: "direct-alice-bob", messageId: "r1", delta: "Hi"))
+            func answer(to token: String) async throws -> ErrorCode {
+                let socket = try await TestSocket.connect(port: server.port, token: token)
+                socket.send(part)
+                let code = try await socket.error().code
+                socket.close()
+                return code
+            }
+            let asBot = try await server.authority.sign(Identity(userID: "erin", name: "Erin", isBot: true))
+            let asPerson = try await server.authority.sign(Identity(userID: "erin", name: "Erin"))
+            // Erin is not in the direct chat: a bot gets that far (unknown_conversation), a person does not (forbidden).
+            #expect(try await answer(to: asBot) == .unknownConversation)
+            #expect(try await answer(to: asPerson) == .forbidden, "the bot flag of an earlier token does not stick")
+            #expect(try await answer(to: asBot) == .unknownConversation)
+        }
+    }
 }

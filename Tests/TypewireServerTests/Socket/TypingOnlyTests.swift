@@ -47,4 +47,24 @@ struct TypingOnlyTests {
         let decoded = try JSONDecoder().decode(ServerFrame.ClientConfiguration.self, from: Data(old.utf8))
         #expect(decoded.storesMessages)
     }
+
+    @Test func historyStoredBeforeTheSwitchIsNotServed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await TestServer.run(folder: folder) { server in
+            let alice = try await server.socket("alice")
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "kept from before")))
+            try await alice.next { if case .ack = $0 { true } else { false } }
+        }
+        try await TestServer.run(folder: folder, configure: { $0.storesMessages = false }) { server in
+            let history = try await server.request("GET", "/v1/conversations/\(Self.direct)/messages", as: "bob")
+            #expect(history.status == 200 && history.body == #"{"messages":[]}"#, "typing-only mode serves no message: \(history.body)")
+            let bob = try await server.socket("bob")
+            bob.send(.subscribe(.init(conversation: Self.direct)))
+            let subscribed = try await bob.next { if case .subscribed = $0 { true } else { false } }
+            guard case .subscribed(let state) = subscribed else { return }
+            #expect(state.recentMessages.isEmpty, "nor does `subscribed`")
+        }
+    }
 }

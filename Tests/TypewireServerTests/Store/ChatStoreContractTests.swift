@@ -148,9 +148,15 @@ struct ChatStoreContract {
         let (store, _, close) = try await open()
         try await store.putUser(Identity(userID: "helper", name: "Helper", isBot: true))
         try await store.upsertUser(Identity(userID: "helper", name: nil))  // a token without the bot role
-        #expect(try await store.user("helper") == StoredUser(name: "Helper", isBot: true, sharesTyping: true))
+        #expect(try await store.user("helper") == StoredUser(name: "Helper", isBot: true, botSetByServerAPI: true, sharesTyping: true))
         try await store.putUser(Identity(userID: "helper", name: nil, isBot: false))
-        #expect(try await store.user("helper") == StoredUser(name: nil, isBot: false, sharesTyping: true))
+        try await store.upsertUser(Identity(userID: "helper", name: nil, isBot: true))  // a token with the bot role
+        #expect(try await store.user("helper") == StoredUser(name: nil, isBot: false, botSetByServerAPI: true, sharesTyping: true))
+        // A user the server API never touched: each token decides.
+        try await store.upsertUser(Identity(userID: "claimer", name: "C", isBot: true))
+        #expect(try await store.user("claimer")?.isBot == true)
+        try await store.upsertUser(Identity(userID: "claimer", name: nil))
+        #expect(try await store.user("claimer") == StoredUser(name: "C", isBot: false, sharesTyping: true), "the flag does not stick")
 
         let created = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["alice", "bob", "carol"])
         #expect(created == ConversationChange(

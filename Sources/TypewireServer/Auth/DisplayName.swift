@@ -1,0 +1,62 @@
+/// The rules for what the server takes as a display name or an id, from tokens and from the server API.
+///
+/// A display name is shown to others in every `activity` entry, participant list and message: it is cut to
+/// ``maxCharacters`` and cleaned of what could hide or reorder what others read (control characters, bidi
+/// controls, zero-width and other invisible format characters; a zero-width joiner between two visible
+/// characters stays, as emoji sequences and some scripts need it). An id must carry none of them at all.
+public enum DisplayName {
+    /// The longest display name, in characters.
+    public static let maxCharacters = 200
+
+    /// The name as others see it: controls become spaces, invisible format characters are removed, runs of
+    /// white space become one space, the ends are trimmed, and the rest is cut to ``maxCharacters``.
+    /// - Returns: nil for no name, or one with nothing visible left.
+    public static func cleaned(_ name: String?) -> String? {
+        guard let name else { return nil }
+        let scalars = Array(name.unicodeScalars)
+        var kept = String.UnicodeScalarView()
+        var pendingSpace = false
+        for (index, scalar) in scalars.enumerated() {
+            if isControl(scalar) || scalar.properties.isWhitespace {
+                pendingSpace = !kept.isEmpty
+                continue
+            }
+            if isInvisible(scalar) {
+                let joins = (scalar == "\u{200D}" || scalar == "\u{200C}") && index > 0 && index + 1 < scalars.count
+                    && isVisible(scalars[index - 1]) && isVisible(scalars[index + 1])
+                guard joins else { continue }
+            }
+            if pendingSpace {
+                kept.append(" ")
+                pendingSpace = false
+            }
+            kept.append(scalar)
+        }
+        let text = String(kept)
+        return text.isEmpty ? nil : String(text.prefix(maxCharacters))
+    }
+
+    /// Whether an id (a user's or a conversation's) may be taken: 1 to `maxBytes` bytes of UTF-8, and no
+    /// control, bidi, zero-width or other invisible format character.
+    public static func isAcceptableID(_ id: String, maxBytes: Int) -> Bool {
+        !id.isEmpty && id.utf8.count <= maxBytes && !id.unicodeScalars.contains { isControl($0) || isInvisible($0) }
+    }
+
+    /// Control characters, line and paragraph separators.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// Format characters (bidi controls, zero-width spaces and joiners, the byte order mark, tags) and the
+    /// other default-ignorable ones: nothing to see, and they change how the rest is read.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint
+    }
+
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        !isControl(scalar) && !isInvisible(scalar) && !scalar.properties.isWhitespace
+    }
+}
