@@ -86,6 +86,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Refused sockets (closed before welcome, or for flooding) one client address may cause before its connections are closed as soon as accepted; it regains one a second; 0 turns this off (TYPEWIRE_REFUSALS_PER_ADDRESS; default 20).")
     var refusalsPerAddress: Double?
 
+    @Option(help: "Connections one client address may have open before their first request head is complete; past it its new connections are closed at once; 0 counts none (TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS; default 64).")
+    var pendingConnectionsPerAddress: Int?
+
     @Flag(help: "Count the refusals of loopback and private addresses too (TYPEWIRE_COUNT_LOCAL_ADDRESSES=1). Off by default: behind a proxy or a load balancer every client comes from its address.")
     var countLocalAddresses = false
 
@@ -158,6 +161,9 @@ struct Serve: AsyncParsableCommand {
         if let rate = try setting(handshakeRate, "TYPEWIRE_HANDSHAKE_RATE", Self.number) { configuration.handshakeRate = rate }
         if let burst = try setting(handshakeBurst, "TYPEWIRE_HANDSHAKE_BURST", Self.number) { configuration.handshakeBurst = burst }
         if let refusals = try setting(refusalsPerAddress, "TYPEWIRE_REFUSALS_PER_ADDRESS", Self.number) { configuration.refusalsPerAddress = refusals }
+        if let pending = try setting(pendingConnectionsPerAddress, "TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS", Self.integer) {
+            configuration.pendingConnectionsPerAddress = pending
+        }
         configuration.countsLocalAddresses = countLocalAddresses || ["1", "true"].contains(environment["TYPEWIRE_COUNT_LOCAL_ADDRESSES"]?.lowercased())
         if let origins = try setting(allowedOrigins, "TYPEWIRE_ALLOWED_ORIGINS", { $0 }) {
             configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -166,10 +172,10 @@ struct Serve: AsyncParsableCommand {
         configuration.threads = try setting(threads, "TYPEWIRE_THREADS", Self.integer)
         guard (configuration.threads ?? 1) >= 1 else { throw CommandError("--threads must be at least 1.") }
         guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.headerTimeout > 0, configuration.closeTimeout > 0,
-              configuration.maxQueuedBytes >= 64 * 1_024,
+              configuration.maxQueuedBytes >= 64 * 1_024, configuration.pendingConnectionsPerAddress >= 0,
               configuration.activityRate > 0, configuration.messageRate > 0,
               configuration.handshakeRate > 0, configuration.handshakeBurst >= 1, configuration.refusalsPerAddress >= 0 else {
-            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address 0 or more.")
+            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address and --pending-connections-per-address 0 or more.")
         }
         let files = OpenFileLimit.raiseToHard()
         logger.info("Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more.")

@@ -115,3 +115,40 @@ def test_by_default_loopback_addresses_are_not_counted(tmp_path):
         for _ in range(DEFAULT_REFUSALS + 10):
             refused_hello(server, ATTACKER)  # each upgraded, none closed at accept
         assert server.metric("typewire_connections_closed_at_accept_total") == 0
+
+
+def test_connections_that_never_finish_their_request_are_bounded_per_address_and_counted(tmp_path):
+    with serve(tmp_path, "--count-local-addresses", "--header-timeout", "2000") as server:
+        held, reset = [], 0
+        for _ in range(200):  # half-sent request heads, held open
+            try:
+                connection = socket.create_connection((server.host, server.port), timeout=10, source_address=(ATTACKER, 0))
+                connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+                held.append(connection)
+            except (ConnectionResetError, BrokenPipeError):
+                reset += 1
+        time.sleep(0.5)  # lets the server's resets of the last ones arrive
+        still_open = 0
+        for connection in held:
+            connection.setblocking(False)
+            try:
+                still_open += connection.recv(1) != b""  # nothing to read: b"" means closed
+            except BlockingIOError:
+                still_open += 1
+            except OSError:
+                pass
+        print(f"200 half-sent heads from one address: {still_open} held open, the rest closed at accept")
+        assert still_open <= 64, f"{still_open} connections held from one address"
+        assert server.metric("typewire_connections_over_pending_limit_total") >= 200 - 64 - 5
+        assert upgrade(server, OTHERS) is not None, "other addresses are served meanwhile"
+        # The head timeout closes the held ones, each a refusal of the address: past its 20, it is closed at accept.
+        deadline = time.monotonic() + 10
+        while server.metric("typewire_connections_closed_at_accept_total") == 0:
+            try:
+                upgrade(server, ATTACKER).close()
+            except ClosedAtAccept:
+                pass
+            assert time.monotonic() < deadline, "the address's timed-out heads did not count as refusals"
+            time.sleep(0.2)
+        for connection in held:
+            connection.close()

@@ -3,9 +3,9 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// A server child channel that closes a connection from a client whose sockets keep being refused
-/// (``AddressRefusals``) before anything is read, and puts a ``RequestHeadGuard`` in front of another's
-/// pipeline for the others.
+/// A server child channel that closes a connection before anything is read when its client's sockets keep
+/// being refused (``AddressRefusals``) or its client has too many connections still sending their first request
+/// head (``PendingHeads``), and puts a ``RequestHeadGuard`` in front of another's pipeline for the others.
 struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -16,16 +16,22 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     let maxHeadBytes: Int
     let headTimeout: TimeAmount
     let refusals: AddressRefusals
+    let pendingHeads: PendingHeads
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        guard refusals.admits(channel.remoteAddress) else {
+        let peer = channel.remoteAddress
+        guard refusals.admits(peer), pendingHeads.opened(peer) else {
             // Closed here: NIO drops a failed setup of a server's async child channel without closing it. With a
             // reset, not a FIN: the server keeps no TIME_WAIT for the connection.
             let reset = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
             return reset.flatMap { channel.close() }.flatMapThrowing { throw ClosedAtAccept() }
         }
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout))
+            let (refusals, pendingHeads) = (refusals, pendingHeads)
+            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout) { ending in
+                pendingHeads.ended(peer)
+                if ending == .timedOutPartway { refusals.refused(peer) }
+            })
         }.flatMap {
             base.setup(channel: channel, logger: logger)
         }

@@ -19,8 +19,21 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
+    /// How the connection's first head ended.
+    enum Ending {
+        /// It is complete: the request goes on.
+        case complete
+        /// The head timeout closed the connection after part of a head came.
+        case timedOutPartway
+        /// The connection closed otherwise (it sent nothing in time, the client went away, 431).
+        case closed
+    }
+
     let maxBytes: Int
     let timeout: TimeAmount
+    /// Told once how the first head ended.
+    private let ended: (Ending) -> Void
+    private var hasEnded = false
     private var seen = 0
     /// The last bytes read, to find a blank line split across reads.
     private var tail: [UInt8] = []
@@ -28,14 +41,19 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var activation: Scheduled<Void>?
     private var refused = false
 
-    init(maxBytes: Int, timeout: TimeAmount) {
+    init(maxBytes: Int, timeout: TimeAmount, ended: @escaping (Ending) -> Void = { _ in }) {
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.ended = ended
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        deadline = context.eventLoop.scheduleTask(in: timeout) { loopBound.value.close(promise: nil) }
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            handler.value.end(handler.value.seen > 0 ? .timedOutPartway : .closed)
+            loopBound.value.close(promise: nil)
+        }
         if !context.channel.isActive {
             activation = context.eventLoop.scheduleTask(in: Self.activationDeadline) { loopBound.value.close(promise: nil) }
         }
@@ -52,13 +70,27 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         activation?.cancel()
+        end(.closed)  // harmless after an earlier end
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        end(.closed)
+        context.fireChannelInactive()
+    }
+
+    /// Tells how the first head ended, once.
+    private func end(_ ending: Ending) {
+        guard !hasEnded else { return }
+        hasEnded = true
+        ended(ending)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }  // answered 431; dropped until the close
         let buffer = unwrapInboundIn(data)
         let bytes = tail + buffer.readableBytesView
-        if let end = Self.blankLine(in: bytes), seen - tail.count + end <= maxBytes {
+        if let blankLine = Self.blankLine(in: bytes), seen - tail.count + blankLine <= maxBytes {
+            end(.complete)
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
             return

@@ -50,6 +50,9 @@ public enum TypewireApplication {
         let refusals = AddressRefusals(
             burst: configuration.refusalsPerAddress, countsLocalAddresses: configuration.countsLocalAddresses, now: hub.now, metrics: metrics
         )
+        let pendingHeads = PendingHeads(
+            limit: configuration.pendingConnectionsPerAddress, countsLocalAddresses: configuration.countsLocalAddresses, metrics: metrics
+        )
         let session = SocketSession(
             hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(), refusals: refusals
         )
@@ -99,7 +102,7 @@ public enum TypewireApplication {
                         installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(session: session)) }
                     ),
                     maxHeadBytes: configuration.maxHeaderBytes, headTimeout: .milliseconds(configuration.headerTimeout),
-                    refusals: refusals
+                    refusals: refusals, pendingHeads: pendingHeads
                 )
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire", backlog: 4_096),

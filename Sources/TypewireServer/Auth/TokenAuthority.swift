@@ -61,7 +61,8 @@ public struct TokenAuthority: Sendable {
             claims = try? await secretKeys?.verify(token, as: TokenClaims.self)
         case "RS256", "ES256":
             guard let keySet, let keyID = header.keyID else { return nil }
-            claims = try? await keySet.verify(token, keyID: keyID)
+            let mayRead = header.couldBeValid(under: rules, now: Date().timeIntervalSince1970)
+            claims = try? await keySet.verify(token, keyID: keyID, mayReadAgain: mayRead)
         default:
             return nil
         }

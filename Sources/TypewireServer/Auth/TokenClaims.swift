@@ -69,6 +69,10 @@ struct UncheckedToken: Sendable {
     var algorithm: String?
     var keyID: String?
     var subject: String?
+    /// The `iss` claim, if it is a string.
+    var issuer: String?
+    /// The `exp` claim in seconds since 1970, if it is a number.
+    var expiresAt: Double?
 
     /// The claims of a token, or nil if it is not a JWT.
     init?(of token: String) {
@@ -76,14 +80,29 @@ struct UncheckedToken: Sendable {
         algorithm = parsed.header.alg
         keyID = parsed.header.kid
         subject = parsed.payload.sub
+        issuer = parsed.payload.iss
+        expiresAt = parsed.payload.exp
     }
 
-    /// A payload that accepts any object and reads its `sub` if it is a string.
+    /// Whether the token could be valid for these rules, as far as can be told before its signature is
+    /// checked: it names a user, the configured issuer (if any), and has not expired. Only such a token may
+    /// make the server read the identity provider's key set again (``KeySet``).
+    func couldBeValid(under rules: TokenRules, now: Double) -> Bool {
+        guard subject != nil, let expiresAt, expiresAt > now else { return false }
+        return rules.issuer.map { $0 == issuer } ?? true
+    }
+
+    /// A payload that accepts any object and reads its `sub`, `iss` and `exp` if they have the right types.
     private struct SubjectPayload: JWTPayload {
         var sub: String?
+        var iss: String?
+        var exp: Double?
 
         init(from decoder: any Decoder) throws {
-            sub = try? decoder.container(keyedBy: ClaimKey.self).decodeIfPresent(String.self, forKey: ClaimKey("sub"))
+            let container = try? decoder.container(keyedBy: ClaimKey.self)
+            sub = try? container?.decodeIfPresent(String.self, forKey: ClaimKey("sub"))
+            iss = try? container?.decodeIfPresent(String.self, forKey: ClaimKey("iss"))
+            exp = try? container?.decodeIfPresent(Double.self, forKey: ClaimKey("exp"))
         }
 
         func encode(to encoder: any Encoder) throws {}

@@ -14,8 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var jwtSecret: String?
     /// The identity provider's JSON Web Key Set that RS256 and ES256 tokens are verified with, if any.
     public var keySet: KeySetSource?
-    /// The shortest time between two reads of the key set caused by tokens naming unknown keys, in
-    /// milliseconds. Default 60 000.
+    /// How long a key id that a token named and the key set did not have is not looked for again, in
+    /// milliseconds (any two reads for unknown keys are at least 5 s apart, ``KeySet``). Default 60 000.
     public var keySetRefreshInterval: Int64
     /// What every token must say (issuer, audience) and where its name and bot flag are.
     public var tokenRules: TokenRules
@@ -104,6 +104,10 @@ public struct ServerConfiguration: Sendable {
     /// its connections are closed as soon as accepted; it regains one a second. 0 counts none. Default 20
     /// (``AddressRefusals``).
     public var refusalsPerAddress: Double
+    /// Connections one client address may have open that have not yet sent a whole first request head; past
+    /// it the address's new connections are closed as soon as accepted (``PendingHeads``). 0 counts none.
+    /// Loopback and private addresses are counted only with ``countsLocalAddresses``. Default 64.
+    public var pendingConnectionsPerAddress = 64
     /// Whether loopback and private addresses count refusals too. Default false: a proxy or load balancer in
     /// front of the server connects from one, for all its clients.
     public var countsLocalAddresses: Bool

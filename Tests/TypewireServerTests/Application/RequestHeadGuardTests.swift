@@ -29,4 +29,23 @@ struct RequestHeadGuardTests {
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(closed, "a connection without a complete head outlived the head timeout")
     }
+
+    @Test func itTellsOnceHowTheFirstHeadEnded() throws {
+        func ending(after steps: (EmbeddedChannel) throws -> Void) throws -> [RequestHeadGuard.Ending] {
+            let channel = EmbeddedChannel()
+            var endings: [RequestHeadGuard.Ending] = []
+            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10)) { endings.append($0) })
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+            try steps(channel)
+            _ = try? channel.finish()
+            return endings
+        }
+        #expect(try ending { try $0.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n")) } == [.complete])
+        #expect(try ending { channel in
+            try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\n"))
+            channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        } == [.timedOutPartway], "part of a head, then the timeout")
+        #expect(try ending { $0.embeddedEventLoop.advanceTime(by: .seconds(10)) } == [.closed], "nothing sent: not a partway head")
+        #expect(try ending { _ in } == [.closed], "the client went away")
+    }
 }

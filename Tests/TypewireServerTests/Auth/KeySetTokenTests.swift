@@ -74,6 +74,39 @@ struct KeySetTokenTests {
         }
     }
 
+    @Test func onlyATokenThatCouldBeValidCausesAReadAndAProbeCannotHideANewKeyForLong() async throws {
+        let provider = IdentityProvider()
+        for kid in ["rsa-1", "rsa-2", "probe"] { try await provider.addRSAKey(kid) }
+        provider.publish(["rsa-1"])
+        try await provider.serve { address in
+            let clock = ManualClock()
+            let (authority, _) = try await Self.authority(address, clock: clock)
+            clock.advance(by: 60_000)
+            // Tokens naming unknown keys that could not be valid cause no read: another issuer, or expired.
+            #expect(await authority.verify(try await provider.token(kid: "probe", issuer: "https://elsewhere.example")) == nil)
+            #expect(await authority.verify(try await provider.token(kid: "probe", lifetime: -60)) == nil)
+            #expect(provider.reads == 1)
+            // A probe that could be valid causes one read; the same key id causes none within the minute.
+            let probe = try await provider.token(kid: "probe")
+            #expect(await authority.verify(probe) == nil)
+            #expect(provider.reads == 2)
+            clock.advance(by: 10_000)
+            #expect(await authority.verify(probe) == nil)
+            #expect(provider.reads == 2)
+            // The provider publishes a new key a second after a probe: it is found within seconds, not a minute.
+            let rotated = try await provider.token(kid: "rsa-2")
+            _ = await authority.verify(try await provider.token(kid: "probe-2"))  // another made-up key: a read
+            #expect(provider.reads == 3)
+            provider.publish(["rsa-1", "rsa-2"])
+            clock.advance(by: 1_000)
+            #expect(await authority.verify(rotated) == nil, "within 5 s of the last read: no read yet")
+            #expect(provider.reads == 3)
+            clock.advance(by: 4_000)
+            #expect(await authority.verify(rotated)?.userID == "ada", "5 s after the probe's read, the new key is read and used")
+            #expect(provider.reads == 4)
+        }
+    }
+
     @Test func tokensThatMustBeRefusedAre() async throws {
         let provider = IdentityProvider()
         try await provider.addRSAKey("rsa-1")

@@ -1,0 +1,59 @@
+import NIOCore
+import Prometheus
+import Synchronization
+
+/// The connections of each client address that have not yet sent a whole first request head (the HTTP
+/// phase, which ``RequestHeadGuard`` bounds in time), bounded per address
+/// (``ServerConfiguration/pendingConnectionsPerAddress``): past it, the address's new connections are closed
+/// as soon as accepted, so one client cannot hold hundreds of half-sent requests (and file descriptors). A
+/// connection that its head timeout closes after sending part of a head counts as a refused socket of its
+/// address too (``AddressRefusals``). A connection that sent nothing (a browser's unused preconnect) is only
+/// counted while open.
+///
+/// Addresses of this host and of private networks are not counted unless
+/// ``ServerConfiguration/countsLocalAddresses`` (a proxy connects from one for all its clients).
+final class PendingHeads: Sendable {
+    private let counts = Mutex<[ClientAddress: Int]>([:])
+    private let limit: Int
+    private let countsLocalAddresses: Bool
+    private let closedAtAccept: Counter
+
+    /// - Parameter limit: Connections per address in the HTTP phase at once; 0 counts none.
+    init(limit: Int, countsLocalAddresses: Bool, metrics: HubMetrics) {
+        self.limit = limit
+        self.countsLocalAddresses = countsLocalAddresses
+        closedAtAccept = metrics.registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "typewire", metricName: "connections_over_pending_limit", unitName: "total",
+                helpText: "Connections closed as soon as accepted: their client address had too many without a whole request head."
+            )
+        )
+    }
+
+    /// Counts a new connection from `peer`, unless its address is at the limit.
+    /// - Returns: Whether it may be served (if not, it was not counted).
+    func opened(_ peer: SocketAddress?) -> Bool {
+        guard let client = counted(peer) else { return true }
+        let admitted = counts.withLock { counts in
+            guard counts[client, default: 0] < limit else { return false }
+            counts[client, default: 0] += 1
+            return true
+        }
+        if !admitted { closedAtAccept.increment() }
+        return admitted
+    }
+
+    /// A counted connection's first head is complete, or the connection closed before it was.
+    func ended(_ peer: SocketAddress?) {
+        guard let client = counted(peer) else { return }
+        counts.withLock { counts in
+            let left = counts[client, default: 1] - 1
+            counts[client] = left > 0 ? left : nil
+        }
+    }
+
+    private func counted(_ peer: SocketAddress?) -> ClientAddress? {
+        guard limit > 0, let client = peer.flatMap(ClientAddress.init), countsLocalAddresses || !client.isLocal else { return nil }
+        return client
+    }
+}
