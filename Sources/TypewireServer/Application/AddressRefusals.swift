@@ -34,11 +34,8 @@ final class AddressRefusals: Sendable {
         isOn = burst > 0
         self.countsLocalAddresses = countsLocalAddresses
         self.now = now
-        closedAtAccept = metrics.registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "typewire", metricName: "connections_closed_at_accept", unitName: "total",
-                helpText: "Connections closed as soon as accepted: their client address's sockets kept being refused."
-            )
+        closedAtAccept = metrics.makeCounter(
+            "connections_closed_at_accept", help: "Connections closed as soon as accepted: their client address's sockets kept being refused."
         )
     }
 
@@ -56,7 +53,6 @@ final class AddressRefusals: Sendable {
     }
 
     private func counted(_ peer: SocketAddress?) -> ClientAddress? {
-        guard isOn, let client = peer.flatMap(ClientAddress.init), countsLocalAddresses || !client.isLocal else { return nil }
-        return client
+        isOn ? ClientAddress.counted(peer, countingLocal: countsLocalAddresses) : nil
     }
 }

@@ -29,6 +29,14 @@ struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The client of a connection from `peer` as a per-address budget counts it: nil for no address (a Unix
+    /// socket), and for a local or private one unless `countingLocal` (a proxy connects from one for all its
+    /// clients).
+    static func counted(_ peer: SocketAddress?, countingLocal: Bool) -> ClientAddress? {
+        guard let client = peer.flatMap(ClientAddress.init), countingLocal || !client.isLocal else { return nil }
+        return client
+    }
+
     /// Whether the address is one of this host or of a private network: loopback, RFC 1918, shared
     /// (100.64/10), link-local, IPv6 unique-local and link-local. A proxy or a load balancer in front of the
     /// server connects from such an address, on behalf of all its clients.

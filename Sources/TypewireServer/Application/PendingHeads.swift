@@ -22,11 +22,8 @@ final class PendingHeads: Sendable {
     init(limit: Int, countsLocalAddresses: Bool, metrics: HubMetrics) {
         self.limit = limit
         self.countsLocalAddresses = countsLocalAddresses
-        closedAtAccept = metrics.registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "typewire", metricName: "connections_over_pending_limit", unitName: "total",
-                helpText: "Connections closed as soon as accepted: their client address had too many without a whole request head."
-            )
+        closedAtAccept = metrics.makeCounter(
+            "connections_over_pending_limit", help: "Connections closed as soon as accepted: their client address had too many without a whole request head."
         )
     }
 
@@ -53,7 +50,6 @@ final class PendingHeads: Sendable {
     }
 
     private func counted(_ peer: SocketAddress?) -> ClientAddress? {
-        guard limit > 0, let client = peer.flatMap(ClientAddress.init), countsLocalAddresses || !client.isLocal else { return nil }
-        return client
+        limit > 0 ? ClientAddress.counted(peer, countingLocal: countsLocalAddresses) : nil
     }
 }

@@ -53,6 +53,11 @@ public struct HubMetrics: Sendable {
         })
     }
 
+    /// A counter of its own in the registry, `typewire_NAME_total`.
+    func makeCounter(_ name: String, help: String) -> Counter {
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "typewire", metricName: name, unitName: "total", helpText: help))
+    }
+
     func received(_ type: String) {
         (framesIn[type] ?? framesIn["invalid"])?.increment()
     }
