@@ -22,7 +22,23 @@ public struct TestServer: Sendable {
     /// Signs tokens for the server.
     public let authority: TokenAuthority
     /// The configuration the server runs with.
-    public let configuration: ServerConfiguration
+    public var configuration: ServerConfiguration { settings.configuration }
+    /// The configuration behind a reference: a test server is captured by many escaping async closures (token
+    /// providers, URLs), and a closure context holding the whole configuration (over 600 bytes) crashed the
+    /// test process with Swift 6.3.1 on Linux (a bad pointer in `swift_release`) once the configuration
+    /// grew by one field.
+    private let settings: Settings
+
+    private final class Settings: Sendable {
+        let configuration: ServerConfiguration
+        init(_ configuration: ServerConfiguration) { self.configuration = configuration }
+    }
+
+    private init(port: Int, authority: TokenAuthority, configuration: ServerConfiguration) {
+        self.port = port
+        self.authority = authority
+        self.settings = Settings(configuration)
+    }
 
     /// The socket's URL.
     public var socketURL: String { "ws://127.0.0.1:\(port)/v1/socket" }
