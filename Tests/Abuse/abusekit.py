@@ -1,9 +1,12 @@
 """What the abuse tests share: the built server with the tests' secret, tokens, and raw WebSockets
 (Tests/Support/raw_socket.py) welcomed as a user.
 """
+import json
 import pathlib
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests" / "Support"))
@@ -40,3 +43,17 @@ def subscribed(ws, conversation):
     """Subscribes a socket and reads to its `subscribed`."""
     ws.send_json({"type": "subscribe", "conversation": conversation})
     return ws.next(lambda frame: frame["type"] == "subscribed" and frame["conversation"] == conversation, "subscribed")
+
+
+def rest(server, method, path, body=None, *, user=None, bearer=None):
+    """An HTTP request with a JSON body, as `user` (a token of theirs) or with `bearer` (an API key):
+    (status, the JSON answer or None)."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{server.url}{path}", data=data, method=method, headers={
+        "Authorization": f"Bearer {bearer or token(user, user.capitalize())}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read()
+            return response.status, json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")

@@ -2,28 +2,16 @@
 whatever order concurrent changes commit in (checked inside the store's transaction), and messages sent
 while a conversation is deleted do not survive it into a conversation made again under the same id.
 """
-import json
 import threading
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from abusekit import serve, subscribed, token, welcomed
+from abusekit import rest, serve, subscribed, token, welcomed
 
 API_KEY = "abuse-tests-api-key-0123456789abcdef"
 
 
 def request(server, method, path, body=None, bearer=API_KEY):
-    data = json.dumps(body).encode() if body is not None else None
-    call = urllib.request.Request(f"{server.url}{path}", data=data, method=method,
-                                  headers={"Authorization": f"Bearer {bearer}", "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(call, timeout=30) as response:
-            text = response.read()
-            return response.status, json.loads(text) if text else None
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
+    return rest(server, method, path, body, bearer=bearer)
 
 
 def test_a_direct_and_a_group_put_at_once_never_mix(tmp_path):

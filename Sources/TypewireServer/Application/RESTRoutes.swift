@@ -45,8 +45,16 @@ struct RESTRoutes {
         var messages: [ChatMessage]
     }
 
+    /// A user's settings: whether others see their typing, and their presence (online or not).
     struct Settings: Codable, ResponseEncodable {
         var shareTyping: Bool
+        var sharePresence: Bool
+    }
+
+    /// A change of settings: the fields given change, the others stay.
+    struct SettingsChange: Decodable {
+        var shareTyping: Bool?
+        var sharePresence: Bool?
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -70,8 +78,9 @@ struct RESTRoutes {
             if let title = new.title, title.count > configuration.maxTitleLength {
                 throw HTTPError(.badRequest, message: "\"title\" has \(title.count) characters; the limit is \(configuration.maxTitleLength).")
             }
-            if new.kind == .direct, let other = others.first, try await store.blockedUsers(of: other).contains(me.userID) {
-                throw HTTPError(.forbidden, message: "'\(other.prefix(64))' does not take direct conversations from you.")
+            // A user who blocked the creator is never put in a conversation by them (they would see each other there).
+            if let other = try await store.blockers(of: me.userID).intersection(others).sorted().first {
+                throw HTTPError(.forbidden, message: "'\(other.prefix(64))' does not take conversations from you.")
             }
             guard creations.allow(me.userID, now: hub.now()) else {
                 throw Self.tooMany("You created \(configuration.conversationsPerMinute) conversations within a minute; try again shortly.")
@@ -84,8 +93,9 @@ struct RESTRoutes {
         api.get("conversations/:id/participants") { request, context -> ParticipantList in
             let (me, conversation) = try await membership(request, context)
             let participants = try await store.participants(of: conversation.id)
-            let blocked = try await store.blockedUsers(of: me.userID)
-            let online = await hub.onlineUsers(among: participants.map(\.id)).subtracting(blocked)
+            // Nobody is shown online to a user they blocked or who blocked them (docs/PROTOCOL.md, presence).
+            let hidden = try await store.blockedUsers(of: me.userID).union(try await store.blockers(of: me.userID))
+            let online = await hub.onlineUsers(among: participants.map(\.id)).subtracting(hidden)
             return ParticipantList(participants: participants.map {
                 Participant(id: $0.id, name: $0.name, online: online.contains($0.id))
             })
@@ -96,6 +106,9 @@ struct RESTRoutes {
             guard conversation.kind == .group else { throw Self.directIsForTwo }
             let new = try await request.decodeJSON(as: NewParticipant.self)
             guard !new.user.isEmpty else { throw HTTPError(.badRequest, message: "\"user\" cannot be empty.") }
+            guard try await !store.blockers(of: me.userID).contains(new.user) else {
+                throw HTTPError(.forbidden, message: "'\(new.user.prefix(64))' does not take conversations from you.")
+            }
             do {
                 guard try await store.addParticipant(new.user, to: conversation.id, limit: configuration.maxConversationMembers) else { return .noContent }
             } catch let refusal as MembershipRefusal {
@@ -128,14 +141,20 @@ struct RESTRoutes {
         }
         api.get("settings") { request, _ -> Settings in
             let me = try await identity(of: request)
-            return Settings(shareTyping: try await store.sharesTyping(me.userID))
+            return try await settings(of: me.userID)
         }
         api.put("settings") { request, context -> Settings in
             let me = try await identity(of: request)
-            let settings = try await request.decodeJSON(as: Settings.self)
-            try await store.setSharesTyping(settings.shareTyping, for: me.userID)
-            await hub.sharingChanged(settings.shareTyping, for: me.userID)
-            return settings
+            let change = try await request.decodeJSON(as: SettingsChange.self)
+            if let shares = change.shareTyping {
+                try await store.setSharesTyping(shares, for: me.userID)
+                await hub.sharingChanged(shares, for: me.userID)
+            }
+            if let shares = change.sharePresence {
+                try await store.setSharesPresence(shares, for: me.userID)
+                await hub.presenceSharingChanged(shares, for: me.userID)
+            }
+            return try await settings(of: me.userID)
         }
         api.put("blocks/:user") { request, context -> HTTPResponse.Status in
             try await setBlock(true, request, context)
@@ -143,6 +162,11 @@ struct RESTRoutes {
         api.delete("blocks/:user") { request, context -> HTTPResponse.Status in
             try await setBlock(false, request, context)
         }
+    }
+
+    private func settings(of user: String) async throws -> Settings {
+        let stored = try await store.user(user)
+        return Settings(shareTyping: stored?.sharesTyping ?? true, sharePresence: stored?.sharesPresence ?? true)
     }
 
     private func setBlock(_ blocked: Bool, _ request: Request, _ context: BasicRequestContext) async throws -> HTTPResponse.Status {

@@ -20,6 +20,8 @@ enum ClusterEvent: Codable, Sendable, Equatable {
     case membership(conversation: String, user: String, added: Bool)
     /// A user turned sharing their typing on or off.
     case sharing(user: String, shares: Bool)
+    /// A user turned sharing their presence on or off.
+    case presenceSharing(user: String, shares: Bool)
     /// A user blocked or unblocked another.
     case block(blocker: String, user: String, blocked: Bool)
     /// The node is stopping: forget its users' activity and presence now.

@@ -122,10 +122,12 @@ public final class Hub: Sendable {
         guard userSockets.withLock({ $0.places(of: identity.userID) }) < limit else { throw .tooManySockets(limit: limit) }
         let stored: StoredUser?
         let blocked: Set<String>
+        let blockers: Set<String>
         do {
             async let user = store.recordIfChanged(identity)
             async let blockedUsers = store.blockedUsers(of: identity.userID)
-            (stored, blocked) = try await (user, blockedUsers)
+            async let blockingUsers = store.blockers(of: identity.userID)
+            (stored, blocked, blockers) = try await (user, blockedUsers, blockingUsers)
         } catch {
             logger.storeFailed("the store could not be read for a handshake", error: error)
             throw .storeUnavailable
@@ -142,8 +144,11 @@ public final class Hub: Sendable {
         let budget = SocketBudget(
             unknownConversationRate: configuration.unknownConversationRate, unknownConversationBurst: configuration.unknownConversationBurst
         )
+        let settings = UserSettings(
+            blocked: blocked, blockers: blockers, sharesTyping: stored?.sharesTyping ?? true, sharesPresence: stored?.sharesPresence ?? true
+        )
         for shard in shards {
-            await shard.register(id, identity: identity, outbox: outbox, budget: budget, blocked: blocked, shares: stored?.sharesTyping ?? true)
+            await shard.register(id, identity: identity, outbox: outbox, budget: budget, settings: settings)
         }
         metrics.connections.increment()
         outbox.onOverflow { await self.cutOff(id) }
@@ -156,7 +161,7 @@ public final class Hub: Sendable {
         ))
         outbox.enqueue(Self.encode(welcome))
         metrics.sent("welcome")
-        if firstDevice { cluster?.publish(.presence(user: identity.userID, online: true)) }
+        if firstDevice, settings.sharesPresence { cluster?.publish(.presence(user: identity.userID, online: true)) }
         return id
     }
 
@@ -258,7 +263,21 @@ public final class Hub: Sendable {
         for shard in shards { await shard.applySharingChanged(shares, for: user) }
     }
 
-    /// A user blocked or unblocked another; the blocker's subscriptions are brought up to date at once.
+    /// A user turned sharing their presence on or off: they go offline (or come online) for everyone at once,
+    /// the server API included. Every node applies it to the user's sockets it has, and a node with sockets of
+    /// the user tells the others the user's presence as it is now to be shown.
+    public func presenceSharingChanged(_ shares: Bool, for user: String) async {
+        cluster?.publish(.presenceSharing(user: user, shares: shares))
+        await applyPresenceSharing(shares, for: user)
+    }
+
+    private func applyPresenceSharing(_ shares: Bool, for user: String) async {
+        for shard in shards { await shard.applyPresenceSharingChanged(shares, for: user) }
+        guard userSockets.withLock({ $0.isServed(user) }) else { return }
+        cluster?.publish(.presence(user: user, online: shares))
+    }
+
+    /// A user blocked or unblocked another; both sides' subscriptions are brought up to date at once.
     public func blockChanged(_ isBlocked: Bool, user: String, by blocker: String) async {
         cluster?.publish(.block(blocker: blocker, user: user, blocked: isBlocked))
         for shard in shards { await shard.applyBlockChanged(isBlocked, user: user, by: blocker) }
@@ -271,9 +290,9 @@ public final class Hub: Sendable {
         await shard(for: conversation).activity(in: conversation)
     }
 
-    /// Whether a user has a socket open on any node.
+    /// Whether a user has a socket open on any node and shares their presence.
     public func presence(of user: String) async -> Bool {
-        await shards[0].isOnline(user)
+        await shards[0].isShownOnline(user)
     }
 
     /// Which of these users are online, here or on another node.
@@ -291,6 +310,7 @@ public final class Hub: Sendable {
         case .slice(let id, _, _), .messageRef(let id, _), .membership(let id, _, _): conversation = id
         case .message(let message): conversation = message.conversation
         case .stream(let delta): conversation = delta.conversation
+        case .presenceSharing(let user, let shares): return await applyPresenceSharing(shares, for: user)
         case .presence, .sharing, .block, .nodeStopping, .nodeDead: conversation = nil
         }
         if let conversation { return await shard(for: conversation).apply(envelope) }

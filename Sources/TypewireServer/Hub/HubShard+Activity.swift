@@ -96,7 +96,7 @@ extension HubShard {
         var delivered = 0
         for id in ids {
             guard let connection = connections[id] else { continue }
-            if blocks[connection.identity.userID] != nil {
+            if visibility.hidesAnyone(from: connection.identity.userID) {
                 delivered += sendActivityView(of: conversation, to: id, entries: entries) ? 1 : 0
             } else {
                 connection.outbox.enqueue(shared)
@@ -118,8 +118,8 @@ extension HubShard {
         of conversation: String, to id: ConnectionID, entries: [ActivityEntry]? = nil, send: Bool? = false
     ) -> Bool {
         guard let connection = connections[id] else { return false }
-        let blocked = blocks[connection.identity.userID] ?? []
-        let visible = (entries ?? board.entries(in: conversation)).filter { !blocked.contains($0.user) }
+        let hidden = visibility.hidden(from: connection.identity.userID)
+        let visible = (entries ?? board.entries(in: conversation)).filter { !hidden.contains($0.user) }
         let changed = visible != connection.activityViews[conversation] ?? []
         connection.activityViews[conversation] = visible.isEmpty ? nil : visible  // none recorded shows nothing
         guard send == true || (send == false && changed) else { return false }
@@ -137,7 +137,7 @@ extension HubShard {
 
     /// The conversation's activity as one user may see it.
     func activityUpdate(of conversation: String, seenBy viewer: String) -> ActivityUpdate {
-        let blocked = blocks[viewer] ?? []
-        return capped(board.entries(in: conversation).filter { !blocked.contains($0.user) }, in: conversation, serverTime: now())
+        let hidden = visibility.hidden(from: viewer)
+        return capped(board.entries(in: conversation).filter { !hidden.contains($0.user) }, in: conversation, serverTime: now())
     }
 }

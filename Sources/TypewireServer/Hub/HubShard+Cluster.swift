@@ -6,9 +6,14 @@ extension HubShard {
         connectionsOfUser[user] != nil || remoteOnline[user] != nil
     }
 
-    /// Which of these users are online, here or on another node.
+    /// Whether a user is online and shares it: what anyone may be told (the server API's presence).
+    func isShownOnline(_ user: String) -> Bool {
+        isOnline(user) && visibility.sharesPresence(user)
+    }
+
+    /// Which of these users are online, here or on another node, and share it (no viewer's blocks applied).
     func onlineUsers(among users: [String]) -> Set<String> {
-        Set(users.filter(isOnline))
+        Set(users.filter(isShownOnline))
     }
 
     /// Applies what another node of the cluster reported, for this shard's subscribers (``Hub`` hands each
@@ -37,6 +42,8 @@ extension HubShard {
             if added { applyParticipantAdded(user, to: conversation) } else { applyParticipantRemoved(user, from: conversation) }
         case .sharing(let user, let shares):
             applySharingChanged(shares, for: user)
+        case .presenceSharing(let user, let shares):
+            applyPresenceSharingChanged(shares, for: user)
         case .block(let blocker, let user, let blocked):
             applyBlockChanged(blocked, user: user, by: blocker)
         case .nodeStopping:

@@ -5,12 +5,10 @@ import TypewireCore
 extension HubShard {
     /// Registers a socket the hub admitted; the user's presence is announced in this shard's conversations if
     /// it is the user's first socket.
-    /// - Parameters:
-    ///   - blocked: Whom the user blocked, as the store says.
-    ///   - shares: Whether the user shares their typing.
-    func register(_ id: ConnectionID, identity: Identity, outbox: any Outbox, budget: SocketBudget, blocked: Set<String>, shares: Bool) {
-        if shares { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
-        blocks[identity.userID] = blocked.isEmpty ? nil : blocked
+    /// - Parameter settings: What the store says of the user: their blocks both ways and what they share.
+    func register(_ id: ConnectionID, identity: Identity, outbox: any Outbox, budget: SocketBudget, settings: UserSettings) {
+        if settings.sharesTyping { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
+        visibility.connected(identity.userID, blocked: settings.blocked, blockers: settings.blockers, sharesPresence: settings.sharesPresence)
         connections[id] = Connection(identity: identity, outbox: outbox, budget: budget)
         let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
         connectionsOfUser[identity.userID, default: []].insert(id)
@@ -36,9 +34,9 @@ extension HubShard {
         connectionsOfUser[user]?.remove(id)
         if connectionsOfUser[user]?.isEmpty == true {
             connectionsOfUser[user] = nil
-            blocks[user] = nil  // reloaded from the store when the user connects again
-            notSharing.remove(user)
             if remoteOnline[user] == nil { announcePresence(of: user, online: false) }
+            visibility.disconnected(user)  // reloaded from the store when the user connects again
+            notSharing.remove(user)
         }
         return (user, connection.outbox)
     }

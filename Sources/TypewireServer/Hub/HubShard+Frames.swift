@@ -59,9 +59,8 @@ extension HubShard {
             return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: "subscribe"))
         }
         subscribers[conversation, default: []].insert(id)
-        let blocked = blocks[user] ?? []
         let online = participants.map {
-            Participant(id: $0.id, name: $0.name, online: isOnline($0.id) && !blocked.contains($0.id))
+            Participant(id: $0.id, name: $0.name, online: isOnline($0.id) && visibility.showsPresence(of: $0.id, to: user))
         }
         let view = activityUpdate(of: conversation, seenBy: user)
         let subscribed = ServerFrame.subscribed(.init(
@@ -72,7 +71,7 @@ extension HubShard {
             metrics.subscriptions.increment()
             connections[id]!.budget.addSubscriptions(1)
         }
-        if blocks[user] != nil { connections[id]!.activityViews[conversation] = view.entries }
+        if visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
         for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }
     }

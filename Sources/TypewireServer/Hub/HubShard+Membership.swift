@@ -28,26 +28,43 @@ extension HubShard {
         if shares { notSharing.remove(user) } else { notSharing.insert(user) }
     }
 
+    /// A block changes what both sides see of each other, if they are connected here (the store is read
+    /// when a user connects): neither sees the other's activity nor presence while it holds.
     func applyBlockChanged(_ isBlocked: Bool, user: String, by blocker: String) {
-        guard connectionsOfUser[blocker] != nil else { return }  // loaded from the store when the blocker connects
-        if isBlocked {
-            blocks[blocker, default: []].insert(user)
-        } else {
-            blocks[blocker]?.remove(user)
-            if blocks[blocker]?.isEmpty == true { blocks[blocker] = nil }
-        }
-        // The blocker's view changes only where the user is doing something now: only there is a frame sent.
-        for id in connectionsOfUser[blocker] ?? [] {
-            guard blocks[blocker] != nil else {
-                for conversation in connections[id]?.subscriptions ?? [] where board.isActive(user, in: conversation) {
-                    deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: blocker))), as: "activity", to: connections[id]!.outbox)
+        visibility.setBlocked(isBlocked, user: user, by: blocker) { connectionsOfUser[$0] != nil }
+        updateView(of: blocker, about: user)
+        updateView(of: user, about: blocker)
+    }
+
+    /// A viewer's view of `other` changed (a block, or its end): the activity is sent only where `other` is
+    /// doing something now, and `presence` where `other` is online and a member (of a group that announces
+    /// presence).
+    private func updateView(of viewer: String, about other: String) {
+        guard let ids = connectionsOfUser[viewer] else { return }
+        let online = isOnline(other) && visibility.showsPresence(of: other, to: viewer)
+        let presence = isOnline(other) && visibility.sharesPresence(other)
+        for id in ids {
+            guard let connection = connections[id] else { continue }
+            for conversation in connection.subscriptions {
+                if visibility.hidesAnyone(from: viewer) {
+                    sendActivityView(of: conversation, to: id, send: board.isActive(other, in: conversation) ? true : nil)
+                } else if board.isActive(other, in: conversation) {
+                    deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: viewer))), as: "activity", to: connection.outbox)
                 }
-                connections[id]?.activityViews = [:]  // everything the blocker sees is shared again
-                continue
+                guard presence, let members = members[conversation], members.contains(other), members.count < configuration.largeGroupSize else { continue }
+                deliver(Self.encode(.presence(.init(conversation: conversation, user: other, online: online))), as: "presence", to: connection.outbox)
             }
-            for conversation in connections[id]?.subscriptions ?? [] {
-                sendActivityView(of: conversation, to: id, send: board.isActive(user, in: conversation) ? true : nil)
-            }
+            if !visibility.hidesAnyone(from: viewer) { connection.activityViews = [:] }  // everything it sees is shared again
         }
+    }
+
+    /// A user turned sharing their presence with others on or off. If they are connected here, they come
+    /// online or go offline for the subscribers of their conversations here (the other nodes hear it from the
+    /// presence events of the nodes the user is connected to, ``Hub/presenceSharingChanged(_:for:)``).
+    func applyPresenceSharingChanged(_ shares: Bool, for user: String) {
+        guard connectionsOfUser[user] != nil, visibility.sharesPresence(user) != shares else { return }
+        if shares { visibility.setSharesPresence(true, for: user) }
+        announcePresence(of: user, online: shares)  // while the user is visible
+        if !shares { visibility.setSharesPresence(false, for: user) }
     }
 }

@@ -27,8 +27,9 @@ actor HubShard: EventLoopActor {
         let budget: SocketBudget
         /// The socket's subscriptions to this shard's conversations.
         var subscriptions: Set<String> = []
-        /// For a user who blocked someone: the activity each subscribed conversation last showed this
-        /// socket, so that a change of a blocked user alone sends nothing (it would tell them it happened).
+        /// For a user who sees nothing of someone (a block, either way): the activity each subscribed
+        /// conversation last showed this socket, so that a change of a hidden user alone sends nothing (it
+        /// would tell them it happened).
         var activityViews: [String: [ActivityEntry]] = [:]
 
         init(identity: Identity, outbox: any Outbox, budget: SocketBudget) {
@@ -55,8 +56,9 @@ actor HubShard: EventLoopActor {
     var connectionsOfUser: [String: Set<ConnectionID>] = [:]
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
     var notSharing: Set<String> = []
-    /// Whom each connected user has blocked (loaded on connect, dropped on the last close).
-    var blocks: [String: Set<String>] = [:]
+    /// What connected users may see of each other: blocks both ways, presence shared with nobody (loaded on
+    /// connect, dropped on the last close).
+    var visibility = UserVisibility()
     var board: ActivityBoard
     /// Paces the activity updates of large groups.
     var pacer: ActivityPacer

@@ -11,6 +11,11 @@ struct UserSockets {
     /// Places held per user.
     private var held: [String: Int] = [:]
 
+    /// Whether the user has a socket served.
+    func isServed(_ user: String) -> Bool {
+        served[user] != nil
+    }
+
     /// The places a user's sockets hold.
     func places(of user: String) -> Int {
         held[user, default: 0]

@@ -50,13 +50,16 @@ public struct StoredUser: Sendable, Hashable {
     public var botSetByServerAPI: Bool
     /// Whether the user shares their typing.
     public var sharesTyping: Bool
+    /// Whether the user shares their presence (online or not); a user who does not is shown offline to everyone.
+    public var sharesPresence: Bool
 
     /// Creates a stored user.
-    public init(name: String?, isBot: Bool, botSetByServerAPI: Bool = false, sharesTyping: Bool) {
+    public init(name: String?, isBot: Bool, botSetByServerAPI: Bool = false, sharesTyping: Bool, sharesPresence: Bool = true) {
         self.name = name
         self.isBot = isBot
         self.botSetByServerAPI = botSetByServerAPI
         self.sharesTyping = sharesTyping
+        self.sharesPresence = sharesPresence
     }
 
     /// Whether recording this identity would change nothing: a token without a name keeps the stored one,
@@ -169,8 +172,12 @@ public protocol ChatStore: Sendable {
     func sharesTyping(_ user: String) async throws -> Bool
     /// Turns sharing one's typing on or off.
     func setSharesTyping(_ shares: Bool, for user: String) async throws
+    /// Turns sharing one's presence on or off.
+    func setSharesPresence(_ shares: Bool, for user: String) async throws
     /// The users a user has blocked.
     func blockedUsers(of user: String) async throws -> Set<String>
+    /// The users who have blocked a user.
+    func blockers(of user: String) async throws -> Set<String>
     /// Blocks or unblocks a user.
     func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws
 }

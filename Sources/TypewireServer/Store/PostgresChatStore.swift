@@ -77,6 +77,11 @@ public final class PostgresChatStore: ChatStore {
             "ALTER TABLE users ADD COLUMN bot_set_by_api BOOLEAN NOT NULL DEFAULT FALSE",
             "UPDATE users SET bot_set_by_api = is_bot",
         ],
+        [
+            // Sharing one's presence, and who blocked a user (a blocked user is shown the blocker offline).
+            "ALTER TABLE users ADD COLUMN shares_presence BOOLEAN NOT NULL DEFAULT TRUE",
+            "CREATE INDEX blocks_by_blocked ON blocks (blocked)",
+        ],
     ]
 
     private func migrate() async throws {
@@ -161,9 +166,11 @@ public final class PostgresChatStore: ChatStore {
 
     public func user(_ id: String) async throws -> StoredUser? {
         var user: StoredUser?
-        let rows = try await client.query("SELECT name, is_bot, bot_set_by_api, shares_typing FROM users WHERE id = \(id)", logger: logger)
-        for try await (name, isBot, setByAPI, shares) in rows.decode((String?, Bool, Bool, Bool).self) {
-            user = StoredUser(name: name, isBot: isBot, botSetByServerAPI: setByAPI, sharesTyping: shares)
+        let rows = try await client.query(
+            "SELECT name, is_bot, bot_set_by_api, shares_typing, shares_presence FROM users WHERE id = \(id)", logger: logger
+        )
+        for try await (name, isBot, setByAPI, shares, presence) in rows.decode((String?, Bool, Bool, Bool, Bool).self) {
+            user = StoredUser(name: name, isBot: isBot, botSetByServerAPI: setByAPI, sharesTyping: shares, sharesPresence: presence)
         }
         return user
     }
@@ -306,6 +313,21 @@ public final class PostgresChatStore: ChatStore {
             INSERT INTO users (id, shares_typing) VALUES (\(user), \(shares))
             ON CONFLICT (id) DO UPDATE SET shares_typing = excluded.shares_typing
             """)
+    }
+
+    public func setSharesPresence(_ shares: Bool, for user: String) async throws {
+        try await run("""
+            INSERT INTO users (id, shares_presence) VALUES (\(user), \(shares))
+            ON CONFLICT (id) DO UPDATE SET shares_presence = excluded.shares_presence
+            """)
+    }
+
+    public func blockers(of user: String) async throws -> Set<String> {
+        var blockers: Set<String> = []
+        for try await id in try await client.query("SELECT blocker FROM blocks WHERE blocked = \(user)", logger: logger).decode(String.self) {
+            blockers.insert(id)
+        }
+        return blockers
     }
 
     public func blockedUsers(of user: String) async throws -> Set<String> {

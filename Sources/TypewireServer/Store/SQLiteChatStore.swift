@@ -68,6 +68,11 @@ public final class SQLiteChatStore: ChatStore {
             "ALTER TABLE users ADD COLUMN bot_set_by_api INTEGER NOT NULL DEFAULT 0",
             "UPDATE users SET bot_set_by_api = is_bot",
         ],
+        [
+            // Sharing one's presence, and who blocked a user (a blocked user is shown the blocker offline).
+            "ALTER TABLE users ADD COLUMN shares_presence INTEGER NOT NULL DEFAULT 1",
+            "CREATE INDEX blocks_by_blocked ON blocks (blocked)",
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -98,13 +103,15 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func user(_ id: String) async throws -> StoredUser? {
-        try await database.read { try await $0.query("SELECT name, is_bot, bot_set_by_api, shares_typing FROM users WHERE id = ?", [.text(id)]) }
-            .first.map { row in
-                StoredUser(
-                    name: row.column("name")?.string, isBot: row.column("is_bot")?.integer == 1,
-                    botSetByServerAPI: row.column("bot_set_by_api")?.integer == 1, sharesTyping: row.column("shares_typing")?.integer != 0
-                )
-            }
+        try await database.read {
+            try await $0.query("SELECT name, is_bot, bot_set_by_api, shares_typing, shares_presence FROM users WHERE id = ?", [.text(id)])
+        }.first.map { row in
+            StoredUser(
+                name: row.column("name")?.string, isBot: row.column("is_bot")?.integer == 1,
+                botSetByServerAPI: row.column("bot_set_by_api")?.integer == 1, sharesTyping: row.column("shares_typing")?.integer != 0,
+                sharesPresence: row.column("shares_presence")?.integer != 0
+            )
+        }
     }
 
     public func createConversation(
@@ -331,9 +338,21 @@ public final class SQLiteChatStore: ChatStore {
         ) }
     }
 
+    public func setSharesPresence(_ shares: Bool, for user: String) async throws {
+        _ = try await database.write { try await $0.query(
+            "INSERT INTO users (id, shares_presence) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET shares_presence = excluded.shares_presence",
+            [.text(user), .integer(shares ? 1 : 0)]
+        ) }
+    }
+
     public func blockedUsers(of user: String) async throws -> Set<String> {
         let rows = try await database.read { try await $0.query("SELECT blocked FROM blocks WHERE blocker = ?", [.text(user)]) }
         return Set(rows.compactMap { $0.column("blocked")?.string })
+    }
+
+    public func blockers(of user: String) async throws -> Set<String> {
+        let rows = try await database.read { try await $0.query("SELECT blocker FROM blocks WHERE blocked = ?", [.text(user)]) }
+        return Set(rows.compactMap { $0.column("blocker")?.string })
     }
 
     public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {

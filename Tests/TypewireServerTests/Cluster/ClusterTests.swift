@@ -46,6 +46,28 @@ struct ClusterTests {
         }
     }
 
+    @Test func presenceHiddenOrBlockedThroughOneNodeIsHiddenOnTheOthers() async throws {
+        try await withCluster(nodes: 3) { nodes, _ in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+            let erin = try await nodes[0].subscribedSocket("erin", to: Self.group)
+            func presence(_ user: String, _ online: Bool) -> @Sendable (ServerFrame) -> Bool {
+                { if case .presence(let p) = $0 { p.user == user && p.online == online } else { false } }
+            }
+            for user in ["alice", "erin"] { try await bob.next(where: presence(user, true)) }
+            // Through a third node's REST API: Alice shares her presence with nobody, Erin blocks Bob.
+            #expect(try await nodes[2].request("PUT", "/v1/settings", as: "alice", json: #"{"sharePresence":false}"#) == 200)
+            try await bob.next(where: presence("alice", false))
+            #expect(try await nodes[2].request("PUT", "/v1/blocks/bob", as: "erin") == 204)
+            try await bob.next(where: presence("erin", false))
+            erin.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }  // her typing is still shared
+            let seen = await bob.received
+            #expect(!seen.contains { $0.contains(#""type":"activity""#) && $0.contains(#""user":"erin""#) }, "no typing of the blocker")
+        }
+    }
+
     @Test func aRemovalOnOneNodeEndsTheSubscriptionAndTypingOnTheOthers() async throws {
         try await withCluster(nodes: 3) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)

@@ -72,5 +72,7 @@ final class HeldHistoryStore: ChatStore {
     func sharesTyping(_ user: String) async throws -> Bool { try await store.sharesTyping(user) }
     func setSharesTyping(_ shares: Bool, for user: String) async throws { try await store.setSharesTyping(shares, for: user) }
     func blockedUsers(of user: String) async throws -> Set<String> { try await store.blockedUsers(of: user) }
+    func blockers(of user: String) async throws -> Set<String> { try await store.blockers(of: user) }
+    func setSharesPresence(_ shares: Bool, for user: String) async throws { try await store.setSharesPresence(shares, for: user) }
     func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws { try await store.setBlocked(blocked, user: user, by: blocker) }
 }

@@ -75,10 +75,14 @@ final class ServerProcess: Sendable {
     }
 
     /// Calls the node's REST API as a user; returns the status.
-    func request(_ method: String, _ path: String, as user: String) async throws -> Int {
+    func request(_ method: String, _ path: String, as user: String, json: String? = nil) async throws -> Int {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.setValue("Bearer \(try await token(user))", forHTTPHeaderField: "Authorization")
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         let (_, response) = try await URLSession.shared.data(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
