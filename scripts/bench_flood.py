@@ -23,6 +23,13 @@ a second (it reads its answers, like a real client), of one of these kinds:
 - block:     Erin, who follows 3 000 conversations with Frank (made through the server API first, and
              subscribed by 30 sockets of hers before the round), blocks and unblocks Frank through REST as
              fast as one keep-alive connection goes: past the REST budget (10 a second) each gets 429.
+- ping:      ping frames with a 100-byte payload (each owed a pong), on a socket that reads its answers;
+- pong:      pongs nobody asked for;
+- continuation: a text frame that never ends: empty continuation frames, none of them the last;
+- nonreading: 40 sockets of Carol's with a 4 KiB receive buffer that never read: each asks for the large
+             group's `subscribed` (64 KiB of history) 100 times and pings 20 times a second, so the server's
+             queue for it passes its bound; a socket the server closes (reset or closed, seen in its TCP
+             state) is opened again.
 
 Besides latency it reports the server's resident memory at the end of each kind's rounds (the most seen)
 and the CPU the flooder itself used (it shares the machine's cores with the server and the victims; in
@@ -108,8 +115,17 @@ class RawSocket:
             header = struct.pack("!BBQ", 0x81, 0x80 | 127, length)
         return header + b"\0\0\0\0" + payload
 
+    @staticmethod
+    def control(opcode, payload=b"", fin=True):
+        """A masked frame of any opcode (key 0): a ping, a pong, or a fragment (`fin` False)."""
+        return struct.pack("!BB", (0x80 if fin else 0) | opcode, 0x80 | len(payload)) + b"\0\0\0\0" + payload
+
     def send(self, data):
         self.sock.sendall(data)
+
+    def is_open(self):
+        """Whether the server has neither closed nor reset the connection (its TCP state, without reading)."""
+        return self.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] == 1  # TCP_ESTABLISHED
 
     @staticmethod
     def split_frame(data):
@@ -174,17 +190,24 @@ def flood(port, token_text, kind, rate, stop, counters, ready):
         return bloat(port, token_text, stop, counters)
     if kind == "block":
         return block(port, token_text, stop, counters, ready)
-    fixed = {"activity": json.dumps({"type": "activity", "conversation": "group-six", "activity": "typing"}),
-             "garbage": "this is not JSON " * 4,
+    if kind == "nonreading":
+        return nonreading(port, token_text, stop, counters)
+    fixed = {"activity": RawSocket.frame(json.dumps({"type": "activity", "conversation": "group-six", "activity": "typing"})),
+             "garbage": RawSocket.frame("this is not JSON " * 4),
+             "ping": RawSocket.control(0x9, b"p" * 100),
+             "pong": RawSocket.control(0xA),
+             "continuation": RawSocket.control(0x0, fin=False),
              "none": None}[kind]
     sent = closes = 0
     batch = 100
-    fixed_batch = RawSocket.frame(fixed) * batch if fixed else None
+    fixed_batch = fixed * batch if fixed else None
     while not stop.is_set():
         ws = None
         try:
             ws = RawSocket(port)
             ws.send(RawSocket.frame(json.dumps({"type": "hello", "token": token_text})))
+            if kind == "continuation":
+                ws.send(RawSocket.control(0x1, b'{"type":', fin=False))  # the message the continuations continue
             threading.Thread(target=ws.drain, daemon=True).start()
             start, count = time.perf_counter(), 0
             while not stop.is_set():
@@ -283,6 +306,38 @@ def bloat(port, token_text, stop, counters, sockets=3, subscribes=100):
     counters["cpu"] = time.process_time()
 
 
+def nonreading(port, token_text, stop, counters, sockets=40, subscribes=100, pings=20):
+    """Sockets that never read, asking for more than the server may queue for them, reopened once closed."""
+    greeting = RawSocket.frame(json.dumps({"type": "hello", "token": token_text}))
+    asks = RawSocket.frame(json.dumps({"type": "subscribe", "conversation": "group-six"})) * subscribes
+    ping = RawSocket.control(0x9, b"p" * 100)
+    open_, sent, reopened = [], 0, 0
+    while not stop.is_set():
+        for ws in [ws for ws in open_ if not ws.is_open()]:
+            ws.close()
+            open_.remove(ws)
+            reopened += 1
+        while len(open_) < sockets and not stop.is_set():
+            try:
+                ws = RawSocket(port, receive_buffer=4096)
+                ws.send(greeting + asks)
+                sent += subscribes
+                open_.append(ws)
+            except OSError:
+                break  # refused (the handshake budget, the address's refusals): again on the next turn
+        for ws in open_:
+            try:
+                ws.send(ping * (pings // 10))
+                sent += pings // 10
+            except OSError:
+                pass
+        stop.wait(0.1)
+    for ws in open_:
+        ws.close()
+    counters["sent"], counters["closes"] = sent, reopened
+    counters["cpu"] = time.process_time()
+
+
 def block(port, token_text, stop, counters, ready, sockets=30):
     """Erin's sockets follow the 3 000 conversations (100 each, within the subscribe burst); then Frank is
     blocked and unblocked through REST, again and again, on one keep-alive connection."""
@@ -362,7 +417,7 @@ def main():
     parser.add_argument("--samples", type=int, default=200, help="timed samples per round (even)")
     parser.add_argument("--flood-rate", type=float, default=10_000)
     parser.add_argument("--rate", type=float, default=16, help="the victims' changes a second (under 10 typing frames a second)")
-    parser.add_argument("--kinds", default="activity,garbage,none,reconnect,prehello,bloat,block",
+    parser.add_argument("--kinds", default="activity,garbage,none,reconnect,prehello,bloat,block,ping,pong,continuation,nonreading",
                         help="the floods to run, comma-separated (the baseline always runs)")
     parser.add_argument("--serve-arguments", default="",
                         help="more arguments for `typewire serve`, e.g. '--refusals-per-address 0' to compare without that budget")

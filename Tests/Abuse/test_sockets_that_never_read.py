@@ -4,11 +4,12 @@ socket's queue passes its bound, and the server cuts it off: the others see the 
 socket is gone within the close timeout whatever its peer does (reset if its close frame cannot leave), it
 counts against its user until then (a 101st `hello` is refused), and the server's memory stays bounded.
 """
+import json
 import threading
 import time
 
 from abusekit import serve, subscribed, token, welcomed
-from raw_socket import TCP_ESTABLISHED, RawSocket
+from raw_socket import TCP_ESTABLISHED, TEXT, RawSocket
 
 GROUP = "group-six"
 CAP = 100  # sockets per user, the default
@@ -85,3 +86,38 @@ def test_sockets_that_never_read_are_cut_off_closed_in_time_and_counted_until_go
         # What the server holds for 100 cut-off sockets: frames shared by all of them, at most 4 MiB each.
         assert peak_rss - rss_before < 96 * 1024, f"the server grew by {peak_rss - rss_before} KiB"
         assert server.alive()
+
+
+def test_a_socket_that_reads_nothing_is_read_no_more_once_its_answers_pile_up(tmp_path):
+    """Its `subscribe` frames each cost the server a store read and a `subscribed` of 64 KiB: once NIO holds
+    128 KiB it has not read, the server stops reading it (before: it read every frame, and answered each)."""
+    with serve(tmp_path) as server:
+        alice = welcomed(server, token("alice", "Alice"))
+        for index in range(20):  # a history of 200 000 characters: each `subscribed` carries 64 KiB of it
+            alice.send_json({"type": "send", "conversation": GROUP, "clientMessageId": f"h{index}", "text": "x" * 10_000})
+        for _ in range(20):
+            alice.next(lambda f: f["type"] == "ack", "ack")
+        erin = welcomed(server, token("erin", "Erin"), receive_buffer=4096)
+        subscribe = RawSocket.encode(TEXT, json.dumps({"type": "subscribe", "conversation": GROUP}).encode())
+        series = 'typewire_frames_in_total{type="subscribe"}'
+        before = server.metric(series)
+
+        def send():
+            try:
+                erin.send_raw(subscribe * 3_000)  # blocks once the server reads no more
+            except OSError:
+                pass
+
+        threading.Thread(target=send, daemon=True).start()
+        deadline, last, stable_since = time.monotonic() + 20, -1, time.monotonic()
+        while time.monotonic() < deadline:  # until the count has not moved for 2 s
+            count = server.metric(series) - before
+            if count != last:
+                last, stable_since = count, time.monotonic()
+            elif time.monotonic() - stable_since > 2:
+                break
+            time.sleep(0.1)
+        print(f"the server read {last:.0f} of 3 000 subscribes from a socket that reads nothing")
+        assert last < 1_000, f"the server read {last:.0f} subscribes from a socket that reads none of its answers"
+        assert server.alive()
+        erin.close()

@@ -67,11 +67,12 @@ class ServerProcess:
             return response.status == 200 and response.read() == b"ok"
 
     def metric(self, name):
-        """The sum of a `/metrics` series' values over its labels (0 if it is not there)."""
+        """The sum of a `/metrics` series' values over its labels (0 if it is not there); a name with labels
+        (`typewire_frames_in_total{type="subscribe"}`) is that series alone."""
         with urllib.request.urlopen(f"{self.url}/metrics", timeout=5) as response:
             text = response.read().decode()
         return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-                   if line.startswith(name + " ") or line.startswith(name + "{"))
+                   if line.startswith(name + " ") or ("{" not in name and line.startswith(name + "{")))
 
     def rss_kib(self):
         """The process's resident memory, in KiB."""

@@ -172,12 +172,6 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         Task { await handler() }
     }
 
-    /// The channel turned unwritable (NIO's water marks, which count bytes alone; ``SentBytes`` counts
-    /// memory, so it is past its bound first): cut off.
-    func becameUnwritable() {
-        cutOffNow(because: "read too slowly to follow")
-    }
-
     /// Resets the channel if it is still open when the close timeout has passed.
     private func resetAtDeadline() {
         guard closeDeadline == nil else { return }

@@ -44,6 +44,20 @@ final class SocketHandler: ChannelInboundHandler {
     /// Whether the socket counts as refused for its client's address when it closes: until it is welcomed
     /// (unless the server was at fault), and once it is closed for flooding.
     private var countsAsRefused = true
+    /// Its work for the hub piles up (``SocketLane``): it is not read until the lane catches up.
+    private var laneIsFull = false
+    /// NIO holds more of its frames than the high water mark (``outputWaterMark``): the peer does not read
+    /// what it is sent, so what it sends is not read either, and it cannot make the server work for answers
+    /// it will not take. Cut off when its frames pass their bound (``SentBytes``), or by the ping timeout.
+    private var outputIsBlocked = false
+    /// Closed for flooding: read no more.
+    private var stoppedForFlooding = false
+    /// Whether the channel reads now (`autoRead`), as ``updateReading(_:)`` last set it.
+    private var reading = true
+
+    /// NIO's water marks of a socket's unsent bytes: past the high one the socket is read no more until its
+    /// peer has read down to the low one.
+    static let outputWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1_024, high: 128 * 1_024)
 
     init(session: SocketSession) {
         self.session = session
@@ -60,11 +74,7 @@ final class SocketHandler: ChannelInboundHandler {
         )
         self.outbox = outbox
         session.hub.metrics.sockets.increment()
-        // NIO's own bound on a socket's unsent bytes, behind the outbox's on their memory (which comes first).
-        try? channel.syncOptions?.setOption(
-            ChannelOptions.writeBufferWaterMark,
-            value: .init(low: configuration.maxQueuedBytes / 2, high: configuration.maxQueuedBytes)
-        )
+        try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.outputWaterMark)
         let registration = SocketSession.Registration()
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
@@ -84,7 +94,7 @@ final class SocketHandler: ChannelInboundHandler {
                     flooded: { reason in eventLoop.execute { loopBound.value.close(.policyViolation, reason, then: .closeNow) } }
                 )
             },
-            resume: { channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in } }
+            resume: { eventLoop.execute { loopBound.value.laneCaughtUp() } }
         )
         let helloTimeout = configuration.helloTimeout
         helloDeadline = eventLoop.scheduleTask(in: .milliseconds(helloTimeout)) {
@@ -124,8 +134,29 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if !context.channel.isWritable { outbox?.becameUnwritable() }
+        outputIsBlocked = !context.channel.isWritable
+        updateReading(context.channel)
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Reads the socket, or stops, as its phase and its queues say: not while its hello is checked, its work
+    /// for the hub piles up or its peer does not read what it is sent; never again once it flooded. A
+    /// socket that is closing otherwise is still read, for the peer's close frame.
+    private func updateReading(_ channel: any Channel) {
+        let read = switch phase {
+        case .authenticating: false
+        case .awaitingHello, .open: !laneIsFull && !outputIsBlocked
+        case .closing: !stoppedForFlooding
+        }
+        guard read != reading else { return }
+        reading = read
+        channel.setOption(ChannelOptions.autoRead, value: read).whenFailure { _ in }
+    }
+
+    /// The socket's lane has caught up with its work.
+    private func laneCaughtUp() {
+        laneIsFull = false
+        if let channel = outbox?.channel { updateReading(channel) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -197,8 +228,7 @@ final class SocketHandler: ChannelInboundHandler {
                 return close(.unknown(1013), refusal.message)
             }
             phase = .authenticating(held: [])
-            // Nothing more is read until the hub answers (`opened`), or the socket is closed.
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            updateReading(context.channel)  // nothing more is read until the hub answers (`opened`), or the socket is closed
             // After it, frames up to `socketFrameLimit`, so that a frame over the configured limit can be answered
             // with `too_large` and the socket kept, rather than torn down.
             assembler.maxSize = session.configuration.socketFrameLimit
@@ -232,14 +262,16 @@ final class SocketHandler: ChannelInboundHandler {
     private func closeForFlooding(_ reason: String, channel: any Channel) {
         phase = .closing
         countsAsRefused = true
-        channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        stoppedForFlooding = true
+        updateReading(channel)
         if lane?.submit(.closeForFlooding(reason: reason)) == nil { close(.policyViolation, reason, then: .closeNow) }
     }
 
     /// Hands work to the lane; a socket whose work piles up is read no further until the lane catches up.
     private func submit(_ work: SocketSession.Work, channel: any Channel) {
         guard lane?.submit(work) == true else { return }
-        channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        laneIsFull = true
+        updateReading(channel)
     }
 
     // MARK: Lifecycle
@@ -252,7 +284,7 @@ final class SocketHandler: ChannelInboundHandler {
         let eventLoop = channel.eventLoop
         phase = .open
         countsAsRefused = false
-        channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        updateReading(channel)
         for message in held where !isClosing { admit(message, channel: channel) }
         let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
         let wait = max(0, expiresAt.timeIntervalSinceNow)
