@@ -13,6 +13,8 @@ import TypewireCore
 /// in order through the socket's ``SocketLane``; frames that cannot be decoded are answered with an
 /// `error` frame and the socket stays usable. The hub's frames come back through the socket's
 /// ``ChannelOutbox``. The hello timeout, the token's expiry and the pings are scheduled tasks of the loop.
+/// Whether the socket is read is decided in one place (`updateReading`): not while its hello is checked,
+/// its work for the hub piles up, or its peer leaves what it is sent unread; never again once it flooded.
 ///
 /// Everything here belongs to the channel's event loop.
 final class SocketHandler: ChannelInboundHandler {
