@@ -224,7 +224,9 @@ struct Serve: AsyncParsableCommand {
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         )
         try await group.run()
+        logger.info("Shutting down: closing the store")
         try await Self.close(store)
+        logger.info("Shutting down: done")
     }
 
     private static func close(_ store: any ChatStore) async throws {

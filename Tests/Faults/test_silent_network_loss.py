@@ -31,7 +31,7 @@ import time
 
 import pytest
 
-from faultkit import DIRECT, activity_with, activity_without, child, freezable_proxy, mint_token, peer, presence, record, running_server
+from faultkit import DIRECT, activity_with, activity_without, cannot, child, freezable_proxy, mint_token, peer, presence, record, running_server
 
 TTL = 4.8
 #: Delivery and scheduling on a loaded 2-core machine with a debug build.
@@ -56,7 +56,7 @@ def veth_namespace():
     try:
         ip("netns", "add", namespace)
     except (OSError, subprocess.CalledProcessError) as error:
-        pytest.skip(f"no network namespaces here (`ip netns add` failed: {str(getattr(error, 'stderr', error)).strip()})")
+        cannot(f"no network namespaces here (`ip netns add` failed: {str(getattr(error, 'stderr', error)).strip()})")
     try:
         ip("link", "add", here, "type", "veth", "peer", "name", there)
         ip("link", "set", there, "netns", namespace)

@@ -26,7 +26,7 @@ import time
 
 import pytest
 
-from faultkit import DIRECT, activity_with, activity_without, mint_token, peer, record, running_server
+from faultkit import DIRECT, activity_with, activity_without, cannot, mint_token, peer, record, running_server
 
 
 def run(*command):
@@ -40,7 +40,7 @@ def mounted(tmp_path, source, options, fstype):
     point.mkdir()
     result = run("mount", "-t", fstype, "-o", options, str(source), str(point))
     if result.returncode != 0:
-        pytest.skip(f"cannot mount {fstype} here (needs root and the permission to mount): {result.stderr.strip()}")
+        cannot(f"cannot mount {fstype} here (needs root and the permission to mount): {result.stderr.strip()}")
     try:
         yield point
     finally:
@@ -59,21 +59,21 @@ def ext4_on_loop(tmp_path):
     """An 8 MiB ext4 on a loop device, errors=remount-ro; yields (mount point, sysfs error trigger)."""
     for tool in ("losetup", "mkfs.ext4"):
         if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed (util-linux, e2fsprogs)")
+            cannot(f"{tool} is not installed (util-linux, e2fsprogs)")
     image = tmp_path / "disk.img"
     with open(image, "wb") as out:
         out.truncate(8 << 20)
     if (made := run("mkfs.ext4", "-q", "-F", str(image))).returncode != 0:
-        pytest.skip(f"mkfs.ext4 failed: {made.stderr.strip()}")
+        cannot(f"mkfs.ext4 failed: {made.stderr.strip()}")
     attached = run("losetup", "--find", "--show", str(image))
     if attached.returncode != 0:
-        pytest.skip(f"no loop device here: {attached.stderr.strip()}")
+        cannot(f"no loop device here: {attached.stderr.strip()}")
     device = attached.stdout.strip()
     try:
         with mounted(tmp_path, device, "errors=remount-ro", "ext4") as point:
             trigger = pathlib.Path("/sys/fs/ext4") / pathlib.Path(device).name / "trigger_fs_error"
             if not trigger.exists():
-                pytest.skip(f"{trigger} does not exist: this kernel cannot raise an ext4 error on demand")
+                cannot(f"{trigger} does not exist: this kernel cannot raise an ext4 error on demand")
             yield point, trigger
     finally:
         run("losetup", "-d", device)

@@ -14,7 +14,8 @@ struct ComposerTests: ClientTesting {
                 let composer = await aliceChat.composer()
                 composer.textDidChange("H")
                 composer.textDidChange("He")
-                _ = try await first(bobChat.typing, within: .seconds(1)) { $0.text == "Alice is typing…" }
+                // "At once": the start leaves with the first keystroke; 5 s is a liveness bound for a loaded machine.
+                _ = try await first(bobChat.typing, within: .seconds(5)) { $0.text == "Alice is typing…" }
                 let id = try await composer.send("Hello")
                 _ = try await first(bobChat.typing) { $0 == .idle }
                 let message = try await first(bobChat.messages) { $0.id == id }

@@ -31,10 +31,23 @@ public final class PostgresChatStore: ChatStore {
         return store
     }
 
-    /// Closes the pool.
+    /// How long ``close()`` waits for the pool to end its connections.
+    static let closeTimeout = Duration.seconds(3)
+
+    /// Closes the pool: its connections end, or, if the pool has not ended within ``closeTimeout`` (seen
+    /// once in a while at a cluster node's shutdown, every other step of it done), it is left to the
+    /// process's exit, which closes its connections; either way the call returns.
     public func close() async {
         runner.cancel()
-        _ = await runner.value
+        let runner = runner
+        // Unstructured waits: a task group would wait for the pool's end anyway (awaiting a task's value
+        // cannot be cancelled).
+        let (outcomes, outcome) = AsyncStream.makeStream(of: Bool.self)
+        Task { await runner.value; outcome.yield(true) }
+        Task { try? await Task.sleep(for: Self.closeTimeout); outcome.yield(false) }
+        let ended = await outcomes.first { _ in true } ?? true
+        outcome.finish()
+        if !ended { logger.warning("The PostgreSQL pool did not end within \(Self.closeTimeout); its connections close with the process.") }
     }
 
     private static let migrations: [[PostgresQuery]] = [

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TypewireClient
 import TypewireCore
@@ -28,19 +29,26 @@ struct ServerKillTests {
         let aliceChat = await alice.conversation("direct-alice-bob")
         let bobChat = await bob.conversation("direct-alice-bob")
 
-        // Alice sends 30 messages, one every 100 ms; the server dies after about a second.
+        // Alice sends 30 messages, one every 100 ms; the server dies once 5 of them were acknowledged (so that
+        // "no acknowledged message lost" is tested with acknowledged messages, however slow the machine).
         let texts = (1...30).map { "message \($0) around the kill" }
+        let acknowledgedBeforeKill = Acknowledgements()
         let sending = Task {
             try await withThrowingTaskGroup(of: (String, String).self) { group in
                 for text in texts {
-                    group.addTask { (text, try await aliceChat.send(text)) }
-                    try await Task.sleep(for: .milliseconds(100))
+                    group.addTask {
+                        let id = try await aliceChat.send(text)
+                        acknowledgedBeforeKill.count()
+                        return (text, id)
+                    }
+                    try await Task.sleep(for: .milliseconds(100))  // the pace of the sends, not a wait for a timer
                 }
                 return try await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
             }
         }
-        try await Task.sleep(for: .milliseconds(1_000))
+        try await eventually(within: .seconds(30)) { acknowledgedBeforeKill.total >= 5 }
         await first.kill()
+        #expect(acknowledgedBeforeKill.total < texts.count, "the kill came in the middle of the sends")
         let restarted = try await ServerProcess.start(name: "after-kill", arguments: sqlite + ["--port", "\(first.port)"])
 
         let acknowledged = try await sending.value  // every send completes: retried until acknowledged
@@ -60,4 +68,11 @@ struct ServerKillTests {
         }
         await restarted.stop()
     }
+}
+
+/// Acknowledged sends, counted from the sending tasks.
+private final class Acknowledgements: Sendable {
+    private let value = Mutex(0)
+    var total: Int { value.withLock { $0 } }
+    func count() { value.withLock { $0 += 1 } }
 }

@@ -44,6 +44,11 @@ struct MessagesAndStreamsTests {
             let message = try await alice.next { if case .message = $0 { true } else { false } }
             guard case .message(let stored) = message else { return }
             #expect(stored.text == "Hello from Clawd" && stored.sender == "clawd")
+            // In the order Alice received them: the bot's activity cleared, then its message.
+            let frames = await alice.received
+            let messageAt = try #require(frames.firstIndex { $0.contains(#""type":"message""#) })
+            let clearedAt = frames.firstIndex { $0.contains(#""type":"activity""#) && $0.contains(#""entries":[]"#) }
+            #expect(clearedAt.map { $0 < messageAt } == true, "the bot's activity is cleared before its final message: \(frames)")
         }
     }
 

@@ -185,7 +185,8 @@ struct TypingOverSocketsTests {
     }
 
     @Test func expiredAndTamperedTokensAreRefused() async throws {
-        try await TestServer.run { server in
+        // A hello timeout of a minute: only the refusal of the token can close the sockets within the test's wait.
+        try await TestServer.run(configure: { $0.helloTimeout = 60_000 }) { server in
             let expired = try await server.token("alice", lifetime: .seconds(-60))
             let valid = try await server.token("alice")
             var parts = valid.split(separator: ".").map(String.init)
@@ -200,14 +201,17 @@ struct TypingOverSocketsTests {
                 let failure = try await socket.error()
                 #expect(failure.code == .unauthorized)
                 try await waitUntilClosed(socket)
+                #expect(await socket.closeCode == .policyViolation, "closed with 1008 for the token \(token.prefix(20))…")
             }
         }
     }
 
     @Test func onlyAllowedBrowserOriginsMayOpenASocket() async throws {
-        try await TestServer.run(configure: { $0.allowedOrigins = ["https://chat.example"] }) { server in
+        // A hello timeout of a minute: only the refused upgrade can close the foreign socket within the test's wait.
+        try await TestServer.run(configure: { $0.allowedOrigins = ["https://chat.example"]; $0.helloTimeout = 60_000 }) { server in
             let foreign = try await TestSocket.connect(port: server.port, token: nil, origin: "https://evil.example")
             try await waitUntilClosed(foreign)
+            #expect(await foreign.closeCode == nil, "refused at the upgrade (400), before any WebSocket frame")
             let allowed = try await TestSocket.connect(port: server.port, token: try await server.token("alice"), origin: "https://chat.example")
             let app = try await TestSocket.connect(port: server.port, token: try await server.token("bob"))
             let allowedClosed = await allowed.isClosed

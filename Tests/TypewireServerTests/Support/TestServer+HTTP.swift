@@ -14,6 +14,13 @@ extension TestServer {
         return (answer.status, answer.body)
     }
 
+    /// Calls the REST API as a user and returns the status, the body and the headers.
+    func requestWithHeaders(
+        _ method: String, _ path: String, as user: String, json: String? = nil
+    ) async throws -> (status: Int, body: String, headers: [AnyHashable: Any]) {
+        try await http(method, path, bearer: try await token(user), json: json)
+    }
+
     /// Calls the server API (`/v1/server/…`) with a key and returns the status, the headers and the body.
     func serverRequest(
         _ method: String, _ path: String, key: String?, json: String? = nil
