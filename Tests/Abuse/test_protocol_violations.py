@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 from abusekit import serve, token, welcomed
-from raw_socket import CLOSE, TEXT
+from raw_socket import CLOSE, TEXT, RawSocket
 
 
 @pytest.mark.parametrize("code", [999, 1004, 1005, 1006, 1015, 2000, 5000])
@@ -54,3 +54,19 @@ def test_a_bad_kind_is_answered_in_words_not_with_a_type_name(tmp_path):
         assert refused.value.code == 400
         message = json.loads(refused.value.read())["error"]["message"]
         assert "direct" in message and "group" in message and "Kind" not in message, message
+
+
+def test_more_than_256_frames_behind_a_hello_close_the_socket(tmp_path):
+    """Frames sent behind a `hello`, in the same read, wait undecoded while it is checked: past 256 the
+    socket is closed (1008). Two frames of 4 000 bytes first make the server's reads of the socket 4 KiB
+    long (they grow with full reads), so that the `hello` and 400 small frames behind it come in one read."""
+    with serve(tmp_path) as server:
+        ws = RawSocket(server.host, server.port)
+        for _ in range(2):
+            ws.send_frame(TEXT, b" " * 4_000)  # not a hello: answered, the socket kept
+            assert ws.next(lambda frame: True)["code"] == "unauthorized"
+        hello = RawSocket.encode(TEXT, json.dumps({"type": "hello", "token": token("erin", "Erin")}).encode())
+        ws.send_raw(hello + RawSocket.encode(TEXT, b"{}") * 400)
+        code, texts = ws.until_closed()
+        assert code == 1008 and "256" in ws.close_reason, (code, ws.close_reason, texts[:3])
+        assert not any(frame.get("type") == "welcome" for frame in texts), "closed before welcome"

@@ -112,10 +112,11 @@ class RawSocket:
 
     def until_closed(self):
         """Reads to the server's close frame: (its code, the text frames before it); code None if the
-        connection ended without one."""
+        connection ended without one. The close frame's reason is kept as `close_reason`."""
         texts = []
         while (frame := self.frame()) is not None:
             if frame[0] == CLOSE:
+                self.close_reason = frame[1][2:].decode(errors="replace")
                 return close_code(frame[1]), texts
             if frame[0] == TEXT:
                 texts.append(json.loads(frame[1]))

@@ -55,9 +55,11 @@ struct ClusterTests {
                 { if case .presence(let p) = $0 { p.user == user && p.online == online } else { false } }
             }
             for user in ["alice", "erin"] { try await bob.next(where: presence(user, true)) }
+            #expect(try await nodes[2].serverAPI("/users/alice/presence").contains(#""online":true"#), "the server API of another node")
             // Through a third node's REST API: Alice shares her presence with nobody, Erin blocks Bob.
             #expect(try await nodes[2].request("PUT", "/v1/settings", as: "alice", json: #"{"sharePresence":false}"#) == 200)
             try await bob.next(where: presence("alice", false))
+            #expect(try await nodes[1].serverAPI("/users/alice/presence").contains(#""online":false"#))
             #expect(try await nodes[2].request("PUT", "/v1/blocks/bob", as: "erin") == 204)
             try await bob.next(where: presence("erin", false))
             erin.send(.activity(.init(conversation: Self.group, activity: .typing)))

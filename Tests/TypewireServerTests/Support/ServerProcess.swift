@@ -24,9 +24,20 @@ final class ServerProcess: Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/debug/typewire")
 
-    /// Starts a node of a cluster on a free port and waits until it listens.
+    /// The server API's key of a cluster's nodes.
+    static let apiKey = "cluster-tests-api-key-0123456789abcdef"
+
+    /// Starts a node of a cluster on a free port, with the server API, and waits until it listens.
     static func start(postgresURL: String, name: String) async throws -> ServerProcess {
-        try await start(name: name, arguments: ["--postgres-url", postgresURL])
+        try await start(name: name, arguments: ["--postgres-url", postgresURL, "--api-key", apiKey])
+    }
+
+    /// A `GET` of the server API (`/v1/server/…`) with the nodes' key: the answer's body.
+    func serverAPI(_ path: String) async throws -> String {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/server\(path)")!)
+        request.setValue("Bearer \(Self.apiKey)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Starts `typewire serve --seed-demo` with the test secret and these arguments (`--port 0` unless they
