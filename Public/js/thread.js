@@ -11,8 +11,15 @@
 export const messageKey = (message) =>
   message.clientMessageId ? `${message.sender}:${message.clientMessageId}` : `id:${message.id}`;
 
+/** The prefix of a streamed reply's stored `clientMessageId` (ReplyID in TypewireCore; TestVectors/reply-ids.json). */
+export const REPLY_PREFIX = 'stream-';
+
+/** The streamed reply's `messageId` a stored message's `clientMessageId` names, or null for any other message. */
+export const replyMessageId = (clientMessageId) =>
+  typeof clientMessageId === 'string' && clientMessageId.startsWith(REPLY_PREFIX) ? clientMessageId.slice(REPLY_PREFIX.length) : null;
+
 /** The key of a streamed reply, the same as the stored reply's. */
-export const streamKey = (user, messageId) => `${user}:stream-${messageId}`;
+export const streamKey = (user, messageId) => `${user}:${REPLY_PREFIX}${messageId}`;
 
 export class Thread {
   /** @type {Array<{key: string, id: string|null, sender: string, senderName: string|null, text: string, sentAt: number, pending: boolean, streaming: boolean, editedAt: number|null}>} */

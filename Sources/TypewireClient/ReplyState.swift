@@ -17,6 +17,6 @@ struct ReplyState {
     var failure: TypewireClientError?
     var timer: Task<Void, Never>?
 
-    /// The client-side id under which the finished reply is stored (the server's convention).
-    static func clientMessageId(of messageId: String) -> String { "stream-\(messageId)" }
+    /// The client-side id under which the finished reply is stored (``ReplyID``).
+    static func clientMessageId(of messageId: String) -> String { ReplyID.clientMessageId(ofReply: messageId) }
 }

@@ -91,8 +91,8 @@ extension TypewireClient {
 
     /// The `ack` of a finished reply ends it.
     func replyAcknowledged(_ clientMessageId: String) {
-        guard clientMessageId.hasPrefix("stream-") else { return }
-        replies.removeValue(forKey: String(clientMessageId.dropFirst("stream-".count)))
+        guard let messageId = ReplyID.replyMessageId(of: clientMessageId) else { return }
+        replies.removeValue(forKey: messageId)
     }
 
     /// After a reconnect: the server forgot the bot's activity with the old socket.

@@ -16,7 +16,7 @@ public struct MessageThread: Hashable, Sendable {
     /// A message from the server: new, edited, the stored copy of a pending one or of a streamed reply, or
     /// one already shown.
     public mutating func receive(_ message: ChatMessage) {
-        let streamKey = message.clientMessageId.flatMap { $0.hasPrefix("stream-") ? Self.streamKey(message.sender, String($0.dropFirst(7))) : nil }
+        let streamKey = message.clientMessageId.flatMap(ReplyID.replyMessageId(of:)).map { Self.streamKey(message.sender, $0) }
         let index = items.firstIndex { $0.messageID == message.id }
             ?? streamKey.flatMap { key in items.firstIndex { $0.id == key } }
         guard let index else {

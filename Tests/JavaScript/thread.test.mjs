@@ -2,7 +2,8 @@
 // a streamed bot reply becomes one bubble, never two, when the stored reply arrives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Thread, messageKey, streamKey } from '../../Public/js/thread.js';
+import { readFileSync } from 'node:fs';
+import { Thread, messageKey, replyMessageId, streamKey } from '../../Public/js/thread.js';
 
 const message = (fields) => ({ conversation: 'c1', senderName: null, sentAt: 1000, ...fields });
 
@@ -70,4 +71,16 @@ test('a reply that stops streaming without a final part loses its cursor', () =>
   assert.equal(thread.streamingUsers().size, 0);
   thread.applyStream({ messageId: 'r3', user: 'clawd', delta: ' late', final: false }, 'Clawd', 2);
   assert.equal(thread.items[0].text, 'Hm', 'parts after the end are ignored');
+});
+
+// TestVectors/reply-ids.json: the same table as the Swift tests (ReplyIDTests), so the page and the SDK merge
+// a stored reply into its streamed bubble by the same rule.
+const replyIds = JSON.parse(readFileSync(new URL('../../TestVectors/reply-ids.json', import.meta.url), 'utf8'));
+replyIds.vectors.forEach((vector) => {
+  test(`reply id: ${JSON.stringify(vector.clientMessageId)} → ${JSON.stringify(vector.replyMessageId)}`, () => {
+    assert.equal(replyMessageId(vector.clientMessageId), vector.replyMessageId);
+    if (vector.replyMessageId !== null) {
+      assert.equal(streamKey('clawd', vector.replyMessageId), `clawd:${vector.clientMessageId}`, "the stored reply's key is its stream's");
+    }
+  });
 });

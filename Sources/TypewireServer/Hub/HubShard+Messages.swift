@@ -27,9 +27,9 @@ extension HubShard {
             return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId, request: "send"))
         }
         if stored.isNew { deliverMessage(stored.message) }
-        if send.clientMessageId.hasPrefix("stream-") {
+        if let replyID = ReplyID.replyMessageId(of: send.clientMessageId) {
             // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
-            let key = StreamKey(conversation: send.conversation, messageId: String(send.clientMessageId.dropFirst(7)), bot: identity.userID)
+            let key = StreamKey(conversation: send.conversation, messageId: replyID, bot: identity.userID)
             streams.withLock { $0.remove(key) }
         }
         guard let outbox = connections[id]?.outbox else { return }
@@ -101,7 +101,7 @@ extension HubShard {
         broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
         cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it
         guard part.isFinal else { return }
-        await self.send(.init(conversation: part.conversation, clientMessageId: "stream-\(part.messageId)", text: text), from: id)
+        await self.send(.init(conversation: part.conversation, clientMessageId: ReplyID.clientMessageId(ofReply: part.messageId), text: text), from: id)
     }
 }
 

@@ -23,14 +23,7 @@ struct TypingTextVector: Decodable, CustomTestStringConvertible {
         "\(locale)/\(style.rawValue): \(typers.map { $0.name ?? "nil" }) → \(text ?? "nil")"
     }
 
-    static let all: [TypingTextVector] = {
-        struct File: Decodable { var vectors: [TypingTextVector] }
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("TestVectors/typing-text.json")
-        // A missing or broken table fails every test that reads it.
-        return try! JSONDecoder().decode(File.self, from: Data(contentsOf: url)).vectors
-    }()
+    static let all = testVectors("typing-text.json", as: TypingTextVector.self)
 }
 
 extension TypingText.Style: Decodable {}
