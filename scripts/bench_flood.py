@@ -58,7 +58,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "Support"))
 import bench_cluster as bench  # noqa: E402  (Node, token, connect, run_round, percentile, stop_children)
+from raw_socket import RawSocket as Frames  # noqa: E402  (frames of any opcode, masked with a zero key)
 import websocket  # noqa: E402
 
 #: The flooder's own address: connections to the server on 127.0.0.1 come from it.
@@ -114,11 +116,6 @@ class RawSocket:
         else:
             header = struct.pack("!BBQ", 0x81, 0x80 | 127, length)
         return header + b"\0\0\0\0" + payload
-
-    @staticmethod
-    def control(opcode, payload=b"", fin=True):
-        """A masked frame of any opcode (key 0): a ping, a pong, or a fragment (`fin` False)."""
-        return struct.pack("!BB", (0x80 if fin else 0) | opcode, 0x80 | len(payload)) + b"\0\0\0\0" + payload
 
     def send(self, data):
         self.sock.sendall(data)
@@ -194,9 +191,9 @@ def flood(port, token_text, kind, rate, stop, counters, ready):
         return nonreading(port, token_text, stop, counters)
     fixed = {"activity": RawSocket.frame(json.dumps({"type": "activity", "conversation": "group-six", "activity": "typing"})),
              "garbage": RawSocket.frame("this is not JSON " * 4),
-             "ping": RawSocket.control(0x9, b"p" * 100),
-             "pong": RawSocket.control(0xA),
-             "continuation": RawSocket.control(0x0, fin=False),
+             "ping": Frames.encode(0x9, b"p" * 100),
+             "pong": Frames.encode(0xA),
+             "continuation": Frames.encode(0x0, fin=False),
              "none": None}[kind]
     sent = closes = 0
     batch = 100
@@ -207,7 +204,7 @@ def flood(port, token_text, kind, rate, stop, counters, ready):
             ws = RawSocket(port)
             ws.send(RawSocket.frame(json.dumps({"type": "hello", "token": token_text})))
             if kind == "continuation":
-                ws.send(RawSocket.control(0x1, b'{"type":', fin=False))  # the message the continuations continue
+                ws.send(Frames.encode(0x1, b'{"type":', fin=False))  # the message the continuations continue
             threading.Thread(target=ws.drain, daemon=True).start()
             start, count = time.perf_counter(), 0
             while not stop.is_set():
@@ -310,7 +307,7 @@ def nonreading(port, token_text, stop, counters, sockets=40, subscribes=100, pin
     """Sockets that never read, asking for more than the server may queue for them, reopened once closed."""
     greeting = RawSocket.frame(json.dumps({"type": "hello", "token": token_text}))
     asks = RawSocket.frame(json.dumps({"type": "subscribe", "conversation": "group-six"})) * subscribes
-    ping = RawSocket.control(0x9, b"p" * 100)
+    ping = Frames.encode(0x9, b"p" * 100)
     open_, sent, reopened = [], 0, 0
     while not stop.is_set():
         for ws in [ws for ws in open_ if not ws.is_open()]:

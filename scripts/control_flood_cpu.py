@@ -21,12 +21,6 @@ from raw_socket import CONTINUATION, PING, PONG, TCP_ESTABLISHED, TEXT, RawSocke
 SECRET = "control-flood-secret-0123456789abcdefghij"
 
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=str(ROOT / ".build" / "debug" / "typewire"))
@@ -40,7 +34,6 @@ def main():
     log = ROOT / ".artifacts" / "control_flood_cpu.log"
     arguments = ["serve", "--seed-demo", "--port", "0", "--jwt-secret", SECRET, "--sqlite", f"/tmp/control-flood-{time.time_ns()}.sqlite"]
     with typewire_server.running_server(arguments, log, executable=args.binary) as server:
-        pid = server.process.pid
         for kind, frame in kinds.items():
             ws = RawSocket(server.host, server.port)
             ws.send_json({"type": "hello", "token": token})
@@ -48,7 +41,7 @@ def main():
             if kind == "empty fragments":
                 ws.send_frame(TEXT, b'{"type":', fin=False)
             threading.Thread(target=ws.until_closed, daemon=True).start()  # reads its answers
-            before, started, sent = cpu_seconds(pid), time.monotonic(), 0
+            before, started, sent = server.cpu_seconds(), time.monotonic(), 0
             batch = frame * 10_000
             try:
                 while sent < args.frames and time.monotonic() - started < args.seconds and ws.tcp_state() == TCP_ESTABLISHED:
@@ -61,7 +54,7 @@ def main():
             lived = time.monotonic() - started
             closed = ws.tcp_state() != TCP_ESTABLISHED
             print(f"{kind}: {sent} frames sent in {lived:.2f} s, socket {'closed' if closed else 'still open'}; "
-                  f"server CPU {cpu_seconds(pid) - before:.2f} s", flush=True)
+                  f"server CPU {server.cpu_seconds() - before:.2f} s", flush=True)
             ws.close()
             time.sleep(1)
 

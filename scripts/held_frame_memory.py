@@ -14,7 +14,6 @@ bound lets wait, is what one waiting pong really costs. Each run is one socket; 
 """
 import argparse
 import pathlib
-import socket
 import sys
 import threading
 import time

@@ -14,13 +14,6 @@ from raw_socket import CONTINUATION, PING, PONG, TEXT, RawSocket
 FLOOD = 200_000  # frames, sent as fast as the connection takes them
 
 
-def cpu_seconds(server):
-    """The server process's CPU time so far (user and system)."""
-    with open(f"/proc/{server.process.pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100  # clock ticks of 10 ms
-
-
 def flood(ws, frame):
     """Sends `FLOOD` copies of `frame`; the server may close the connection before it has read them all."""
     try:
@@ -35,7 +28,7 @@ def test_a_flood_of_frames_that_carry_nothing_closes_the_socket(tmp_path, kind):
         bob = welcomed(server, token("bob", "Bob"))
         subscribed(bob, "group-six")
         mallory = welcomed(server, token("erin", "Erin"))
-        cpu_before, rss_before, started = cpu_seconds(server), server.rss_kib(), time.monotonic()
+        cpu_before, rss_before, started = server.cpu_seconds(), server.rss_kib(), time.monotonic()
         if kind == "ping":
             flood(mallory, RawSocket.encode(PING, b"x" * 100))
         elif kind == "pong":
@@ -45,7 +38,7 @@ def test_a_flood_of_frames_that_carry_nothing_closes_the_socket(tmp_path, kind):
             flood(mallory, RawSocket.encode(CONTINUATION, fin=False))
         code, _ = mallory.until_closed()
         closed_after = time.monotonic() - started
-        cpu = cpu_seconds(server) - cpu_before
+        cpu = server.cpu_seconds() - cpu_before
         print(f"{kind}: {FLOOD} frames sent, closed with {code} after {closed_after:.2f} s; server CPU {cpu:.2f} s, "
               f"RSS +{server.rss_kib() - rss_before} KiB")
         assert code == 1008, f"a {kind} flood ended with {code}"

@@ -13,28 +13,15 @@ reads, keeps getting every update. The server's memory stays bounded meanwhile.
 """
 
 import json
-import re
 import socket
 import threading
 import time
-import urllib.request
 
 import websocket
 
 from faultkit import mint_token, peer, record, running_server
 
 GROUP = "group-six"
-
-
-def server_rss_kib(server):
-    with open(f"/proc/{server.process.pid}/status") as status:
-        return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1))
-
-
-def open_connections(server):
-    with urllib.request.urlopen(f"http://{server.host}:{server.port}/metrics", timeout=5) as response:
-        text = response.read().decode()
-    return float(re.search(r"^typewire_connections(?:\{[^}]*\})? ([\d.e+]+)$", text, re.M).group(1))
 
 
 class SlowReader:
@@ -78,10 +65,10 @@ def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
     with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
         with peer(server.socket_url, tokens["bob"], "bob") as bob:
             bob.subscribe(GROUP)
-            connections_before = open_connections(server)  # Bob's, and the demo bot's
+            connections_before = server.metric("typewire_connections")  # Bob's, and the demo bot's
             erin = SlowReader(server.socket_url, tokens["erin"])
             bob.wait_for(lambda f: f["type"] == "presence" and f["user"] == "erin" and f["online"], 5, "erin online")
-            rss_before = server_rss_kib(server)
+            rss_before = server.rss_kib()
             start = bob.mark()
 
             # Alice sends 128 messages of 8 000 characters a second, from 32 sockets.
@@ -107,7 +94,7 @@ def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
                 )
                 erin_read_at_cut_off = erin.read
                 erin.pause = 0  # she catches up with what was on its way, and finds the close frame
-                peak_rss = server_rss_kib(server)
+                peak_rss = server.rss_kib()
                 received = sum(1 for _, f in bob.frames[start:] if f["type"] == "message")
             finally:
                 stop.set()
@@ -126,7 +113,7 @@ def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
             # What the server may hold for Erin: 4 MiB of frames, plus what NIO holds.
             assert peak_rss - rss_before < 64 * 1024, f"the server grew by {peak_rss - rss_before} KiB"
             deadline = time.monotonic() + 5
-            while open_connections(server) != connections_before:  # Erin's and Alice's sockets are gone
-                assert time.monotonic() < deadline, f"{open_connections(server)} sockets are still open"
+            while server.metric("typewire_connections") != connections_before:  # Erin's and Alice's sockets are gone
+                assert time.monotonic() < deadline, f"{server.metric('typewire_connections')} sockets are still open"
                 time.sleep(0.05)
             assert server.alive()

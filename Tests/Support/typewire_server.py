@@ -74,6 +74,12 @@ class ServerProcess:
         return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                    if line.startswith(name + " ") or ("{" not in name and line.startswith(name + "{")))
 
+    def cpu_seconds(self):
+        """The process's CPU time so far (user and system), in seconds."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def rss_kib(self):
         """The process's resident memory, in KiB."""
         with open(f"/proc/{self.process.pid}/status") as status:

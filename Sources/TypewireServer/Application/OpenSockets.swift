@@ -1,3 +1,4 @@
+import Prometheus
 import NIOCore
 import Synchronization
 
@@ -11,8 +12,13 @@ package final class OpenSockets: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where the count is shown (`typewire_sockets`), if anywhere.
+    private let gauge: Gauge?
 
-    package init() {}
+    /// - Parameter gauge: A gauge that follows the count.
+    package init(gauge: Gauge? = nil) {
+        self.gauge = gauge
+    }
 
     /// How many sockets are open now.
     package var count: Int { state.withLock { $0.open } }
@@ -20,6 +26,7 @@ package final class OpenSockets: Sendable {
     /// Counts a socket until its channel closes.
     package func opened(_ channel: any Channel) {
         state.withLock { $0.open += 1 }
+        gauge?.increment()
         channel.closeFuture.whenComplete { _ in self.closed() }
     }
 
@@ -36,6 +43,7 @@ package final class OpenSockets: Sendable {
     }
 
     private func closed() {
+        gauge?.decrement()
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open -= 1
             guard state.open == 0 else { return [] }

@@ -91,7 +91,7 @@ public enum TypewireApplication {
         httpConfiguration.httpDecoder.maxHeaderFieldSize = configuration.maxHeaderBytes
         let http1 = httpConfiguration
         let allowedOrigins = Set(configuration.allowedOrigins)
-        let sockets = OpenSockets()
+        let sockets = OpenSockets(gauge: metrics.sockets)
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in

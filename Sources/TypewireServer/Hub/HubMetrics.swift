@@ -9,7 +9,7 @@ public struct HubMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
     let connections: Gauge
-    /// WebSockets open, from the upgrade until the channel is gone (welcomed or not, cut off or not).
+    /// WebSockets open, from the upgrade until the channel is gone (welcomed or not, cut off or not); kept by ``OpenSockets``.
     let sockets: Gauge
     /// Sockets cut off for reading too slowly to follow.
     let cutOff: Counter

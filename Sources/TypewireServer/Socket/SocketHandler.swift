@@ -75,7 +75,6 @@ final class SocketHandler: ChannelInboundHandler {
             closeTimeout: .milliseconds(configuration.closeTimeout)
         )
         self.outbox = outbox
-        session.hub.metrics.sockets.increment()
         try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.outputWaterMark)
         let registration = SocketSession.Registration()
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -107,7 +106,6 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        session.hub.metrics.sockets.decrement()
         phase = .closing
         helloDeadline?.cancel()
         tokenExpiry?.cancel()
