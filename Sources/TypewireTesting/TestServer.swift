@@ -65,13 +65,13 @@ public struct TestServer: Sendable {
         let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
         defer { if ownsFolder { try? FileManager.default.removeItem(at: folder) } }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var configuration = ServerConfiguration(
-            port: 0, sqlitePath: folder.appendingPathComponent("typewire.sqlite").path, jwtSecret: secret
-        )
+        var configuration = ServerConfiguration(jwtSecret: secret)
+        configuration.http.port = 0
+        configuration.storage.sqlitePath = folder.appendingPathComponent("typewire.sqlite").path
         configure(&configuration)
         var logger = Logger(label: "typewire.test")
         logger.logLevel = .warning
-        let store = try await SQLiteChatStore.open(path: configuration.sqlitePath, logger: logger)
+        let store = try await SQLiteChatStore.open(path: configuration.storage.sqlitePath, logger: logger)
         do {
             try await DemoSeed.seed(into: store)
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)

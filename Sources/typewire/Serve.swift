@@ -57,19 +57,19 @@ struct Serve: AsyncParsableCommand {
     var clusterSecret: String?
 
     @Option(help: "How long an activity lives after its last frame, in milliseconds (TYPEWIRE_ACTIVITY_TTL).")
-    var activityTTL: Int64?
+    var activityTTL: Int?
 
     @Option(help: "How often to ping each socket, in milliseconds; a silent peer is closed (TYPEWIRE_PING_INTERVAL).")
-    var pingInterval: Int64?
+    var pingInterval: Int?
 
     @Option(help: "How long the server waits for a peer to answer its close frame, in milliseconds; a connection still open then is reset (TYPEWIRE_CLOSE_TIMEOUT; default 3000).")
-    var closeTimeout: Int64?
+    var closeTimeout: Int?
 
     @Option(help: "The most memory the unsent frames of one socket may hold, in bytes; a socket that reads too slowly to stay under it is cut off with 1001 (TYPEWIRE_MAX_QUEUED_BYTES; default 4194304).")
     var maxQueuedBytes: Int?
 
     @Option(help: "How long a new connection may take to send its first request head, in milliseconds (TYPEWIRE_HEADER_TIMEOUT).")
-    var headerTimeout: Int64?
+    var headerTimeout: Int?
 
     @Option(help: "Activity frames allowed per second and socket (TYPEWIRE_ACTIVITY_RATE).")
     var activityRate: Double?
@@ -132,51 +132,43 @@ struct Serve: AsyncParsableCommand {
         func setting<Value>(_ flag: Value?, _ variable: String, _ parse: (String) throws -> Value) throws -> Value? {
             try flag ?? environment[variable].map(parse)
         }
-        var configuration = ServerConfiguration(
-            host: try setting(host, "TYPEWIRE_HOST") { $0 } ?? "127.0.0.1",
-            port: try setting(port, "TYPEWIRE_PORT", Self.integer) ?? 8080,
-            sqlitePath: try setting(sqlite, "TYPEWIRE_SQLITE") { $0 } ?? "./typewire.sqlite",
-            jwtSecret: secret,
-            keySet: try keySetText.map { text in
-                do { return try KeySetSource(parsing: text) } catch { throw CommandError("\(error)") }
-            },
-            tokenRules: TokenRules(
-                issuer: try setting(jwtIssuer, "TYPEWIRE_JWT_ISSUER") { $0 },
-                audience: try setting(jwtAudience, "TYPEWIRE_JWT_AUDIENCE") { $0 },
-                nameClaim: try setting(jwtNameClaim, "TYPEWIRE_JWT_NAME_CLAIM") { $0 } ?? "name",
-                botClaim: try setting(jwtBotClaim, "TYPEWIRE_JWT_BOT_CLAIM") { $0 } ?? "role"
-            ),
-            clusterSecret: try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 },
-            apiKey: try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 },
-            storesMessages: !(noMessages || ["1", "true"].contains(environment["TYPEWIRE_NO_MESSAGES"]?.lowercased())),
-            demo: demo
+        var configuration = ServerConfiguration(jwtSecret: secret)
+        configuration.http.host = try setting(host, "TYPEWIRE_HOST") { $0 } ?? configuration.http.host
+        configuration.http.port = try setting(port, "TYPEWIRE_PORT", Self.integer) ?? configuration.http.port
+        configuration.storage.sqlitePath = try setting(sqlite, "TYPEWIRE_SQLITE") { $0 } ?? configuration.storage.sqlitePath
+        configuration.auth.keySet = try keySetText.map { text in
+            do { return try KeySetSource(parsing: text) } catch { throw CommandError("\(error)") }
+        }
+        configuration.auth.tokenRules = TokenRules(
+            issuer: try setting(jwtIssuer, "TYPEWIRE_JWT_ISSUER") { $0 },
+            audience: try setting(jwtAudience, "TYPEWIRE_JWT_AUDIENCE") { $0 },
+            nameClaim: try setting(jwtNameClaim, "TYPEWIRE_JWT_NAME_CLAIM") { $0 } ?? "name",
+            botClaim: try setting(jwtBotClaim, "TYPEWIRE_JWT_BOT_CLAIM") { $0 } ?? "role"
         )
-        if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", { Int64(try Self.integer($0)) }) { configuration.activityTTL = ttl }
-        if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", { Int64(try Self.integer($0)) }) { configuration.pingInterval = ping }
-        if let timeout = try setting(closeTimeout, "TYPEWIRE_CLOSE_TIMEOUT", { Int64(try Self.integer($0)) }) { configuration.closeTimeout = timeout }
-        if let bytes = try setting(maxQueuedBytes, "TYPEWIRE_MAX_QUEUED_BYTES", Self.integer) { configuration.maxQueuedBytes = bytes }
-        if let timeout = try setting(headerTimeout, "TYPEWIRE_HEADER_TIMEOUT", { Int64(try Self.integer($0)) }) { configuration.headerTimeout = timeout }
-        if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.activityRate = rate }
-        if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.messageRate = rate }
-        if let rate = try setting(handshakeRate, "TYPEWIRE_HANDSHAKE_RATE", Self.number) { configuration.handshakeRate = rate }
-        if let burst = try setting(handshakeBurst, "TYPEWIRE_HANDSHAKE_BURST", Self.number) { configuration.handshakeBurst = burst }
-        if let refusals = try setting(refusalsPerAddress, "TYPEWIRE_REFUSALS_PER_ADDRESS", Self.number) { configuration.refusalsPerAddress = refusals }
+        configuration.auth.clusterSecret = try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 }
+        configuration.serverAPI.key = try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        configuration.storage.storesMessages = !(noMessages || Self.isOn(environment["TYPEWIRE_NO_MESSAGES"]))
+        configuration.demo = demo
+        if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", Self.integer) { configuration.typing.activityTTL = .milliseconds(ttl) }
+        if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", Self.integer) { configuration.sockets.pingInterval = .milliseconds(ping) }
+        if let timeout = try setting(closeTimeout, "TYPEWIRE_CLOSE_TIMEOUT", Self.integer) { configuration.sockets.closeTimeout = .milliseconds(timeout) }
+        if let bytes = try setting(maxQueuedBytes, "TYPEWIRE_MAX_QUEUED_BYTES", Self.integer) { configuration.sockets.maxQueuedBytes = bytes }
+        if let timeout = try setting(headerTimeout, "TYPEWIRE_HEADER_TIMEOUT", Self.integer) { configuration.http.headerTimeout = .milliseconds(timeout) }
+        if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.budgets.activity.rate = rate }
+        if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.budgets.messages.rate = rate }
+        if let rate = try setting(handshakeRate, "TYPEWIRE_HANDSHAKE_RATE", Self.number) { configuration.budgets.handshakes.rate = rate }
+        if let burst = try setting(handshakeBurst, "TYPEWIRE_HANDSHAKE_BURST", Self.number) { configuration.budgets.handshakes.burst = burst }
+        if let refusals = try setting(refusalsPerAddress, "TYPEWIRE_REFUSALS_PER_ADDRESS", Self.number) { configuration.addresses.refusals = refusals }
         if let pending = try setting(pendingConnectionsPerAddress, "TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS", Self.integer) {
-            configuration.pendingConnectionsPerAddress = pending
+            configuration.addresses.pendingConnections = pending
         }
-        configuration.countsLocalAddresses = countLocalAddresses || ["1", "true"].contains(environment["TYPEWIRE_COUNT_LOCAL_ADDRESSES"]?.lowercased())
+        configuration.addresses.countsLocalAddresses = countLocalAddresses || Self.isOn(environment["TYPEWIRE_COUNT_LOCAL_ADDRESSES"])
         if let origins = try setting(allowedOrigins, "TYPEWIRE_ALLOWED_ORIGINS", { $0 }) {
-            configuration.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            configuration.http.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.publicDirectory = folder }
+        if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.http.publicDirectory = folder }
         configuration.threads = try setting(threads, "TYPEWIRE_THREADS", Self.integer)
-        guard (configuration.threads ?? 1) >= 1 else { throw CommandError("--threads must be at least 1.") }
-        guard configuration.activityTTL > 0, configuration.pingInterval > 0, configuration.headerTimeout > 0, configuration.closeTimeout > 0,
-              configuration.maxQueuedBytes >= 64 * 1_024, configuration.pendingConnectionsPerAddress >= 0,
-              configuration.activityRate > 0, configuration.messageRate > 0,
-              configuration.handshakeRate > 0, configuration.handshakeBurst >= 1, configuration.refusalsPerAddress >= 0 else {
-            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address and --pending-connections-per-address 0 or more.")
-        }
+        try Self.check(configuration)
         let files = OpenFileLimit.raiseToHard()
         logger.info("Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more.")
         if let secret { _ = try await TokenAuthority(secret: secret) }  // refuse a weak secret before touching the file
@@ -185,10 +177,10 @@ struct Serve: AsyncParsableCommand {
         let store: any ChatStore = if let postgres {
             try await PostgresChatStore.open(url: postgres, logger: logger)
         } else {
-            try await Self.openSQLite(at: configuration.sqlitePath, logger: logger)
+            try await Self.openSQLite(at: configuration.storage.sqlitePath, logger: logger)
         }
         if demo || seedDemo { try await DemoSeed.seed(into: store) }
-        let host = configuration.host
+        let host = configuration.http.host
         let mode = (configuration.demo ? " (demo)" : "") + (postgres == nil ? "" : " (cluster node on PostgreSQL)")
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
         let server: TypewireService
@@ -243,6 +235,23 @@ struct Serve: AsyncParsableCommand {
                 "Cannot open the SQLite file '\(path)' (\(error)): its folder must exist and be writable, since SQLite creates files beside it."
             )
         }
+    }
+
+    /// Refuses settings the server cannot run with, naming the flags.
+    private static func check(_ configuration: ServerConfiguration) throws {
+        guard (configuration.threads ?? 1) >= 1 else { throw CommandError("--threads must be at least 1.") }
+        let durations = [configuration.typing.activityTTL, configuration.sockets.pingInterval, configuration.http.headerTimeout, configuration.sockets.closeTimeout]
+        let budgets = configuration.budgets
+        guard durations.allSatisfy({ $0 > .zero }), configuration.sockets.maxQueuedBytes >= 64 * 1_024,
+              configuration.addresses.pendingConnections >= 0, budgets.activity.rate > 0, budgets.messages.rate > 0,
+              budgets.handshakes.rate > 0, budgets.handshakes.burst >= 1, configuration.addresses.refusals >= 0 else {
+            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address and --pending-connections-per-address 0 or more.")
+        }
+    }
+
+    /// Whether a TYPEWIRE_* switch is set (`1` or `true`).
+    private static func isOn(_ value: String?) -> Bool {
+        ["1", "true"].contains(value?.lowercased())
     }
 
     private static func number(_ text: String) throws -> Double {

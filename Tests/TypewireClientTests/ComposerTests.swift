@@ -27,7 +27,7 @@ struct ComposerTests: ClientTesting {
     @Test func refreshesKeepTypingAliveLongerThanTheTTL() async throws {
         // A ttl of 1.5 s: without the composer's refresh every 300 ms, Bob would lose Alice after 1.5 s.
         // Alice keeps typing (an idle timeout of a minute) until the server has had 8 refreshes, over two ttls.
-        try await TestServer.run(configure: { $0.activityTTL = 1_500 }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(1_500) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
                 let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(60)))
@@ -44,7 +44,7 @@ struct ComposerTests: ClientTesting {
 
     @Test func theIdleStopClearsTypingAfterTheLastKey() async throws {
         // An idle timeout of 1 s and a ttl of a minute: what clears Bob's indicator is Alice's idle stop.
-        try await TestServer.run(configure: { $0.activityTTL = 60_000 }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
                 let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(1)))
@@ -60,7 +60,7 @@ struct ComposerTests: ClientTesting {
     }
 
     @Test func clearingTheInputLeavingAndGoingToTheBackgroundStopAtOnce() async throws {
-        try await TestServer.run(configure: { $0.activityTTL = 60_000 }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in
             try await withChats(["alice", "bob"], of: server) { _, chats in
                 let (aliceChat, bobChat) = (chats[0], chats[1])
                 let composer = await aliceChat.composer(configuration: .init(idleTimeout: .seconds(60)))
@@ -106,9 +106,9 @@ struct ComposerOrderTests: ClientTesting {
         let rounds = 1_000
         try await TestServer.run(configure: {
             // Budgets wide enough for one socket to type and send a thousand times in a few seconds.
-            $0.messageRate = 100_000; $0.messageBurst = 100_000
-            $0.activityRate = 100_000; $0.activityBurst = 100_000
-            $0.frameRate = 100_000; $0.frameBurst = 100_000
+            $0.budgets.messages.rate = 100_000; $0.budgets.messages.burst = 100_000
+            $0.budgets.activity.rate = 100_000; $0.budgets.activity.burst = 100_000
+            $0.budgets.frames.rate = 100_000; $0.budgets.frames.burst = 100_000
         }) { server in
             let bob = FrameRecorder(url: server.socketURL, token: try await server.token("bob"), conversation: Self.direct)
             defer { bob.close() }

@@ -51,7 +51,7 @@ struct TypewireClientTests: ClientTesting {
     }
 
     @Test func typingExpiresOnTimeWhileDisconnected() async throws {
-        try await TestServer.run(configure: { $0.activityTTL = 600 }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(600) }) { server in
             let alice = client("alice", of: server)
             let bob = client("bob", of: server)
             let aliceConnection = Task { await alice.run() }
@@ -107,10 +107,10 @@ struct TypewireClientTests: ClientTesting {
     }
 
     @Test func aRefusedSendFailsWithTheServersReasonAndARateLimitedOneIsRetried() async throws {
-        try await TestServer.run(configure: { $0.messageBurst = 2; $0.messageRate = 2 }) { server in
+        try await TestServer.run(configure: { $0.budgets.messages.burst = 2; $0.budgets.messages.rate = 2 }) { server in
             try await withChats(["alice"], of: server) { _, chats in
                 let chat = chats[0]
-                let tooLong = String(repeating: "x", count: server.configuration.maxMessageLength + 1)
+                let tooLong = String(repeating: "x", count: server.configuration.messages.maxLength + 1)
                 await #expect(throws: TypewireClientError.self) { try await chat.send(tooLong) }
                 // Four sends at once with a burst of two: the refused ones come back later by themselves.
                 let ids = try await withThrowingTaskGroup(of: String.self) { group in

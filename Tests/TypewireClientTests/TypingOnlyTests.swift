@@ -9,7 +9,7 @@ import TypewireTesting
 @Suite("The client against a typing-only server", .timeLimit(.minutes(1)))
 struct TypingOnlyClientTests: ClientTesting {
     @Test func sendingThrowsAtOnceAndDidSendClearsTheTyping() async throws {
-        try await TestServer.run(configure: { $0.storesMessages = false; $0.activityTTL = 60_000 }) { server in
+        try await TestServer.run(configure: { $0.storage.storesMessages = false; $0.typing.activityTTL = .milliseconds(60_000) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
                 #expect(await alice.storesMessages == false)

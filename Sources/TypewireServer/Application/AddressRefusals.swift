@@ -2,7 +2,7 @@ import NIOCore
 import Prometheus
 
 /// Closes, as soon as they are accepted, the connections of a client whose sockets keep being refused:
-/// a budget of refusals per client address (``ClientAddress``), ``ServerConfiguration/refusalsPerAddress`` at
+/// a budget of refusals per client address (``ClientAddress``), ``ServerConfiguration/Addresses/refusals`` at
 /// once and one more each second.
 ///
 /// A socket counts as refused when it closes without having been welcomed (a refused or missing `hello`,
@@ -13,7 +13,7 @@ import Prometheus
 /// has are not touched.
 ///
 /// Addresses of this host and of private networks are not counted unless
-/// ``ServerConfiguration/countsLocalAddresses``: a proxy or a load balancer in front of the server connects
+/// ``ServerConfiguration/Addresses/countsLocalAddresses``: a proxy or a load balancer in front of the server connects
 /// from one, on behalf of all its clients, and must limit connections per client itself.
 final class AddressRefusals: Sendable {
     /// Refusals a client regains per second once its budget is spent.

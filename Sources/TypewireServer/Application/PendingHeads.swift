@@ -4,14 +4,14 @@ import Synchronization
 
 /// The connections of each client address that have not yet sent a whole first request head (the HTTP
 /// phase, which ``RequestHeadGuard`` bounds in time), bounded per address
-/// (``ServerConfiguration/pendingConnectionsPerAddress``): past it, the address's new connections are closed
+/// (``ServerConfiguration/Addresses/pendingConnections``): past it, the address's new connections are closed
 /// as soon as accepted, so one client cannot hold hundreds of half-sent requests (and file descriptors). A
 /// connection that its head timeout closes after sending part of a head counts as a refused socket of its
 /// address too (``AddressRefusals``). A connection that sent nothing (a browser's unused preconnect) is only
 /// counted while open.
 ///
 /// Addresses of this host and of private networks are not counted unless
-/// ``ServerConfiguration/countsLocalAddresses`` (a proxy connects from one for all its clients).
+/// ``ServerConfiguration/Addresses/countsLocalAddresses`` (a proxy connects from one for all its clients).
 final class PendingHeads: Sendable {
     private let counts = Mutex<[ClientAddress: Int]>([:])
     private let limit: Int

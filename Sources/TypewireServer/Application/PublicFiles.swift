@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// The web demo's static files (``ServerConfiguration/publicDirectory``), served at `/` by Hummingbird's
+/// The web demo's static files (``ServerConfiguration/HTTP/publicDirectory``), served at `/` by Hummingbird's
 /// `FileMiddleware`: `/` answers `index.html`, other paths their file. Routes come first; only a request
 /// that no route answers looks for a file.
 enum PublicFiles {
@@ -17,11 +17,11 @@ enum PublicFiles {
 }
 
 extension ServerConfiguration {
-    /// The absolute path of ``publicDirectory`` if the folder exists; nil if it is missing and the demo is
+    /// The absolute path of ``HTTP-swift.struct/publicDirectory`` if the folder exists; nil if it is missing and the demo is
     /// off. Call it before opening anything, to refuse a demo without its page at once.
     /// - Throws: ``PublicFolderError`` if the demo is on and the folder is missing.
     public func resolvedPublicDirectory() throws -> String? {
-        let path = URL(fileURLWithPath: publicDirectory).standardizedFileURL.path
+        let path = URL(fileURLWithPath: http.publicDirectory).standardizedFileURL.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return path

@@ -18,8 +18,8 @@ struct RESTRoutes {
         self.hub = hub
         self.authority = authority
         self.configuration = configuration
-        requests = RequestLimiter(rate: configuration.requestRate, burst: configuration.requestBurst)
-        let perMinute = Double(configuration.conversationsPerMinute)
+        requests = RequestLimiter(configuration.http.requestsPerUser)
+        let perMinute = Double(configuration.conversations.createdPerMinute)
         creations = RequestLimiter(rate: perMinute / 60, burst: perMinute)
     }
 
@@ -71,19 +71,19 @@ struct RESTRoutes {
             if new.kind == .direct, others.count != 1 {
                 throw HTTPError(.badRequest, message: "A direct conversation has exactly one other member; make a group for more.")
             }
-            let limit = configuration.maxConversationMembers
+            let limit = configuration.conversations.maxMembers
             guard others.count < limit else {
                 throw HTTPError(.badRequest, message: "\"members\" names \(others.count) others; a conversation has at most \(limit) participants.")
             }
-            if let title = new.title, title.count > configuration.maxTitleLength {
-                throw HTTPError(.badRequest, message: "\"title\" has \(title.count) characters; the limit is \(configuration.maxTitleLength).")
+            if let title = new.title, title.count > configuration.conversations.maxTitleLength {
+                throw HTTPError(.badRequest, message: "\"title\" has \(title.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
             }
             // A user who blocked the creator is never put in a conversation by them (they would see each other there).
             if let other = try await store.blockers(of: me.userID).intersection(others).sorted().first {
                 throw HTTPError(.forbidden, message: "'\(other.prefix(64))' does not take conversations from you.")
             }
             guard creations.allow(me.userID, now: hub.now()) else {
-                throw Self.tooMany("You created \(configuration.conversationsPerMinute) conversations within a minute; try again shortly.")
+                throw Self.tooMany("You created \(configuration.conversations.createdPerMinute) conversations within a minute; try again shortly.")
             }
             let conversation = try await store.createConversation(
                 id: UUID().uuidString.lowercased(), kind: new.kind, title: new.title, creator: me.userID, members: Array(others)
@@ -110,7 +110,7 @@ struct RESTRoutes {
                 throw HTTPError(.forbidden, message: "'\(new.user.prefix(64))' does not take conversations from you.")
             }
             do {
-                guard try await store.addParticipant(new.user, to: conversation.id, limit: configuration.maxConversationMembers) else { return .noContent }
+                guard try await store.addParticipant(new.user, to: conversation.id, limit: configuration.conversations.maxMembers) else { return .noContent }
             } catch let refusal as MembershipRefusal {
                 throw HTTPError(refusal, conversation: conversation.id)
             }
@@ -134,7 +134,7 @@ struct RESTRoutes {
         api.get("conversations/:id/messages") { request, context -> MessagePage in
             let (_, conversation) = try await membership(request, context)
             // Typing-only mode serves no message, not even those stored before the switch (docs/PROTOCOL.md).
-            guard configuration.storesMessages else { return MessagePage(messages: []) }
+            guard configuration.storage.storesMessages else { return MessagePage(messages: []) }
             let limit = min(200, max(1, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))
             let before = request.uri.queryParameters.get("before")
             return MessagePage(messages: try await store.messages(of: conversation.id, before: before, limit: limit))
@@ -186,7 +186,7 @@ struct RESTRoutes {
             throw HTTPError(.unauthorized, message: "Send a valid token as \"Authorization: Bearer <token>\".")
         }
         guard requests.allow(identity.userID, now: hub.now()) else {
-            throw Self.tooMany("More than \(Int(configuration.requestRate)) requests a second; slow down and try again shortly.")
+            throw Self.tooMany("More than \(Int(configuration.http.requestsPerUser.rate)) requests a second; slow down and try again shortly.")
         }
         try await store.recordIfChanged(identity)
         return identity

@@ -19,7 +19,7 @@ struct ServerAPIRoutes {
         self.hub = hub
         self.key = key
         self.configuration = configuration
-        requests = RequestLimiter(rate: configuration.serverAPIRate, burst: configuration.serverAPIBurst)
+        requests = RequestLimiter(configuration.serverAPI.requests)
     }
 
     struct UserBody: Decodable {
@@ -97,7 +97,7 @@ struct ServerAPIRoutes {
             let conversation = try await group(context)
             let user = try identifier("user", of: context)
             do {
-                guard try await store.addParticipant(user, to: conversation.id, limit: configuration.maxConversationMembers) else { return .noContent }
+                guard try await store.addParticipant(user, to: conversation.id, limit: configuration.conversations.maxMembers) else { return .noContent }
             } catch let refusal as MembershipRefusal {
                 throw HTTPError(refusal, conversation: conversation.id)
             }
@@ -137,12 +137,12 @@ struct ServerAPIRoutes {
         guard requests.allow("server", now: hub.now()) else {
             throw HTTPError(
                 .tooManyRequests, headers: [.retryAfter: "1"],
-                message: "More than \(Int(configuration.serverAPIRate)) server API requests a second; slow down and try again shortly."
+                message: "More than \(Int(configuration.serverAPI.requests.rate)) server API requests a second; slow down and try again shortly."
             )
         }
     }
 
-    /// A path parameter naming a user or conversation: percent-decoded, at most ``ServerConfiguration/maxIDLength`` bytes, no control characters.
+    /// A path parameter naming a user or conversation: percent-decoded, at most ``ServerConfiguration/ServerAPI/maxIDLength`` bytes, no control characters.
     private func identifier(_ name: String, of context: BasicRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
         guard let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
@@ -153,14 +153,14 @@ struct ServerAPIRoutes {
     }
 
     private func checkIdentifier(_ id: String, field: String) throws {
-        guard DisplayName.isAcceptableID(id, maxBytes: configuration.maxIDLength) else {
-            throw HTTPError(.badRequest, message: "\"\(field)\" must be 1 to \(configuration.maxIDLength) bytes without control, bidi or zero-width characters; '\(id.prefix(64))' is not.")
+        guard DisplayName.isAcceptableID(id, maxBytes: configuration.serverAPI.maxIDLength) else {
+            throw HTTPError(.badRequest, message: "\"\(field)\" must be 1 to \(configuration.serverAPI.maxIDLength) bytes without control, bidi or zero-width characters; '\(id.prefix(64))' is not.")
         }
     }
 
     private func checkLength(of text: String, field: String) throws {
-        guard text.count <= configuration.maxTitleLength else {
-            throw HTTPError(.badRequest, message: "\"\(field)\" has \(text.count) characters; the limit is \(configuration.maxTitleLength).")
+        guard text.count <= configuration.conversations.maxTitleLength else {
+            throw HTTPError(.badRequest, message: "\"\(field)\" has \(text.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
         }
     }
 
@@ -172,8 +172,8 @@ struct ServerAPIRoutes {
             throw HTTPError(.badRequest, message: "\"members\" of a direct conversation names exactly two users; it names \(unique.count).")
         case .group where unique.isEmpty:
             throw HTTPError(.badRequest, message: "\"members\" of a group names at least one user.")
-        case .group where unique.count > configuration.maxConversationMembers:
-            throw HTTPError(.badRequest, message: "\"members\" names \(unique.count) users; a conversation has at most \(configuration.maxConversationMembers).")
+        case .group where unique.count > configuration.conversations.maxMembers:
+            throw HTTPError(.badRequest, message: "\"members\" names \(unique.count) users; a conversation has at most \(configuration.conversations.maxMembers).")
         default:
             return unique
         }

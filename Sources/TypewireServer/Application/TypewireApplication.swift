@@ -39,19 +39,19 @@ public enum TypewireApplication {
         var bus: PostgresClusterBus?
         if let cluster, let outbox {
             guard let postgres = store as? PostgresChatStore else {
-                throw StoreError.clusterNeedsPostgres
+                throw ConfigurationError.clusterNeedsPostgres
             }
-            guard let secret = configuration.clusterSecret ?? configuration.jwtSecret else { throw StoreError.clusterNeedsSecret }
+            guard let secret = configuration.auth.clusterSecret ?? configuration.auth.jwtSecret else { throw ConfigurationError.clusterNeedsSecret }
             bus = PostgresClusterBus(
                 client: postgres.client, hub: hub, node: node, outgoing: outbox.1,
                 payloads: ClusterPayload(secret: secret), configuration: cluster, logger: logger
             )
         }
         let refusals = AddressRefusals(
-            burst: configuration.refusalsPerAddress, countsLocalAddresses: configuration.countsLocalAddresses, now: hub.now, metrics: metrics
+            burst: configuration.addresses.refusals, countsLocalAddresses: configuration.addresses.countsLocalAddresses, now: hub.now, metrics: metrics
         )
         let pendingHeads = PendingHeads(
-            limit: configuration.pendingConnectionsPerAddress, countsLocalAddresses: configuration.countsLocalAddresses, metrics: metrics
+            limit: configuration.addresses.pendingConnections, countsLocalAddresses: configuration.addresses.countsLocalAddresses, metrics: metrics
         )
         let session = SocketSession(
             hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(), refusals: refusals
@@ -66,7 +66,7 @@ public enum TypewireApplication {
             )
         }
         RESTRoutes(store: store, hub: hub, authority: authority, configuration: configuration).register(on: router)
-        if let apiKey = configuration.apiKey {
+        if let apiKey = configuration.serverAPI.key {
             ServerAPIRoutes(store: store, hub: hub, key: try APIKey(apiKey), configuration: configuration).register(on: router)
         }
         if configuration.demo {
@@ -86,27 +86,27 @@ public enum TypewireApplication {
             router.add(middleware: PublicFilesGuard())  // FileMiddleware's answers to `//x` and a range past the end
             router.add(middleware: files)  // after the routes: only a request no route answers looks for a file
         }
-        var httpConfiguration = HTTP1Channel.Configuration(idleTimeout: .milliseconds(configuration.httpIdleTimeout))
-        httpConfiguration.httpDecoder.maxHeaderListSize = configuration.maxHeaderBytes
-        httpConfiguration.httpDecoder.maxHeaderFieldSize = configuration.maxHeaderBytes
+        var httpConfiguration = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.http.idleTimeout))
+        httpConfiguration.httpDecoder.maxHeaderListSize = configuration.http.maxHeaderBytes
+        httpConfiguration.httpDecoder.maxHeaderFieldSize = configuration.http.maxHeaderBytes
         let http1 = httpConfiguration
-        let allowedOrigins = Set(configuration.allowedOrigins)
+        let allowedOrigins = Set(configuration.http.allowedOrigins)
         let sockets = OpenSockets(gauge: metrics.sockets)
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 GuardedChildChannel(
                     base: SocketChildChannel(
-                        responder: responder, http1: http1, maxFrameSize: configuration.socketFrameLimit, sockets: sockets,
+                        responder: responder, http1: http1, maxFrameSize: configuration.sockets.frameLimit, sockets: sockets,
                         shouldUpgrade: { head in Self.mayOpenSocket(head, allowedOrigins: allowedOrigins) },
                         installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(session: session)) }
                     ),
-                    maxHeadBytes: configuration.maxHeaderBytes, headTimeout: .milliseconds(configuration.headerTimeout),
+                    maxHeadBytes: configuration.http.maxHeaderBytes, headTimeout: TimeAmount(configuration.http.headerTimeout),
                     refusals: refusals, pendingHeads: pendingHeads
                 )
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "typewire", backlog: 4_096),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            configuration: .init(address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "typewire", backlog: 4_096),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.http.port) },
             eventLoopGroupProvider: .shared(group),
             logger: logger
         )

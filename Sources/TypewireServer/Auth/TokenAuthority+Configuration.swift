@@ -9,8 +9,8 @@ extension TokenAuthority {
     /// - Throws: ``TokenAuthorityError``.
     static func make(for configuration: ServerConfiguration, logger: Logger) async throws(TokenAuthorityError) -> TokenAuthority {
         var keySet: KeySet?
-        if let source = configuration.keySet {
-            let set = KeySet(source: source, refreshInterval: configuration.keySetRefreshInterval, logger: logger)
+        if let source = configuration.auth.keySet {
+            let set = KeySet(source: source, refreshInterval: configuration.auth.keySetRefreshInterval.wholeMilliseconds, logger: logger)
             do {
                 try await set.load()
                 let keys = await set.identifiers.sorted().joined(separator: ", ")
@@ -21,6 +21,6 @@ extension TokenAuthority {
             }
             keySet = set
         }
-        return try await TokenAuthority(secret: configuration.jwtSecret, keySet: keySet, rules: configuration.tokenRules)
+        return try await TokenAuthority(secret: configuration.auth.jwtSecret, keySet: keySet, rules: configuration.auth.tokenRules)
     }
 }

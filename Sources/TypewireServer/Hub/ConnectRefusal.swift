@@ -22,7 +22,7 @@ public struct ConnectRefusal: Error, CustomStringConvertible {
         )
     }
 
-    /// The user opened sockets faster than ``ServerConfiguration/handshakeRate``: the client connects
+    /// The user opened sockets faster than ``ServerConfiguration/Budgets/handshakes``: the client connects
     /// again with its backoff.
     static func tooManyHandshakes(rate: Double) -> ConnectRefusal {
         ConnectRefusal(

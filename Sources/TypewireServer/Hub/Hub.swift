@@ -34,7 +34,7 @@ public final class Hub: Sendable {
     private let streams = SharedOpenReplies()
     private let nextConnectionID = Atomic<ConnectionID>(1)
     /// The sockets each user has on this node: served (the user's presence for the other nodes) and holding
-    /// a place (``ServerConfiguration/maxSocketsPerUser``).
+    /// a place (``ServerConfiguration/Sockets/maxPerUser``).
     private let userSockets = Mutex(UserSockets())
     /// The server is shutting down: no socket is taken any more.
     private let shuttingDown = Atomic<Bool>(false)
@@ -62,7 +62,7 @@ public final class Hub: Sendable {
         self.logger = logger
         self.now = now
         self.cluster = cluster
-        self.handshakes = HandshakeBudgets(rate: configuration.handshakeRate, burst: configuration.handshakeBurst)
+        self.handshakes = HandshakeBudgets(configuration.budgets.handshakes)
         let streams = streams
         self.shards = eventLoops.map { loop in
             HubShard(
@@ -112,13 +112,13 @@ public final class Hub: Sendable {
     ///   - outbox: Where the hub queues the socket's frames, and closes it with the going-away code (1001) for
     ///     a shutdown or when it reads too slowly to follow (the outbox overflowed).
     /// - Returns: The connection's id, for every later call.
-    /// - Throws: ``ConnectRefusal``: the user opened sockets faster than ``ServerConfiguration/handshakeRate``
+    /// - Throws: ``ConnectRefusal``: the user opened sockets faster than ``ServerConfiguration/Budgets/handshakes``
     ///   (checked first, so a user reconnecting in a loop costs no store read), already has
-    ///   ``ServerConfiguration/maxSocketsPerUser`` sockets, or the store cannot be read now (the client retries later).
+    ///   ``ServerConfiguration/Sockets/maxPerUser`` sockets, or the store cannot be read now (the client retries later).
     public func connect(_ identity: Identity, outbox: any Outbox) async throws(ConnectRefusal) -> ConnectionID {
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
-        guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.handshakeRate) }
-        let limit = configuration.maxSocketsPerUser
+        guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.budgets.handshakes.rate) }
+        let limit = configuration.sockets.maxPerUser
         guard userSockets.withLock({ $0.places(of: identity.userID) }) < limit else { throw .tooManySockets(limit: limit) }
         let stored: StoredUser?
         let blocked: Set<String>
@@ -141,9 +141,7 @@ public final class Hub: Sendable {
         guard let firstDevice = userSockets.withLock({ $0.take(id, of: identity.userID, limit: limit) }) else {
             throw .tooManySockets(limit: limit)
         }
-        let budget = SocketBudget(
-            unknownConversationRate: configuration.unknownConversationRate, unknownConversationBurst: configuration.unknownConversationBurst
-        )
+        let budget = SocketBudget(unknownConversations: configuration.budgets.unknownConversations)
         let settings = UserSettings(
             blocked: blocked, blockers: blockers, sharesTyping: stored?.sharesTyping ?? true, sharesPresence: stored?.sharesPresence ?? true
         )
@@ -155,8 +153,8 @@ public final class Hub: Sendable {
         let welcome = ServerFrame.welcome(.init(
             user: Participant(id: identity.userID, name: identity.name, online: true), serverTime: now(),
             config: .init(
-                activityTTL: configuration.activityTTL, refreshInterval: configuration.refreshInterval,
-                idleTimeout: configuration.idleTimeout, storesMessages: configuration.storesMessages
+                activityTTL: configuration.typing.activityTTL.wholeMilliseconds, refreshInterval: configuration.typing.refreshInterval.wholeMilliseconds,
+                idleTimeout: configuration.typing.idleTimeout.wholeMilliseconds, storesMessages: configuration.storage.storesMessages
             )
         ))
         outbox.enqueue(Self.encode(welcome))

@@ -5,8 +5,8 @@ import TypewireCore
 extension HubShard {
     func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
-        if let detail = activity.detail, detail.count > configuration.maxActivityDetailLength {
-            let limit = configuration.maxActivityDetailLength
+        if let detail = activity.detail, detail.count > configuration.typing.maxDetailLength {
+            let limit = configuration.typing.maxDetailLength
             return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity", request: "activity"))
         }
         // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
@@ -43,14 +43,14 @@ extension HubShard {
     /// One sweep, then the next one armed on the loop.
     private func sweepExpired() {
         let next = expire()
-        let wait = min(configuration.activityTTL, max(1, (next ?? .max) - now()))
+        let wait = min(configuration.typing.activityTTL.wholeMilliseconds, max(1, (next ?? .max) - now()))
         expiryTimer = eventLoop.scheduleTask(in: .milliseconds(wait)) { [weak self] in
             self?.assumeIsolated { $0.sweepExpired() }
         }
     }
 
     /// Tells a conversation's subscribers (and the other nodes of a cluster) that its activity changed.
-    /// Large groups get at most one update per ``ServerConfiguration/largeGroupInterval`` (`ActivityPacer`).
+    /// Large groups get at most one update per ``ServerConfiguration/Typing/largeGroupInterval`` (`ActivityPacer`).
     /// - Parameter sharing: Whether to tell the other nodes of a cluster this node's slice (whenever it
     ///   may have changed, except by expiry, which they apply by themselves).
     func publishActivity(of conversation: String, sharing: Bool = true) {
@@ -88,7 +88,7 @@ extension HubShard {
 
     /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
     /// blocked someone in it, who get the state without the users they blocked. At most
-    /// ``ServerConfiguration/maxActivityEntries`` entries are listed; `total` counts all.
+    /// ``ServerConfiguration/Typing/maxEntries`` entries are listed; `total` counts all.
     func fanOutActivity(of conversation: String) {
         guard let ids = subscribers[conversation], !ids.isEmpty else { return }
         let entries = board.entries(in: conversation)
@@ -127,10 +127,10 @@ extension HubShard {
         return true
     }
 
-    /// An update listing at most ``ServerConfiguration/maxActivityEntries`` of the entries, counting all.
+    /// An update listing at most ``ServerConfiguration/Typing/maxEntries`` of the entries, counting all.
     func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
         ActivityUpdate(
-            conversation: conversation, entries: Array(entries.prefix(configuration.maxActivityEntries)),
+            conversation: conversation, entries: Array(entries.prefix(configuration.typing.maxEntries)),
             total: entries.count, serverTime: serverTime
         )
     }

@@ -26,7 +26,7 @@ extension HubShard {
     /// `unknown_conversation` for a stranger, `unavailable` (try again) when the store cannot say now.
     ///
     /// A member of a cached conversation is let through at once. Anyone else is charged a lookup first,
-    /// whatever the cache holds (``ServerConfiguration/unknownConversationRate``; given back if they turn out
+    /// whatever the cache holds (``ServerConfiguration/Budgets/unknownConversations``; given back if they turn out
     /// to be a member), so that a stranger's answers (`unknown_conversation`, then `rate_limited` once the
     /// budget is spent) are the same for a conversation that does not exist and for one that others have
     /// open: they tell nothing (docs/PROTOCOL.md). Past the budget no store query is made.

@@ -16,11 +16,11 @@ extension HubShard {
     }
 
     /// Tells the subscribers of the user's conversations, except those who may not see the user's presence
-    /// (a block either way; a user who shares it with nobody is announced to no one), and except in large groups (``ServerConfiguration/largeGroupSize`` members or more): there every member's
+    /// (a block either way; a user who shares it with nobody is announced to no one), and except in large groups (``ServerConfiguration/Typing/largeGroupSize`` members or more): there every member's
     /// connect would reach every member, so a group's reconnecting members would cost the square of its size.
     func announcePresence(of user: String, online: Bool) {
         for conversation in members.conversations(of: user)
-        where members[conversation].map({ $0.count < configuration.largeGroupSize }) ?? false {
+        where members[conversation].map({ $0.count < configuration.typing.largeGroupSize }) ?? false {
             let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
             for id in subscribers[conversation] ?? [] {
                 guard let connection = connections[id], visibility.showsPresence(of: user, to: connection.identity.userID) else { continue }

@@ -6,7 +6,7 @@ extension HubShard {
     /// The socket's session has already turned away frames past their budgets (`InboundGate`).
     func handle(_ frame: ClientFrame, from id: ConnectionID) async {
         metrics.received(frame.type)
-        if !configuration.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
+        if !configuration.storage.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
         switch frame {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: "hello"))
@@ -34,7 +34,7 @@ extension HubShard {
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {
         guard let user = connections[id]?.identity.userID else { return }
-        let limit = configuration.maxSubscriptionsPerSocket
+        let limit = configuration.sockets.maxSubscriptions
         guard connections[id]!.budget.subscriptions < limit || connections[id]!.subscriptions.contains(conversation) else {
             return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: "subscribe"))
         }
@@ -45,8 +45,8 @@ extension HubShard {
         let messages: [ChatMessage]
         do {
             participants = try await store.participants(of: conversation)
-            messages = configuration.storesMessages ? try await store.recentMessages(
-                of: conversation, limit: configuration.recentMessages, withinBytes: configuration.maxRecentBytes
+            messages = configuration.storage.storesMessages ? try await store.recentMessages(
+                of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes
             ) : []
         } catch {
             _ = joining.end(id, in: conversation)
@@ -65,7 +65,7 @@ extension HubShard {
         let view = activityUpdate(of: conversation, seenBy: user)
         let subscribed = ServerFrame.subscribed(.init(
             conversation: conversation, participants: online, activity: view,
-            recentMessages: messages, presence: participants.count >= configuration.largeGroupSize ? false : nil
+            recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil
         ))
         if connections[id]!.subscriptions.insert(conversation).inserted {
             metrics.subscriptions.increment()

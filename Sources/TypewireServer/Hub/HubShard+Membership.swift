@@ -51,7 +51,7 @@ extension HubShard {
                 } else if board.isActive(other, in: conversation) {
                     deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: viewer))), as: "activity", to: connection.outbox)
                 }
-                guard presence, let members = members[conversation], members.contains(other), members.count < configuration.largeGroupSize else { continue }
+                guard presence, let members = members[conversation], members.contains(other), members.count < configuration.typing.largeGroupSize else { continue }
                 deliver(Self.encode(.presence(.init(conversation: conversation, user: other, online: online))), as: "presence", to: connection.outbox)
             }
             if !visibility.hidesAnyone(from: viewer) { connection.activityViews = [:] }  // everything it sees is shared again

@@ -4,9 +4,9 @@ import TypewireCore
 extension HubShard {
     func send(_ send: ClientFrame.Send, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
-        guard send.text.count <= configuration.maxMessageLength else {
+        guard send.text.count <= configuration.messages.maxLength else {
             return reply(to: id, .init(
-                code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: send.clientMessageId, request: "send"
+                code: .tooLarge, message: "The message has more than \(configuration.messages.maxLength) characters.", ref: send.clientMessageId, request: "send"
             ))
         }
         guard !send.clientMessageId.isEmpty else {
@@ -38,8 +38,8 @@ extension HubShard {
 
     func edit(_ edit: ClientFrame.Edit, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
-        guard edit.text.count <= configuration.maxMessageLength else {
-            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.maxMessageLength) characters.", ref: edit.messageId, request: "edit"))
+        guard edit.text.count <= configuration.messages.maxLength else {
+            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.messages.maxLength) characters.", ref: edit.messageId, request: "edit"))
         }
         guard await admitParticipant(identity.userID, of: edit.conversation, from: id, ref: edit.messageId, request: "edit") else { return }
         let edited: ChatMessage?
@@ -71,7 +71,7 @@ extension HubShard {
         guard await admitParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: "stream") else { return }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
         let time = now()
-        let (replyTimeout, maxOpenReplies, maxLength) = (configuration.replyTimeout, configuration.maxOpenReplies, configuration.maxMessageLength)
+        let (replyTimeout, maxOpenReplies, maxLength) = (configuration.messages.replyTimeout.wholeMilliseconds, configuration.messages.maxOpenReplies, configuration.messages.maxLength)
         // One turn of the node's replies: a bot streaming in conversations of two shards cannot pass its cap.
         let outcome = streams.withLock { replies -> StreamPartOutcome in
             replies.forgetSilent(of: key.bot, before: time - replyTimeout)
@@ -107,9 +107,9 @@ extension HubShard {
 
 /// What became of one part of a streamed reply.
 private enum StreamPartOutcome {
-    /// The bot has ``ServerConfiguration/maxOpenReplies`` replies open already.
+    /// The bot has ``ServerConfiguration/Messages/maxOpenReplies`` replies open already.
     case tooManyOpen
-    /// The reply would pass ``ServerConfiguration/maxMessageLength``; it is dropped.
+    /// The reply would pass ``ServerConfiguration/Messages/maxLength``; it is dropped.
     case tooLong
     /// Taken; the reply's text so far.
     case accepted(text: String)

@@ -1,7 +1,7 @@
 import TypewireCore
 
 extension HubShard {
-    /// In typing-only mode (``ServerConfiguration/storesMessages`` false), the answer to a frame that
+    /// In typing-only mode (``ServerConfiguration/Storage/storesMessages`` false), the answer to a frame that
     /// would store or stream a message; nil for every other frame.
     static func typingOnlyRefusal(of frame: ClientFrame) -> ServerFrame.Failure? {
         let ref: String

@@ -83,10 +83,10 @@ actor HubShard: EventLoopActor {
         self.configuration = configuration
         self.logger = logger
         self.now = now
-        self.board = ActivityBoard(ttl: configuration.activityTTL)
+        self.board = ActivityBoard(ttl: configuration.typing.activityTTL.wholeMilliseconds)
         self.pacer = ActivityPacer(
-            interval: configuration.largeGroupInterval, groupSize: configuration.largeGroupSize,
-            deliveriesPerSecond: configuration.largeGroupDeliveries
+            interval: configuration.typing.largeGroupInterval.wholeMilliseconds, groupSize: configuration.typing.largeGroupSize,
+            deliveriesPerSecond: configuration.typing.largeGroupDeliveries
         )
         self.cluster = cluster
         self.streams = streams

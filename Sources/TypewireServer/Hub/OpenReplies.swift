@@ -8,7 +8,7 @@ struct StreamKey: Hashable {
 }
 
 /// The replies bots are streaming on this node: the text so far and when the last part came. A pure
-/// value; the hub caps how many one bot keeps open (``ServerConfiguration/maxOpenReplies``) and forgets
+/// value; the hub caps how many one bot keeps open (``ServerConfiguration/Messages/maxOpenReplies``) and forgets
 /// those silent for too long, so a bot that starts replies and never finishes them cannot grow the node.
 /// Every operation touches one bot's replies only (a handful), never all of the node's.
 struct OpenReplies {

@@ -14,6 +14,11 @@ struct RateLimiter: Sendable {
         self.tokens = burst
     }
 
+    /// A full bucket of the budget.
+    init(_ budget: RateBudget) {
+        self.init(rate: budget.rate, burst: budget.burst)
+    }
+
     /// Takes one token if there is one.
     /// - Returns: Whether the frame may pass.
     mutating func allow(now: Int64) -> Bool {

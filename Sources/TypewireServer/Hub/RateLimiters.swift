@@ -51,6 +51,11 @@ final class SharedRateLimiters<Key: Hashable & Sendable>: Sendable {
         limiters = Mutex(RateLimiters(rate: rate, burst: burst))
     }
 
+    /// Buckets of the budget, one per key.
+    convenience init(_ budget: RateBudget) {
+        self.init(rate: budget.rate, burst: budget.burst)
+    }
+
     /// Takes one token of the key's bucket if there is one (``RateLimiters/allow(_:now:)``).
     func allow(_ key: Key, now: Int64) -> Bool {
         limiters.withLock { $0.allow(key, now: now) }

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// What one socket may spend, whichever of the hub's shards it spends it in: its subscriptions
-/// (``ServerConfiguration/maxSubscriptionsPerSocket``) and its lookups of conversations it turned out not to
-/// be in (``ServerConfiguration/unknownConversationRate``). Kept once per socket, so that sharding does not
+/// (``ServerConfiguration/Sockets/maxSubscriptions``) and its lookups of conversations it turned out not to
+/// be in (``ServerConfiguration/Budgets/unknownConversations``). Kept once per socket, so that sharding does not
 /// multiply them; touched by a subscribe, an unsubscribe or a lookup the membership cache cannot answer,
 /// never by a frame the cache answers.
 final class SocketBudget: Sendable {
@@ -13,8 +13,8 @@ final class SocketBudget: Sendable {
 
     private let state: Mutex<State>
 
-    init(unknownConversationRate: Double, unknownConversationBurst: Double) {
-        state = Mutex(State(unknownLookups: RateLimiter(rate: unknownConversationRate, burst: unknownConversationBurst)))
+    init(unknownConversations: RateBudget) {
+        state = Mutex(State(unknownLookups: RateLimiter(unknownConversations)))
     }
 
     /// The conversations the socket follows, in every shard.

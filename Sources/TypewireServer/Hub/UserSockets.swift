@@ -1,5 +1,5 @@
 /// The sockets each user has on a node, counted two ways: the sockets the hub serves (a user with none is
-/// offline), and the places the user's sockets hold against the cap (``ServerConfiguration/maxSocketsPerUser``).
+/// offline), and the places the user's sockets hold against the cap (``ServerConfiguration/Sockets/maxPerUser``).
 /// A socket cut off for reading too slowly is served no more at once, but it holds its place until its
 /// channel is gone, so that a user cannot open more sockets than the cap by leaving cut-off ones behind.
 /// A pure value; ``Hub`` keeps it under a lock.

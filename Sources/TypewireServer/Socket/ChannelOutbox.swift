@@ -12,7 +12,7 @@ import Darwin
 /// loop, without a task or a stream of their own, batched by the loop's ``LoopWriter``.
 ///
 /// What the socket's unsent frames hold in memory is bounded (``SentBytes``): a socket whose frames would
-/// hold more than ``ServerConfiguration/maxQueuedBytes`` reads too slowly to follow, and it is cut off. It
+/// hold more than ``ServerConfiguration/Sockets/maxQueuedBytes`` reads too slowly to follow, and it is cut off. It
 /// gets a close frame (1001) after what is queued, nothing more is written to it, the overflow handler runs
 /// once (the hub forgets the connection: the others see the user's activity cleared at once), and the
 /// channel is closed within the close timeout whatever the peer does (``closeAfterFlush()``).

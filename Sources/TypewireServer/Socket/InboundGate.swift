@@ -12,7 +12,7 @@ import TypewireCore
 ///   frame budget; past it frames are dropped.
 /// - Frames that cannot be read are answered within a budget of their own, then dropped.
 ///
-/// Drops are told to the client at most once a second; ``ServerConfiguration/abuseThreshold`` drops of
+/// Drops are told to the client at most once a second; ``ServerConfiguration/Budgets/abuseThreshold`` drops of
 /// one budget within a second close the socket (a client a little over a budget loses the excess; a
 /// flood is cut off).
 struct InboundGate {
@@ -40,17 +40,17 @@ struct InboundGate {
     private var replyParts: RateLimiter
     private var subscribes: RateLimiter
 
-    init(_ configuration: ServerConfiguration) {
-        abuseThreshold = configuration.abuseThreshold
-        subscribeRate = configuration.subscribeRate
-        streamRate = configuration.streamRate
-        messageRate = configuration.messageRate
-        activity = Budget(RateLimiter(rate: configuration.activityRate, burst: configuration.activityBurst))
-        frames = Budget(RateLimiter(rate: configuration.frameRate, burst: configuration.frameBurst))
-        badFrames = Budget(RateLimiter(rate: configuration.badFrameRate, burst: configuration.badFrameBurst))
-        messages = RateLimiter(rate: messageRate, burst: configuration.messageBurst)
-        replyParts = RateLimiter(rate: streamRate, burst: configuration.streamBurst)
-        subscribes = RateLimiter(rate: subscribeRate, burst: configuration.subscribeBurst)
+    init(_ budgets: ServerConfiguration.Budgets) {
+        abuseThreshold = budgets.abuseThreshold
+        subscribeRate = budgets.subscribes.rate
+        streamRate = budgets.replyParts.rate
+        messageRate = budgets.messages.rate
+        activity = Budget(RateLimiter(budgets.activity))
+        frames = Budget(RateLimiter(budgets.frames))
+        badFrames = Budget(RateLimiter(budgets.badFrames))
+        messages = RateLimiter(budgets.messages)
+        replyParts = RateLimiter(budgets.replyParts)
+        subscribes = RateLimiter(budgets.subscribes)
     }
 
     /// A frame that could be read.

@@ -2,7 +2,7 @@
 ///
 /// Every call may come from any thread; frames and the close leave in the order they were queued. The
 /// socket layer's outbox is ``ChannelOutbox``: it writes on the socket's event loop, and a socket that
-/// reads too slowly to follow (its unsent frames would hold more than ``ServerConfiguration/maxQueuedBytes``)
+/// reads too slowly to follow (its unsent frames would hold more than ``ServerConfiguration/Sockets/maxQueuedBytes``)
 /// is cut off.
 public protocol Outbox: AnyObject, Sendable {
     /// Queues a frame; after ``finish()`` it is dropped.

@@ -1,6 +1,6 @@
 /// The memory held by one socket's frames that are written and have not yet left for the kernel: each
 /// frame's bytes and what writing it costs beside them (``overheadPerWrite``), from its write until NIO has
-/// handed it to the kernel. The socket's bound (``ServerConfiguration/maxQueuedBytes``) is on this sum: a
+/// handed it to the kernel. The socket's bound (``ServerConfiguration/Sockets/maxQueuedBytes``) is on this sum: a
 /// socket that reads nothing cannot make the server hold more for it, however small its frames (a 2-byte pong
 /// costs over a hundred bytes of memory in NIO's queue).
 ///

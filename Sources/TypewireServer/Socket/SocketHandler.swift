@@ -63,7 +63,7 @@ final class SocketHandler: ChannelInboundHandler {
 
     init(session: SocketSession) {
         self.session = session
-        self.gate = InboundGate(session.configuration)
+        self.gate = InboundGate(session.configuration.budgets)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -71,8 +71,8 @@ final class SocketHandler: ChannelInboundHandler {
         let channel = context.channel
         peer = channel.remoteAddress
         let outbox = ChannelOutbox(
-            channel: channel, writer: session.writers.writer(for: context.eventLoop), maxHeldBytes: configuration.maxQueuedBytes,
-            closeTimeout: .milliseconds(configuration.closeTimeout)
+            channel: channel, writer: session.writers.writer(for: context.eventLoop), maxHeldBytes: configuration.sockets.maxQueuedBytes,
+            closeTimeout: TimeAmount(configuration.sockets.closeTimeout)
         )
         self.outbox = outbox
         try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.outputWaterMark)
@@ -97,11 +97,11 @@ final class SocketHandler: ChannelInboundHandler {
             },
             resume: { eventLoop.execute { loopBound.value.laneCaughtUp() } }
         )
-        let helloTimeout = configuration.helloTimeout
+        let helloTimeout = configuration.sockets.helloTimeout.wholeMilliseconds
         helloDeadline = eventLoop.scheduleTask(in: .milliseconds(helloTimeout)) {
             loopBound.value.close(.policyViolation, "no valid hello within \(helloTimeout) ms")
         }
-        let interval = TimeAmount.milliseconds(configuration.pingInterval)
+        let interval = TimeAmount(configuration.sockets.pingInterval)
         pings = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in loopBound.value.ping() }
     }
 
@@ -231,7 +231,7 @@ final class SocketHandler: ChannelInboundHandler {
             updateReading(context.channel)  // nothing more is read until the hub answers (`opened`), or the socket is closed
             // After it, frames up to `socketFrameLimit`, so that a frame over the configured limit can be answered
             // with `too_large` and the socket kept, rather than torn down.
-            assembler.maxSize = session.configuration.socketFrameLimit
+            assembler.maxSize = session.configuration.sockets.frameLimit
             submit(.hello(token: hello.token, unchecked: unchecked), channel: context.channel)
         case .authenticating(var held):
             // What the last read brought behind the hello: bounded by one read, and by this count.

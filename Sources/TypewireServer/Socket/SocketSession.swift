@@ -121,7 +121,7 @@ final class SocketSession: Sendable {
     /// (``InboundGate``) go to the hub; the rest is answered or dropped here, before the hub.
     func admit(_ message: MessageAssembler.Message, gate: inout InboundGate) -> Admission {
         let refusal: Refusal
-        switch Self.decode(message, maxFrameSize: configuration.maxFrameSize) {
+        switch Self.decode(message, maxFrameSize: configuration.sockets.maxFrameSize) {
         case .success(let frame):
             let decision = gate.admit(frame, now: hub.now())
             guard decision != .pass else { return .work(.frame(frame)) }
@@ -147,12 +147,12 @@ final class SocketSession: Sendable {
     }
 
     /// The refusal of a `hello` whose token names a user past their handshake budget
-    /// (``ServerConfiguration/handshakeRate``), decided on the socket's event loop before the token costs a
+    /// (``ServerConfiguration/Budgets/handshakes``), decided on the socket's event loop before the token costs a
     /// verification, a task and the hub's turn. The claim is not trusted: it can get a `hello` refused early
     /// (what the hub would do for a valid token), never charge the user's budget.
     func spentHandshake(_ unchecked: UncheckedToken?) -> ConnectRefusal? {
         guard let user = unchecked?.subject, hub.handshakes.isSpent(user, now: hub.now()) else { return nil }
-        return .tooManyHandshakes(rate: configuration.handshakeRate)
+        return .tooManyHandshakes(rate: configuration.budgets.handshakes.rate)
     }
 
     /// The `hello` a message before it carries, if it is one.
@@ -193,13 +193,13 @@ final class SocketSession: Sendable {
         if case .activity(let request) = frame, request.activity.isActive {
             return .init(
                 code: .rateLimited,
-                message: "More than \(Int(configuration.activityRate)) activity frames a second, or \(Int(configuration.frameRate)) frames in all: the excess is dropped. A composer needs one every \(configuration.refreshInterval) ms.",
+                message: "More than \(Int(configuration.budgets.activity.rate)) activity frames a second, or \(Int(configuration.budgets.frames.rate)) frames in all: the excess is dropped. A composer needs one every \(configuration.typing.refreshInterval) ms.",
                 ref: "activity", request: "activity"
             )
         }
         return .init(
             code: .rateLimited,
-            message: "More than \(Int(configuration.frameRate)) frames a second: the excess is dropped, this '\(frame.type)' among them.",
+            message: "More than \(Int(configuration.budgets.frames.rate)) frames a second: the excess is dropped, this '\(frame.type)' among them.",
             ref: frame.type, request: frame.type
         )
     }

@@ -8,12 +8,5 @@ public struct StoreError: Error, CustomStringConvertible {
         StoreError(message: "The PostgreSQL URL '\(url)' cannot be used: \(expected).")
     }
 
-    static let clusterNeedsPostgres = StoreError(
-        message: "A cluster shares one PostgreSQL database: give every node the same --postgres-url."
-    )
-    static let clusterNeedsSecret = StoreError(
-        message: "The nodes of a cluster sign their bus events with a secret they share: give every node the same --cluster-secret (or --jwt-secret)."
-    )
-
     public var description: String { message }
 }

@@ -67,7 +67,7 @@ extension ClientTesting {
             try await whileUp(clients)
         }
         try await duringOutage(clients)
-        try await TestServer.run(folder: folder, configure: { $0.port = port }) { server in
+        try await TestServer.run(folder: folder, configure: { $0.http.port = port }) { server in
             try await afterRestart(server, clients)
         }
     }

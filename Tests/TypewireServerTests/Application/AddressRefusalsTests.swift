@@ -54,7 +54,7 @@ struct AddressRefusalsTests {
     /// Over real sockets: three refused hellos from loopback (counted for the test), and the next connection is
     /// closed before its upgrade; the sockets already open, and welcomed ones that closed, are untouched.
     @Test func aClientRefusedThreeTimesIsClosedAtAcceptAndItsOpenSocketsStay() async throws {
-        try await TestServer.run(configure: { $0.refusalsPerAddress = 3; $0.countsLocalAddresses = true }) { server in
+        try await TestServer.run(configure: { $0.addresses.refusals = 3; $0.addresses.countsLocalAddresses = true }) { server in
             for _ in 0..<5 { (try await server.socket("bob")).close() }  // welcomed sockets count nothing
             let alice = try await server.socket("alice")
             for _ in 0..<3 {

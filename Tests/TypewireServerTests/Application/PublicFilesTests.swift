@@ -21,7 +21,7 @@ struct PublicFilesTests {
     }
 
     @Test func servesTheChatPageAtTheRoot() async throws {
-        try await TestServer.run(configure: { $0.demo = true; $0.publicDirectory = Self.publicFolder }) { server in
+        try await TestServer.run(configure: { $0.demo = true; $0.http.publicDirectory = Self.publicFolder }) { server in
             let page = try await get("/", from: server)
             #expect(page.status == 200)
             #expect(page.type?.hasPrefix("text/html") == true)
@@ -43,18 +43,20 @@ struct PublicFilesTests {
 
     @Test func theDemoRefusesToStartWithoutItsFolder() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-folder-\(UUID())").path
-        var configuration = ServerConfiguration(jwtSecret: TestServer.secret, publicDirectory: missing, demo: true)
+        var configuration = ServerConfiguration(jwtSecret: TestServer.secret)
+        configuration.http.publicDirectory = missing
+        configuration.demo = true
         let error = #expect(throws: PublicFolderError.self) { try configuration.resolvedPublicDirectory() }
         #expect(error?.description.contains(missing) == true, "the message names the folder")
         configuration.demo = false
         #expect(try configuration.resolvedPublicDirectory() == nil, "without the demo a missing folder is no error")
-        configuration.publicDirectory = Self.publicFolder
+        configuration.http.publicDirectory = Self.publicFolder
         #expect(try configuration.resolvedPublicDirectory() == Self.publicFolder)
     }
 
     @Test func withoutTheDemoAMissingFolderServesNoFiles() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-folder-\(UUID())").path
-        try await TestServer.run(configure: { $0.publicDirectory = missing }) { server in
+        try await TestServer.run(configure: { $0.http.publicDirectory = missing }) { server in
             let page = try await get("/", from: server)
             let health = try await get("/healthz", from: server)
             #expect(page.status == 404)

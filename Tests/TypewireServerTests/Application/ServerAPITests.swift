@@ -11,7 +11,7 @@ struct ServerAPITests {
     static let key = "server-api-key-for-tests-0123456789abcdef"
 
     private static func run(_ body: (TestServer) async throws -> Void) async throws {
-        try await TestServer.run(configure: { $0.apiKey = key }, body)
+        try await TestServer.run(configure: { $0.serverAPI.key = key }, body)
     }
 
     @Test func withoutAKeyConfiguredTheRoutesDoNotExist() async throws {
@@ -135,7 +135,7 @@ struct ServerAPITests {
 
     @Test func theServerAPIIsRateLimited() async throws {
         // One request per 100 s after a burst of 5: however slow a loaded machine answers, none refills in the test.
-        try await TestServer.run(configure: { $0.apiKey = Self.key; $0.serverAPIRate = 0.01; $0.serverAPIBurst = 5 }) { server in
+        try await TestServer.run(configure: { $0.serverAPI.key = Self.key; $0.serverAPI.requests.rate = 0.01; $0.serverAPI.requests.burst = 5 }) { server in
             var statuses: [Int] = []
             for _ in 0..<8 { statuses.append(try await server.serverRequest("GET", "/users/ada/presence", key: Self.key).status) }
             #expect(statuses.prefix(5).allSatisfy { $0 == 200 } && statuses.suffix(2).allSatisfy { $0 == 429 })
@@ -144,7 +144,7 @@ struct ServerAPITests {
 
     @Test func aShortKeyStopsTheStart() async throws {
         await #expect(throws: APIKeyError.self) {
-            try await TestServer.run(configure: { $0.apiKey = "short" }) { _ in }
+            try await TestServer.run(configure: { $0.serverAPI.key = "short" }) { _ in }
         }
     }
 }

@@ -149,9 +149,9 @@ struct KeySetTokenTests {
         provider.publish(["ec-1"])
         try await provider.serve { address in
             try await TestServer.run(configure: {
-                $0.jwtSecret = nil
-                $0.keySet = try? KeySetSource(parsing: address)
-                $0.tokenRules = Self.rules
+                $0.auth.jwtSecret = nil
+                $0.auth.keySet = try? KeySetSource(parsing: address)
+                $0.auth.tokenRules = Self.rules
             }) { server in
                 let alice = try await TestSocket.connect(port: server.port, token: try await provider.token(kid: "ec-1", user: "alice", name: "Alice"))
                 alice.send(.subscribe(.init(conversation: "direct-alice-bob")))

@@ -53,7 +53,7 @@ struct HubShardingTests {
     }
 
     @Test func aSocketsSubscriptionBudgetCountsEveryShard() async throws {
-        try await withTwoShards(configure: { $0.maxSubscriptionsPerSocket = 3 }) { hub, chosen, bob in
+        try await withTwoShards(configure: { $0.sockets.maxSubscriptions = 3 }) { hub, chosen, bob in
             // Two in the first shard, then two in the second: the fourth is one too many for the socket.
             for id in chosen { await hub.handle(.subscribe(.init(conversation: id)), from: bob.0) }
             var answers: [ServerFrame] = []

@@ -56,7 +56,7 @@ struct LargeGroupTests {
             queues.append(queue)
             ids.append(id)
         }
-        #expect(configuration.largeGroupSize <= Self.members, "the group counts as large")
+        #expect(configuration.typing.largeGroupSize <= Self.members, "the group counts as large")
 
         for typer in ids.prefix(Self.typers) {
             await hub.handle(.activity(.init(conversation: "big", activity: .typing)), from: typer)
@@ -73,13 +73,13 @@ struct LargeGroupTests {
             let times = updates.map(\.serverTime)
             // One update per interval at most (the last may be taken early by the message).
             for (earlier, later) in zip(times, times.dropFirst().dropLast()) {
-                #expect(later - earlier >= configuration.largeGroupInterval - 1, "member \(index): \(times)")
+                #expect(later - earlier >= Int(configuration.typing.largeGroupInterval.wholeMilliseconds) - 1, "member \(index): \(times)")
             }
             #expect(updates.count < Self.typers, "member \(index): \(updates.count) updates for \(Self.typers) changes were not coalesced")
-            #expect(updates.allSatisfy { $0.entries.count <= configuration.maxActivityEntries })
+            #expect(updates.allSatisfy { $0.entries.count <= configuration.typing.maxEntries })
             let beforeMessage = try #require(updates.last)
             #expect(beforeMessage.total == Self.typers - 1, "the sender's stop is fanned out before the message")
-            #expect(beforeMessage.entries.count == configuration.maxActivityEntries)
+            #expect(beforeMessage.entries.count == configuration.typing.maxEntries)
             #expect(!beforeMessage.entries.contains { $0.user == users[Self.typers - 1].userID })
             #expect(Self.activity(frames[frames.count - 2]) != nil, "the message comes right after the stop")
             let presence = frames.filter { if case .presence = $0 { true } else { false } }

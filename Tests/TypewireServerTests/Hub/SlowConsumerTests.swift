@@ -38,7 +38,9 @@ struct SlowConsumerTests {
     @Test func aCutOffSocketHoldsItsPlaceAgainstTheUsersCapUntilItIsGone() async throws {
         let store = try await SQLiteChatStore.open(path: ":memory:")
         try await DemoSeed.seed(into: store)
-        let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret, maxSocketsPerUser: 1))
+        var configuration = ServerConfiguration(jwtSecret: TestServer.secret)
+        configuration.sockets.maxPerUser = 1
+        let hub = Hub(store: store, configuration: configuration)
         let (bobQueue, bobFrames) = AsyncStream.makeStream(of: String.self)
         let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: bobFrames, byteLimit: 400))
         let (_, carolFrames) = AsyncStream.makeStream(of: String.self)

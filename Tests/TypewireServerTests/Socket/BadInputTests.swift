@@ -43,7 +43,7 @@ struct BadInputTests {
 
     @Test func aThousandFuzzedFramesAreEachAnsweredWithTheirError() async throws {
         // Every bad frame answered: the budget of bad frames (100 at once, 10 a second) raised for the test.
-        try await TestServer.run(configure: { $0.badFrameBurst = 100_000 }) { server in
+        try await TestServer.run(configure: { $0.budgets.badFrames.burst = 100_000 }) { server in
             let alice = try await server.socket("alice")
             let seed = UInt64.random(in: 0...UInt64.max)
             var rng = SplitMix64(seed: seed)
@@ -55,11 +55,11 @@ struct BadInputTests {
             // thousands of frames in front of every other suite's sockets.
             while sent.count < 1_000 {
                 let bytes = FrameFuzzer.input(using: &rng)
-                guard bytes.count <= server.configuration.socketFrameLimit else {
+                guard bytes.count <= server.configuration.sockets.frameLimit else {
                     tooLarge += 1  // it would close the socket (1009): `aFramePastTheSocketLimitEndsTheSocket`
                     continue
                 }
-                guard let code = Self.expectedCode(for: bytes, maxFrameSize: server.configuration.maxFrameSize) else {
+                guard let code = Self.expectedCode(for: bytes, maxFrameSize: server.configuration.sockets.maxFrameSize) else {
                     valid += 1  // a mutation that happens to be a valid frame is not sent: its answer depends on the hub
                     continue
                 }
@@ -124,7 +124,7 @@ struct BadInputTests {
     @Test func theFrameLimitIsExact() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let limit = server.configuration.maxFrameSize
+            let limit = server.configuration.sockets.maxFrameSize
             alice.sendRaw(String(repeating: " ", count: limit - 2) + "{}")
             #expect(try await alice.error().code == .malformedFrame, "a frame of exactly the limit is read")
             alice.sendRaw(String(repeating: " ", count: limit - 1) + "{}")
@@ -150,7 +150,7 @@ struct BadInputTests {
     @Test func aFramePastTheSocketLimitEndsTheSocket() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            alice.sendRaw(String(repeating: "x", count: server.configuration.socketFrameLimit + 1))
+            alice.sendRaw(String(repeating: "x", count: server.configuration.sockets.frameLimit + 1))
             try await Self.expectClosed(alice, with: .messageTooLarge)
         }
     }
@@ -158,7 +158,7 @@ struct BadInputTests {
     @Test func fragmentsPastTheSocketLimitCloseTheSocketWith1009() async throws {
         try await TestServer.run { server in
             let alice = try await server.socket("alice")
-            let half = [UInt8](repeating: UInt8(ascii: "x"), count: server.configuration.socketFrameLimit / 2)
+            let half = [UInt8](repeating: UInt8(ascii: "x"), count: server.configuration.sockets.frameLimit / 2)
             alice.sendRaw(half, opcode: .text, fin: false)
             alice.sendRaw(half, opcode: .continuation, fin: false)
             alice.sendRaw([UInt8(ascii: "x")], opcode: .continuation)

@@ -15,7 +15,7 @@ struct ConversationRulesTests {
 
     @Test func removalMidTypingClearsAtOnceAndEndsTheSubscription() async throws {
         // A ttl of a minute: an indicator gone within the wait was cleared by the removal, not by expiry.
-        try await TestServer.run(configure: { $0.activityTTL = 60_000 }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             let carol = try await server.subscribedSocket("carol", to: Self.group)
             carol.send(typing())
@@ -92,7 +92,7 @@ struct ConversationRulesTests {
     }
 
     @Test func turningSharingOffClearsWhatWasShown() async throws {
-        try await TestServer.run(configure: { $0.activityTTL = 60_000 }) { server in  // cleared by the setting, not by expiry
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in  // cleared by the setting, not by expiry
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             let alice = try await server.socket("alice")
             alice.send(typing())
@@ -144,7 +144,7 @@ struct ConversationRulesTests {
     }
 
     @Test func creatingAConversationHasLimits() async throws {
-        try await TestServer.run(configure: { $0.maxConversationMembers = 3 }) { server in
+        try await TestServer.run(configure: { $0.conversations.maxMembers = 3 }) { server in
             let tooMany = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","members":["a","b","c"]}"#)
             #expect(tooMany.status == 400 && tooMany.body.contains("at most 3"))
             let longTitle = String(repeating: "t", count: 201)
@@ -215,7 +215,7 @@ struct ConversationRulesTests {
     }
 
     @Test func restRequestsAndNewConversationsAreLimitedPerUser() async throws {
-        try await TestServer.run(configure: { $0.requestBurst = 3; $0.requestRate = 0.01; $0.conversationsPerMinute = 1 }) { server in
+        try await TestServer.run(configure: { $0.http.requestsPerUser.burst = 3; $0.http.requestsPerUser.rate = 0.01; $0.conversations.createdPerMinute = 1 }) { server in
             let create = #"{"kind":"group","title":"t","members":["bob"]}"#
             #expect(try await server.request("POST", "/v1/conversations", as: "alice", json: create).status == 201)
             let second = try await server.request("POST", "/v1/conversations", as: "alice", json: create)

@@ -4,10 +4,22 @@ import TypewireCore
 
 @Suite("InboundGate: one socket's budgets")
 struct InboundGateTests {
-    static let configuration = ServerConfiguration(
-        jwtSecret: "", activityRate: 1, activityBurst: 2, abuseThreshold: 5, messageRate: 1, messageBurst: 1,
-        subscribeRate: 1, subscribeBurst: 1, frameRate: 1, frameBurst: 3
-    )
+    static let configuration = budgets(abuseThreshold: 5, frames: RateBudget(rate: 1, burst: 3)) {
+        $0.activity = RateBudget(rate: 1, burst: 2)
+        $0.messages = RateBudget(rate: 1, burst: 1)
+        $0.subscribes = RateBudget(rate: 1, burst: 1)
+    }
+
+    /// The default budgets with these changes.
+    static func budgets(
+        abuseThreshold: Int, frames: RateBudget, _ change: (inout ServerConfiguration.Budgets) -> Void = { _ in }
+    ) -> ServerConfiguration.Budgets {
+        var budgets = ServerConfiguration.Budgets()
+        budgets.abuseThreshold = abuseThreshold
+        budgets.frames = frames
+        change(&budgets)
+        return budgets
+    }
     static let stop = ClientFrame.activity(.init(conversation: "c", activity: .none))
     static let typing = ClientFrame.activity(.init(conversation: "c", activity: .typing))
 
@@ -38,7 +50,7 @@ struct InboundGateTests {
     }
 
     @Test func theClientIsToldOfDropsAtMostOnceASecond() {
-        var gate = InboundGate(ServerConfiguration(jwtSecret: "", abuseThreshold: 1_000, frameRate: 0.001, frameBurst: 1))
+        var gate = InboundGate(Self.budgets(abuseThreshold: 1_000, frames: RateBudget(rate: 0.001, burst: 1)))
         _ = gate.admit(Self.stop, now: 0)
         #expect(gate.admit(Self.stop, now: 10) == .drop(notify: true))
         #expect(gate.admit(Self.stop, now: 999) == .drop(notify: false))
@@ -77,13 +89,13 @@ struct InboundGateTests {
     @Test func aFloodIsClosedWhileAClientALittleOverItsBudgetOnlyLosesTheExcess() {
         // A budget of 100 a second refills a token every 10 ms: a flood is never refused 500 times in a row,
         // but drops 500 within a second.
-        var flooded = InboundGate(ServerConfiguration(jwtSecret: "", abuseThreshold: 500, frameRate: 100, frameBurst: 400))
+        var flooded = InboundGate(Self.budgets(abuseThreshold: 500, frames: RateBudget(rate: 100, burst: 400)))
         var closedAt: Int?
         for index in 0..<20_000 where closedAt == nil {
             if case .close = flooded.admit(Self.stop, now: Int64(index / 10)) { closedAt = index }  // 10 000 a second
         }
         #expect(closedAt != nil && closedAt! < 1_500, "closed after the burst and 500 drops within a second: \(String(describing: closedAt))")
-        var eager = InboundGate(ServerConfiguration(jwtSecret: "", abuseThreshold: 500, frameRate: 100, frameBurst: 400))
+        var eager = InboundGate(Self.budgets(abuseThreshold: 500, frames: RateBudget(rate: 100, burst: 400)))
         var drops = 0
         for index in 0..<12_000 {  // 120 a second for 100 s
             switch eager.admit(Self.stop, now: Int64(index) * 1_000 / 120) {

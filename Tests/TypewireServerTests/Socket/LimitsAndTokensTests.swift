@@ -48,7 +48,7 @@ struct LimitsAndTokensTests {
     }
 
     @Test func aSocketFollowsAtMostItsLimitOfConversations() async throws {
-        try await TestServer.run(configure: { $0.maxSubscriptionsPerSocket = 2 }) { server in
+        try await TestServer.run(configure: { $0.sockets.maxSubscriptions = 2 }) { server in
             let alice = try await server.socket("alice")
             for conversation in [Self.direct, "group-six"] {
                 alice.send(.subscribe(.init(conversation: conversation)))
@@ -67,7 +67,7 @@ struct LimitsAndTokensTests {
 
     @Test func probingSubscribesPastTheBurstAreRefusedEachWithAnAnswer() async throws {
         // 10 000 probes on one socket run in Tests/Faults against a server process; here, the rule.
-        try await TestServer.run(configure: { $0.subscribeBurst = 20; $0.subscribeRate = 1 }) { server in
+        try await TestServer.run(configure: { $0.budgets.subscribes.burst = 20; $0.budgets.subscribes.rate = 1 }) { server in
             let mallory = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: "group-six")
             let carol = try await server.socket("carol")
@@ -85,7 +85,7 @@ struct LimitsAndTokensTests {
     }
 
     @Test func aUserHasAtMostTheirLimitOfSockets() async throws {
-        try await TestServer.run(configure: { $0.maxSocketsPerUser = 5 }) { server in
+        try await TestServer.run(configure: { $0.sockets.maxPerUser = 5 }) { server in
             var sockets: [TestSocket] = []
             for _ in 0..<5 { sockets.append(try await server.socket("alice")) }  // each welcomed
             let sixth = try await TestSocket.connect(port: server.port, token: nil)
@@ -107,7 +107,7 @@ struct LimitsAndTokensTests {
 
     @Test func aUserOpeningSocketsFasterThanTheHandshakeBudgetIsToldToComeBackLater() async throws {
         // Rate 0.001: no handshake comes back within the test, however slow the machine.
-        try await TestServer.run(configure: { $0.handshakeBurst = 3; $0.handshakeRate = 0.001 }) { server in
+        try await TestServer.run(configure: { $0.budgets.handshakes.burst = 3; $0.budgets.handshakes.rate = 0.001 }) { server in
             var sockets: [TestSocket] = []
             for _ in 0..<3 { sockets.append(try await server.socket("alice")) }  // each welcomed
             sockets[0].close()  // a closed socket does not give its handshake back
@@ -125,7 +125,7 @@ struct LimitsAndTokensTests {
     /// verification takes nothing of the budget of the user it names.
     @Test func aHelloPastTheBudgetIsRefusedBeforeItsTokenIsVerified() async throws {
         let forger = try await TokenAuthority(secret: "a-secret-that-is-not-the-servers-0123456789")
-        try await TestServer.run(configure: { $0.handshakeBurst = 2; $0.handshakeRate = 0.001 }) { server in
+        try await TestServer.run(configure: { $0.budgets.handshakes.burst = 2; $0.budgets.handshakes.rate = 0.001 }) { server in
             for _ in 0..<5 {
                 let forged = try await TestSocket.connect(port: server.port, token: nil)
                 forged.send(.hello(.init(token: try await forger.sign(Identity(userID: "erin", name: "Erin")))))

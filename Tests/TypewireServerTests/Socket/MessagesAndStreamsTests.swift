@@ -53,7 +53,7 @@ struct MessagesAndStreamsTests {
     }
 
     @Test func replyPartsOverTheirLimitAreRefusedAndTheFinalPartsTextIsStoredWhole() async throws {
-        try await TestServer.run(configure: { $0.streamBurst = 3; $0.streamRate = 1 }) { server in
+        try await TestServer.run(configure: { $0.budgets.replyParts.burst = 3; $0.budgets.replyParts.rate = 1 }) { server in
             let alice = try await server.subscribedSocket("alice", to: Self.bot)
             let clawd = try await server.socket("clawd")
             let words = (1...8).map { "word\($0) " }
@@ -90,7 +90,7 @@ struct MessagesAndStreamsTests {
         try await TestServer.run { server in
             let clawd = try await server.socket("clawd")
             let alice = try await server.subscribedSocket("alice", to: Self.bot)
-            let limit = server.configuration.maxActivityDetailLength
+            let limit = server.configuration.typing.maxDetailLength
             clawd.send(.activity(.init(conversation: Self.bot, activity: .toolUse(String(repeating: "t", count: limit + 1)))))
             let refusal = try await clawd.error()
             #expect(refusal.code == .tooLarge && refusal.ref == "activity")
@@ -101,7 +101,7 @@ struct MessagesAndStreamsTests {
     }
 
     @Test func aBotKeepsAtMostItsLimitOfRepliesOpen() async throws {
-        try await TestServer.run(configure: { $0.maxOpenReplies = 2 }) { server in
+        try await TestServer.run(configure: { $0.messages.maxOpenReplies = 2 }) { server in
             let alice = try await server.subscribedSocket("alice", to: Self.bot)
             let clawd = try await server.socket("clawd")
             for id in ["r1", "r2", "r3"] { clawd.send(.stream(.init(conversation: Self.bot, messageId: id, delta: "part of \(id) "))) }
@@ -115,7 +115,7 @@ struct MessagesAndStreamsTests {
     }
 
     @Test func subscribedCarriesTheNewestMessagesWithinItsByteBudget() async throws {
-        try await TestServer.run(configure: { $0.maxRecentBytes = 2_500 }) { server in
+        try await TestServer.run(configure: { $0.messages.maxRecentBytes = 2_500 }) { server in
             let alice = try await server.socket("alice")
             for index in 0..<5 {
                 alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m\(index)", text: String(repeating: "\(index)", count: 1_000))))

@@ -29,7 +29,7 @@ struct ProtocolClaimsTests {
     }
 
     @Test func aRequestPastTheBudgetIsAnswered429WithRetryAfter() async throws {
-        try await TestServer.run(configure: { $0.requestBurst = 3; $0.requestRate = 0.001 }) { server in
+        try await TestServer.run(configure: { $0.http.requestsPerUser.burst = 3; $0.http.requestsPerUser.rate = 0.001 }) { server in
             for _ in 0..<3 { #expect(try await server.request("GET", "/v1/settings", as: "alice").status == 200) }
             let refused = try await server.requestWithHeaders("GET", "/v1/settings", as: "alice")
             #expect(refused.status == 429)
@@ -38,7 +38,7 @@ struct ProtocolClaimsTests {
     }
 
     @Test func aReplyLongerThanAMessageIsRefusedTooLarge() async throws {
-        try await TestServer.run(configure: { $0.maxMessageLength = 10 }) { server in
+        try await TestServer.run(configure: { $0.messages.maxLength = 10 }) { server in
             let clawd = try await server.socket("clawd")
             clawd.send(.stream(.init(conversation: "bot-clawd", messageId: "r1", delta: "123456")))
             clawd.send(.stream(.init(conversation: "bot-clawd", messageId: "r1", delta: "7890ab")))
@@ -48,7 +48,7 @@ struct ProtocolClaimsTests {
     }
 
     @Test func anHTTPConnectionIdleBetweenRequestsIsClosed() async throws {
-        try await TestServer.run(configure: { $0.httpIdleTimeout = 500 }) { server in
+        try await TestServer.run(configure: { $0.http.idleTimeout = .milliseconds(500) }) { server in
             let connection = try Socket.connect(port: server.port)
             defer { connection.close() }
             try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -21,13 +21,13 @@ struct RateLimitTests {
             let fannedOut = await bob.received.filter { $0.contains(#""type":"activity""#) }.count
             // At most the burst plus what the bucket refilled meanwhile (and Carol's own update) got through.
             let elapsed = Double((ContinuousClock.now - start).components.seconds) + 1
-            let allowance = Int(server.configuration.activityBurst + server.configuration.activityRate * elapsed) + 2
+            let allowance = Int(server.configuration.budgets.activity.burst + server.configuration.budgets.activity.rate * elapsed) + 2
             #expect(fannedOut <= allowance, "the excess was dropped, not fanned out (\(fannedOut) of 1 000)")
         }
     }
 
     @Test func messagesOverTheLimitAreRefusedSoTheClientCanRetry() async throws {
-        try await TestServer.run(configure: { $0.messageBurst = 5 }) { server in
+        try await TestServer.run(configure: { $0.budgets.messages.burst = 5 }) { server in
             let alice = try await server.socket("alice")
             for index in 0..<10 {
                 alice.send(.send(.init(conversation: Self.group, clientMessageId: "m\(index)", text: "hi \(index)")))
@@ -47,7 +47,7 @@ struct RateLimitTests {
 
     @Test func aStopIsNeverDropped() async throws {
         // A ttl of a minute: an indicator gone within the wait was cleared by the stop, not by expiry.
-        try await TestServer.run(configure: { $0.activityBurst = 1; $0.activityRate = 0.1; $0.activityTTL = 60_000 }) { server in
+        try await TestServer.run(configure: { $0.budgets.activity.burst = 1; $0.budgets.activity.rate = 0.1; $0.typing.activityTTL = .milliseconds(60_000) }) { server in
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             let alice = try await server.socket("alice")
             alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
@@ -59,7 +59,7 @@ struct RateLimitTests {
     }
 
     @Test func sustainedAbuseClosesTheSocket() async throws {
-        try await TestServer.run(configure: { $0.abuseThreshold = 50 }) { server in
+        try await TestServer.run(configure: { $0.budgets.abuseThreshold = 50 }) { server in
             let flooder = try await server.socket("alice")
             for _ in 0..<2_000 { flooder.send(.activity(.init(conversation: Self.group, activity: .typing))) }
             try await eventually { await flooder.isClosed }
@@ -67,7 +67,7 @@ struct RateLimitTests {
     }
 
     @Test func badFramesPastTheirBudgetAreDroppedThenTheSocketIsClosed() async throws {
-        try await TestServer.run(configure: { $0.badFrameBurst = 20; $0.badFrameRate = 1; $0.abuseThreshold = 50 }) { server in
+        try await TestServer.run(configure: { $0.budgets.badFrames.burst = 20; $0.budgets.badFrames.rate = 1; $0.budgets.abuseThreshold = 50 }) { server in
             let flooder = try await server.socket("carol")
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             for _ in 0..<30 { flooder.sendRaw("not JSON") }
@@ -84,7 +84,7 @@ struct RateLimitTests {
     }
 
     @Test func stopsPastTheFrameBudgetAreDroppedThenTheSocketIsClosed() async throws {
-        try await TestServer.run(configure: { $0.frameBurst = 20; $0.frameRate = 1; $0.abuseThreshold = 50 }) { server in
+        try await TestServer.run(configure: { $0.budgets.frames.burst = 20; $0.budgets.frames.rate = 1; $0.budgets.abuseThreshold = 50 }) { server in
             let flooder = try await server.socket("carol")
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             for index in 0..<25 { flooder.send(.activity(.init(conversation: "random-\(index)", activity: .none))) }
@@ -104,7 +104,7 @@ struct RateLimitTests {
     @Test func aFlooderClosedForAbuseGetsTheAnswersToItsEarlierFramesFirst() async throws {
         nonisolated(unsafe) var held: HeldHistoryStore?
         try await TestServer.run(
-            configure: { $0.abuseThreshold = 30 },
+            configure: { $0.budgets.abuseThreshold = 30 },
             wrapStore: { store in
                 held = HeldHistoryStore(store, holdingParticipants: true)
                 return held!
@@ -130,7 +130,7 @@ struct RateLimitTests {
     }
 
     @Test func lookupsOfConversationsThatDoNotExistAreLimited() async throws {
-        try await TestServer.run(configure: { $0.unknownConversationBurst = 3; $0.unknownConversationRate = 0.001 }) { server in
+        try await TestServer.run(configure: { $0.budgets.unknownConversations.burst = 3; $0.budgets.unknownConversations.rate = 0.001 }) { server in
             let prober = try await server.socket("carol")
             for index in 0..<6 { prober.send(.subscribe(.init(conversation: "nope-\(index)"))) }
             var codes: [ErrorCode] = []
@@ -143,7 +143,7 @@ struct RateLimitTests {
     }
 
     @Test func aStrangersAnswersAreTheSameWhateverTheServerHasOpen() async throws {
-        try await TestServer.run(configure: { $0.unknownConversationBurst = 2; $0.unknownConversationRate = 0.001 }) { server in
+        try await TestServer.run(configure: { $0.budgets.unknownConversations.burst = 2; $0.budgets.unknownConversations.rate = 0.001 }) { server in
             let alice = try await server.socket("alice")  // the direct chat is open on the server: its members are cached
             alice.send(.subscribe(.init(conversation: "direct-alice-bob")))
             try await alice.next { if case .subscribed = $0 { true } else { false } }

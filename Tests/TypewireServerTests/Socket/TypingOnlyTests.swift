@@ -11,7 +11,7 @@ struct TypingOnlyTests {
     static let direct = "direct-alice-bob"
 
     @Test func typingWorksAndMessagesAreRefusedAndNeverStored() async throws {
-        try await TestServer.run(configure: { $0.storesMessages = false }) { server in
+        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
             let alice = try await TestSocket.connect(port: server.port, token: nil)
             alice.send(.hello(.init(token: try await server.token("alice"))))
             let welcome = try await alice.next { if case .welcome = $0 { true } else { false } }
@@ -57,7 +57,7 @@ struct TypingOnlyTests {
             alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "kept from before")))
             try await alice.next { if case .ack = $0 { true } else { false } }
         }
-        try await TestServer.run(folder: folder, configure: { $0.storesMessages = false }) { server in
+        try await TestServer.run(folder: folder, configure: { $0.storage.storesMessages = false }) { server in
             let history = try await server.request("GET", "/v1/conversations/\(Self.direct)/messages", as: "bob")
             #expect(history.status == 200 && history.body == #"{"messages":[]}"#, "typing-only mode serves no message: \(history.body)")
             let bob = try await server.socket("bob")

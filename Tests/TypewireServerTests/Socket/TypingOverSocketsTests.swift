@@ -28,7 +28,7 @@ struct TypingOverSocketsTests {
             #expect(entry.name == "Alice")
             #expect(entry.activity == .typing)
             // Stamped when set, sent a moment later: the frame's own time is at or just after the stamp.
-            let ttl = server.configuration.activityTTL
+            let ttl = server.configuration.typing.activityTTL.wholeMilliseconds
             #expect(entry.expiresAt - entry.since == ttl, "server-stamped expiry on the wire")
             #expect((0...ttl).contains(update.serverTime - entry.since))
         }
@@ -67,7 +67,7 @@ struct TypingOverSocketsTests {
 
     @Test(arguments: ["close", "kill"])
     func closingOrKillingTheSocketClearsTheIndicator(how: String) async throws {
-        try await TestServer.run(configure: { $0.activityTTL = 60_000 }) { server in  // cleared by the close, not by expiry
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in  // cleared by the close, not by expiry
             let alice = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.send(typing())
@@ -79,7 +79,7 @@ struct TypingOverSocketsTests {
     }
 
     @Test func anUnrefreshedActivityExpiresOnTheServer() async throws {
-        try await TestServer.run(configure: { $0.activityTTL = 300 }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(300) }) { server in
             let alice = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: Self.direct)
             let start = ContinuousClock.now
@@ -186,7 +186,7 @@ struct TypingOverSocketsTests {
 
     @Test func expiredAndTamperedTokensAreRefused() async throws {
         // A hello timeout of a minute: only the refusal of the token can close the sockets within the test's wait.
-        try await TestServer.run(configure: { $0.helloTimeout = 60_000 }) { server in
+        try await TestServer.run(configure: { $0.sockets.helloTimeout = .milliseconds(60_000) }) { server in
             let expired = try await server.token("alice", lifetime: .seconds(-60))
             let valid = try await server.token("alice")
             var parts = valid.split(separator: ".").map(String.init)
@@ -208,7 +208,7 @@ struct TypingOverSocketsTests {
 
     @Test func onlyAllowedBrowserOriginsMayOpenASocket() async throws {
         // A hello timeout of a minute: only the refused upgrade can close the foreign socket within the test's wait.
-        try await TestServer.run(configure: { $0.allowedOrigins = ["https://chat.example"]; $0.helloTimeout = 60_000 }) { server in
+        try await TestServer.run(configure: { $0.http.allowedOrigins = ["https://chat.example"]; $0.sockets.helloTimeout = .milliseconds(60_000) }) { server in
             let foreign = try await TestSocket.connect(port: server.port, token: nil, origin: "https://evil.example")
             try await waitUntilClosed(foreign)
             #expect(await foreign.closeCode == nil, "refused at the upgrade (400), before any WebSocket frame")
@@ -221,7 +221,7 @@ struct TypingOverSocketsTests {
     }
 
     @Test func noHelloInTimeClosesTheSocket() async throws {
-        try await TestServer.run(configure: { $0.helloTimeout = 1_000 }) { server in
+        try await TestServer.run(configure: { $0.sockets.helloTimeout = .milliseconds(1_000) }) { server in
             let socket = try await TestSocket.connect(port: server.port, token: nil)
             // Closed by the close frame, or, if a loaded client missed it while finishing its upgrade (seen
             // once in ten runs), by the server dropping the connection at the close timeout (15 s).

@@ -1,0 +1,15 @@
+extension ServerConfiguration {
+    /// Conversations' sizes and how fast users create them.
+    public struct Conversations: Sendable {
+        /// Conversations one user may create per minute; past it `POST /v1/conversations` answers 429.
+        /// Default 30.
+        public var createdPerMinute = 30
+        /// The most participants a conversation may have (its creator included). Default 1 000.
+        public var maxMembers = 1_000
+        /// The longest conversation title, in characters. Default 200.
+        public var maxTitleLength = 200
+
+        /// The defaults.
+        public init() {}
+    }
+}

@@ -1,0 +1,21 @@
+extension ServerConfiguration {
+    /// Messages' sizes, history and streamed replies.
+    public struct Messages: Sendable {
+        /// The longest message text, in characters. Default 10 000.
+        public var maxLength = 10_000
+        /// How many recent messages `subscribed` carries. Default 50.
+        public var recentCount = 50
+        /// The most bytes of text the recent messages of one `subscribed` carry, newest first (at least the
+        /// newest message); older ones are read with `GET /v1/conversations/:id/messages`. Default 64 KiB.
+        public var maxRecentBytes = 64 * 1_024
+        /// Replies one bot may stream at once (each up to ``maxLength``); a part that would start one more
+        /// is refused with `rate_limited`. Default 10.
+        public var maxOpenReplies = 10
+        /// How long a streamed reply may stay silent; past it the server forgets its text (clients stop
+        /// showing it after the same time, `BotActivity`'s chunk timeout). Default 10 s.
+        public var replyTimeout = Duration.seconds(10)
+
+        /// The defaults.
+        public init() {}
+    }
+}
