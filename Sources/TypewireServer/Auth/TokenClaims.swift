@@ -65,7 +65,7 @@ struct ClaimKey: CodingKey {
 /// What a token claims, read before its signature is checked: the header fields that choose how it is
 /// verified, and the user it names (to turn away a user past their handshake budget before the token
 /// costs a verification; never trusted for anything else).
-struct UncheckedToken: Sendable {
+struct UncheckedToken: Equatable, Sendable {
     var algorithm: String?
     var keyID: String?
     var subject: String?
