@@ -13,7 +13,7 @@ extension HubShard {
         if activity.isActive {
             guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: "activity") else { return }
         }
-        guard connections[id] != nil, !notSharing.contains(identity.userID) else { return }
+        guard connections[id] != nil, users.sharesTyping(identity.userID) else { return }
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
             publishActivity(of: conversation)
         }
@@ -57,7 +57,8 @@ extension HubShard {
         if sharing, let cluster {
             cluster.publish(.slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
         }
-        guard let ids = subscribers[conversation], !ids.isEmpty else { return pacer.forget(conversation) }
+        let ids = subscriptions.subscribers(of: conversation)
+        guard !ids.isEmpty else { return pacer.forget(conversation) }
         switch pacer.change(in: conversation, subscribers: ids.count, now: now()) {
         case .now:
             fanOutActivity(of: conversation)
@@ -90,13 +91,14 @@ extension HubShard {
     /// blocked someone in it, who get the state without the users they blocked. At most
     /// ``ServerConfiguration/Typing/maxEntries`` entries are listed; `total` counts all.
     func fanOutActivity(of conversation: String) {
-        guard let ids = subscribers[conversation], !ids.isEmpty else { return }
+        let ids = subscriptions.subscribers(of: conversation)
+        guard !ids.isEmpty else { return }
         let entries = board.entries(in: conversation)
         let shared = Self.encode(.activity(capped(entries, in: conversation, serverTime: now())))
         var delivered = 0
         for id in ids {
             guard let connection = connections[id] else { continue }
-            if visibility.hidesAnyone(from: connection.identity.userID) {
+            if users.visibility.hidesAnyone(from: connection.identity.userID) {
                 delivered += sendActivityView(of: conversation, to: id, entries: entries) ? 1 : 0
             } else {
                 connection.outbox.enqueue(shared)
@@ -118,7 +120,7 @@ extension HubShard {
         of conversation: String, to id: ConnectionID, entries: [ActivityEntry]? = nil, send: Bool? = false
     ) -> Bool {
         guard let connection = connections[id] else { return false }
-        let hidden = visibility.hidden(from: connection.identity.userID)
+        let hidden = users.visibility.hidden(from: connection.identity.userID)
         let visible = (entries ?? board.entries(in: conversation)).filter { !hidden.contains($0.user) }
         let changed = visible != connection.activityViews[conversation] ?? []
         connection.activityViews[conversation] = visible.isEmpty ? nil : visible  // none recorded shows nothing
@@ -137,7 +139,7 @@ extension HubShard {
 
     /// The conversation's activity as one user may see it.
     func activityUpdate(of conversation: String, seenBy viewer: String) -> ActivityUpdate {
-        let hidden = visibility.hidden(from: viewer)
+        let hidden = users.visibility.hidden(from: viewer)
         return capped(board.entries(in: conversation).filter { !hidden.contains($0.user) }, in: conversation, serverTime: now())
     }
 }

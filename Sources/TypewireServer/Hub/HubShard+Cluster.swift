@@ -1,14 +1,9 @@
 import TypewireCore
 
 extension HubShard {
-    /// Whether a user has a socket on this node or on another node of the cluster.
-    func isOnline(_ user: String) -> Bool {
-        connectionsOfUser[user] != nil || remoteOnline[user] != nil
-    }
-
     /// Whether a user is online and shares it: what anyone may be told (the server API's presence).
     func isShownOnline(_ user: String) -> Bool {
-        isOnline(user) && visibility.sharesPresence(user)
+        users.isOnline(user) && users.visibility.sharesPresence(user)
     }
 
     /// Which of these users are online, here or on another node, and share it (no viewer's blocks applied).
@@ -31,7 +26,7 @@ extension HubShard {
         case .message(let message):
             deliverRemoteMessage(message)
         case .messageRef(let conversation, let id):
-            guard subscribers[conversation]?.isEmpty == false else { return }
+            guard subscriptions.isFollowed(conversation) else { return }
             guard let message = try? await store.message(id, in: conversation) else {
                 return logger.error("a message announced by another node could not be read", metadata: ["id": "\(id)"])
             }
@@ -57,7 +52,7 @@ extension HubShard {
     /// anywhere else go offline.
     func nodeGone(_ node: String) {
         for conversation in board.clear(node: node) { publishActivity(of: conversation, sharing: false) }
-        for (user, nodes) in remoteOnline where nodes.contains(node) { setRemotePresence(of: user, on: node, online: false) }
+        for user in users.users(on: node) { setRemotePresence(of: user, on: node, online: false) }
     }
 
     /// Who is online on other nodes, read from the cluster's table when this node starts.
@@ -66,14 +61,7 @@ extension HubShard {
     }
 
     private func setRemotePresence(of user: String, on node: String, online: Bool) {
-        let wasOnline = isOnline(user)
-        if online {
-            remoteOnline[user, default: []].insert(node)
-        } else {
-            remoteOnline[user]?.remove(node)
-            if remoteOnline[user]?.isEmpty == true { remoteOnline[user] = nil }
-        }
-        if isOnline(user) != wasOnline { announcePresence(of: user, online: !wasOnline) }
+        if users.setRemote(user, on: node, online: online) { announcePresence(of: user, online: online) }
     }
 
     /// A message stored by another node: like on the sender's node, the sender's typing goes first.

@@ -7,12 +7,8 @@ extension HubShard {
     /// it is the user's first socket.
     /// - Parameter settings: What the store says of the user: their blocks both ways and what they share.
     func register(_ id: ConnectionID, identity: Identity, outbox: any Outbox, budget: SocketBudget, settings: UserSettings) {
-        if settings.sharesTyping { notSharing.remove(identity.userID) } else { notSharing.insert(identity.userID) }
-        visibility.connected(identity.userID, blocked: settings.blocked, blockers: settings.blockers, sharesPresence: settings.sharesPresence)
         connections[id] = Connection(identity: identity, outbox: outbox, budget: budget)
-        let firstDevice = connectionsOfUser[identity.userID, default: []].isEmpty
-        connectionsOfUser[identity.userID, default: []].insert(id)
-        if firstDevice, remoteOnline[identity.userID] == nil { announcePresence(of: identity.userID, online: true) }
+        if users.connect(id, of: identity.userID, settings: settings) { announcePresence(of: identity.userID, online: true) }
     }
 
     /// A socket's outbox, if it is registered.
@@ -26,17 +22,12 @@ extension HubShard {
     @discardableResult
     func forget(_ id: ConnectionID) -> (user: String, outbox: any Outbox)? {
         guard let connection = connections.removeValue(forKey: id) else { return nil }
-        metrics.subscriptions.decrement(by: Double(connection.subscriptions.count))
-        connection.budget.addSubscriptions(-connection.subscriptions.count)
-        for conversation in connection.subscriptions { removeSubscriber(id, from: conversation) }
+        apply(subscriptions.removeAll(of: id), to: connection)
         for conversation in board.clear(connection: id) { publishActivity(of: conversation) }
         let user = connection.identity.userID
-        connectionsOfUser[user]?.remove(id)
-        if connectionsOfUser[user]?.isEmpty == true {
-            connectionsOfUser[user] = nil
-            if remoteOnline[user] == nil { announcePresence(of: user, online: false) }
-            visibility.disconnected(user)  // reloaded from the store when the user connects again
-            notSharing.remove(user)
+        if case .left(let wentOffline) = users.disconnect(id, of: user) {
+            if wentOffline { announcePresence(of: user, online: false) }  // with the user's blocks and settings
+            users.forgetSettings(of: user)
         }
         return (user, connection.outbox)
     }

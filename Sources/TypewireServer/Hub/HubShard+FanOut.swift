@@ -9,7 +9,7 @@ extension HubShard {
     func broadcast(_ frame: OutboundFrame, as type: String, to conversation: String, message: ChatMessage? = nil) {
         joining.hold(frame, message: message, in: conversation)
         if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
-        let ids = subscribers[conversation] ?? []
+        let ids = subscriptions.subscribers(of: conversation)
         for id in ids { connections[id]?.outbox.enqueue(frame) }
         metrics.sent(type, count: ids.count)
         metrics.fanOutDeliveries.increment(by: Int64(ids.count))
@@ -22,8 +22,8 @@ extension HubShard {
         for conversation in members.conversations(of: user)
         where members[conversation].map({ $0.count < configuration.typing.largeGroupSize }) ?? false {
             let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
-            for id in subscribers[conversation] ?? [] {
-                guard let connection = connections[id], visibility.showsPresence(of: user, to: connection.identity.userID) else { continue }
+            for id in subscriptions.subscribers(of: conversation) {
+                guard let connection = connections[id], users.visibility.showsPresence(of: user, to: connection.identity.userID) else { continue }
                 deliver(text, as: "presence", to: connection.outbox)
                 metrics.fanOutDeliveries.increment()
             }
@@ -41,12 +41,17 @@ extension HubShard {
         metrics.sent(type)
     }
 
-    /// Stops a socket's subscription; a conversation nobody follows any more leaves the caches.
-    func removeSubscriber(_ id: ConnectionID, from conversation: String) {
-        guard subscribers[conversation]?.remove(id) != nil, subscribers[conversation]?.isEmpty == true else { return }
-        subscribers[conversation] = nil
-        members.evict(conversation)
-        pacer.forget(conversation)
+    /// Applies what a change of ``subscriptions`` did: the gauge, the socket's budget (shared by every shard),
+    /// and the caches of the conversations nobody here follows any more.
+    func apply(_ change: Subscriptions.Change, to connection: Connection) {
+        if change.count != 0 {
+            metrics.subscriptions.increment(by: Double(change.count))
+            connection.budget.addSubscriptions(change.count)
+        }
+        for conversation in change.abandoned {
+            members.evict(conversation)
+            pacer.forget(conversation)
+        }
     }
 
     /// A frame encoded once for every socket it goes to.

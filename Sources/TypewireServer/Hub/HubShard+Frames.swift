@@ -13,12 +13,9 @@ extension HubShard {
         case .subscribe(let subscribe):
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
-            if let connection = connections[id], connection.subscriptions.remove(unsubscribe.conversation) != nil {
-                metrics.subscriptions.decrement()
-                connection.budget.addSubscriptions(-1)
-            }
-            connections[id]?.activityViews[unsubscribe.conversation] = nil
-            removeSubscriber(id, from: unsubscribe.conversation)
+            guard let connection = connections[id] else { return }
+            connection.activityViews[unsubscribe.conversation] = nil
+            apply(subscriptions.unsubscribe(id, from: unsubscribe.conversation), to: connection)
         case .activity(let request):
             let arrival = ContinuousClock.now
             await setActivity(request.activity, in: request.conversation, from: id)
@@ -35,12 +32,12 @@ extension HubShard {
     private func subscribe(_ id: ConnectionID, to conversation: String) async {
         guard let user = connections[id]?.identity.userID else { return }
         let limit = configuration.sockets.maxSubscriptions
-        guard connections[id]!.budget.subscriptions < limit || connections[id]!.subscriptions.contains(conversation) else {
+        guard connections[id]!.budget.subscriptions < limit || subscriptions.contains(id, in: conversation) else {
             return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: "subscribe"))
         }
         guard await admitParticipant(user, of: conversation, from: id, ref: conversation, request: "subscribe") else { return }
         // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
-        if subscribers[conversation]?.contains(id) != true { joining.begin(id, in: conversation) }
+        if !subscriptions.contains(id, in: conversation) { joining.begin(id, in: conversation) }
         let participants: [Participant]
         let messages: [ChatMessage]
         do {
@@ -58,20 +55,16 @@ extension HubShard {
         guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
             return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: "subscribe"))
         }
-        subscribers[conversation, default: []].insert(id)
+        apply(subscriptions.subscribe(id, to: conversation), to: connections[id]!)
         let online = participants.map {
-            Participant(id: $0.id, name: $0.name, online: isOnline($0.id) && visibility.showsPresence(of: $0.id, to: user))
+            Participant(id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user))
         }
         let view = activityUpdate(of: conversation, seenBy: user)
         let subscribed = ServerFrame.subscribed(.init(
             conversation: conversation, participants: online, activity: view,
             recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil
         ))
-        if connections[id]!.subscriptions.insert(conversation).inserted {
-            metrics.subscriptions.increment()
-            connections[id]!.budget.addSubscriptions(1)
-        }
-        if visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
+        if users.visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
         for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }
     }

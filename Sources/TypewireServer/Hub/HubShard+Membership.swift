@@ -12,26 +12,23 @@ extension HubShard {
         membershipChanges += 1
         members.remove(user, from: conversation)
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
-        for id in connectionsOfUser[user] ?? [] {
-            guard let connection = connections[id], connection.subscriptions.remove(conversation) != nil else { continue }
+        for id in users.sockets(of: user) {
+            guard let connection = connections[id], subscriptions.contains(id, in: conversation) else { continue }
             connection.activityViews[conversation] = nil
-            connection.budget.addSubscriptions(-1)
-            metrics.subscriptions.decrement()
-            removeSubscriber(id, from: conversation)
+            apply(subscriptions.unsubscribe(id, from: conversation), to: connection)
             reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation, request: "subscribe"))
         }
     }
 
     func applySharingChanged(_ shares: Bool, for user: String) {
         if !shares { for conversation in board.clear(user: user) { publishActivity(of: conversation) } }
-        guard connectionsOfUser[user] != nil else { return }  // loaded from the store when the user connects
-        if shares { notSharing.remove(user) } else { notSharing.insert(user) }
+        users.setSharesTyping(shares, for: user)
     }
 
     /// A block changes what both sides see of each other, if they are connected here (the store is read
     /// when a user connects): neither sees the other's activity nor presence while it holds.
     func applyBlockChanged(_ isBlocked: Bool, user: String, by blocker: String) {
-        visibility.setBlocked(isBlocked, user: user, by: blocker) { connectionsOfUser[$0] != nil }
+        users.setBlocked(isBlocked, user: user, by: blocker)
         updateView(of: blocker, about: user)
         updateView(of: user, about: blocker)
     }
@@ -40,13 +37,13 @@ extension HubShard {
     /// doing something now, and `presence` where `other` is online and a member (of a group that announces
     /// presence).
     private func updateView(of viewer: String, about other: String) {
-        guard let ids = connectionsOfUser[viewer] else { return }
-        let online = isOnline(other) && visibility.showsPresence(of: other, to: viewer)
-        let presence = isOnline(other) && visibility.sharesPresence(other)
+        let ids = users.sockets(of: viewer)
+        let online = users.isOnline(other) && users.visibility.showsPresence(of: other, to: viewer)
+        let presence = users.isOnline(other) && users.visibility.sharesPresence(other)
         for id in ids {
             guard let connection = connections[id] else { continue }
-            for conversation in connection.subscriptions {
-                if visibility.hidesAnyone(from: viewer) {
+            for conversation in subscriptions.conversations(of: id) {
+                if users.visibility.hidesAnyone(from: viewer) {
                     sendActivityView(of: conversation, to: id, send: board.isActive(other, in: conversation) ? true : nil)
                 } else if board.isActive(other, in: conversation) {
                     deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: viewer))), as: "activity", to: connection.outbox)
@@ -54,7 +51,7 @@ extension HubShard {
                 guard presence, let members = members[conversation], members.contains(other), members.count < configuration.typing.largeGroupSize else { continue }
                 deliver(Self.encode(.presence(.init(conversation: conversation, user: other, online: online))), as: "presence", to: connection.outbox)
             }
-            if !visibility.hidesAnyone(from: viewer) { connection.activityViews = [:] }  // everything it sees is shared again
+            if !users.visibility.hidesAnyone(from: viewer) { connection.activityViews = [:] }  // everything it sees is shared again
         }
     }
 
@@ -62,9 +59,9 @@ extension HubShard {
     /// online or go offline for the subscribers of their conversations here (the other nodes hear it from the
     /// presence events of the nodes the user is connected to, ``Hub/presenceSharingChanged(_:for:)``).
     func applyPresenceSharingChanged(_ shares: Bool, for user: String) {
-        guard connectionsOfUser[user] != nil, visibility.sharesPresence(user) != shares else { return }
-        if shares { visibility.setSharesPresence(true, for: user) }
+        guard users.isConnected(user), users.visibility.sharesPresence(user) != shares else { return }
+        if shares { users.setSharesPresence(true, for: user) }
         announcePresence(of: user, online: shares)  // while the user is visible
-        if !shares { visibility.setSharesPresence(false, for: user) }
+        if !shares { users.setSharesPresence(false, for: user) }
     }
 }

@@ -25,8 +25,6 @@ actor HubShard: EventLoopActor {
         let outbox: any Outbox
         /// What the socket may spend, shared by every shard (``SocketBudget``).
         let budget: SocketBudget
-        /// The socket's subscriptions to this shard's conversations.
-        var subscriptions: Set<String> = []
         /// For a user who sees nothing of someone (a block, either way): the activity each subscribed
         /// conversation last showed this socket, so that a change of a hidden user alone sends nothing (it
         /// would tell them it happened).
@@ -49,16 +47,13 @@ actor HubShard: EventLoopActor {
     let now: @Sendable () -> Int64
     let logger: Logger
     var connections: [ConnectionID: Connection] = [:]
-    var subscribers: [String: Set<ConnectionID>] = [:]
+    /// Which sockets follow which conversations.
+    var subscriptions = Subscriptions()
     /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
     var joining = JoiningSubscribers()
     var members = MembershipCache()
-    var connectionsOfUser: [String: Set<ConnectionID>] = [:]
-    /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
-    var notSharing: Set<String> = []
-    /// What connected users may see of each other: blocks both ways, presence shared with nobody (loaded on
-    /// connect, dropped on the last close).
-    var visibility = UserVisibility()
+    /// Who is online, here or elsewhere in the cluster, and what they share with whom.
+    var users = UserDirectory()
     var board: ActivityBoard
     /// Paces the activity updates of large groups.
     var pacer: ActivityPacer
@@ -68,8 +63,6 @@ actor HubShard: EventLoopActor {
     let streams: SharedOpenReplies
     /// Where events for the other nodes of a cluster go; nil on a single node.
     let cluster: ClusterOutbox?
-    /// For each user online on other nodes of the cluster, those nodes.
-    var remoteOnline: [String: Set<String>] = [:]
     /// The next expiry sweep (``runExpiry()``), a timer of ``eventLoop``.
     var expiryTimer: Scheduled<Void>?
 

@@ -1,0 +1,63 @@
+/// Which sockets follow which of a shard's conversations, kept both ways in one place: by conversation for
+/// fan-out, by socket for its close. Every change returns what it changed, and the shard applies that to
+/// the gauges, the socket's budget and its caches in one place (``HubShard/apply(_:to:)``). A pure value,
+/// as postgres-nio's `ListenStateMachine`.
+struct Subscriptions {
+    /// What a change did.
+    struct Change: Equatable {
+        /// Subscriptions begun (positive) or ended (negative).
+        var count = 0
+        /// Conversations that nobody here follows any more.
+        var abandoned: [String] = []
+    }
+
+    private var byConversation: [String: Set<ConnectionID>] = [:]
+    private var byConnection: [ConnectionID: Set<String>] = [:]
+
+    /// The sockets following a conversation.
+    func subscribers(of conversation: String) -> Set<ConnectionID> {
+        byConversation[conversation] ?? []
+    }
+
+    /// Whether anyone here follows the conversation.
+    func isFollowed(_ conversation: String) -> Bool {
+        byConversation[conversation] != nil
+    }
+
+    /// The conversations a socket follows.
+    func conversations(of id: ConnectionID) -> Set<String> {
+        byConnection[id] ?? []
+    }
+
+    /// Whether a socket follows a conversation.
+    func contains(_ id: ConnectionID, in conversation: String) -> Bool {
+        byConversation[conversation]?.contains(id) == true
+    }
+
+    /// A socket follows a conversation (again: no change).
+    mutating func subscribe(_ id: ConnectionID, to conversation: String) -> Change {
+        guard byConversation[conversation, default: []].insert(id).inserted else { return Change() }
+        byConnection[id, default: []].insert(conversation)
+        return Change(count: 1)
+    }
+
+    /// A socket stops following a conversation (one it did not follow: no change).
+    mutating func unsubscribe(_ id: ConnectionID, from conversation: String) -> Change {
+        guard byConnection[id]?.remove(conversation) != nil else { return Change() }
+        if byConnection[id]?.isEmpty == true { byConnection[id] = nil }
+        return Change(count: -1, abandoned: removeSubscriber(id, from: conversation) ? [conversation] : [])
+    }
+
+    /// A socket closed: it follows nothing any more.
+    mutating func removeAll(of id: ConnectionID) -> Change {
+        guard let conversations = byConnection.removeValue(forKey: id) else { return Change() }
+        return Change(count: -conversations.count, abandoned: conversations.filter { removeSubscriber(id, from: $0) })
+    }
+
+    /// - Returns: Whether the conversation has no subscriber left.
+    private mutating func removeSubscriber(_ id: ConnectionID, from conversation: String) -> Bool {
+        guard byConversation[conversation]?.remove(id) != nil, byConversation[conversation]?.isEmpty == true else { return false }
+        byConversation[conversation] = nil
+        return true
+    }
+}

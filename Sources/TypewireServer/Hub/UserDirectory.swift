@@ -1,0 +1,107 @@
+/// Who is online and what they share, as one shard knows it: the sockets of each user connected to the node,
+/// the other nodes of the cluster each user is connected to, who does not share their typing, and who sees
+/// what of whom (``UserVisibility``). Every change that makes a user come online or go offline says so, and
+/// the shard announces it. A pure value; each ``HubShard`` keeps a copy (``Hub`` registers each socket in all).
+struct UserDirectory {
+    /// The sockets of each user connected to this node.
+    private var socketsOfUser: [String: Set<ConnectionID>] = [:]
+    /// For each user online on other nodes of the cluster, those nodes.
+    private var remoteNodes: [String: Set<String>] = [:]
+    /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
+    private var notSharingTyping: Set<String> = []
+    /// What connected users may see of each other: blocks both ways, presence shared with nobody (loaded on
+    /// connect, dropped on the last close).
+    private(set) var visibility = UserVisibility()
+
+    /// The user's sockets on this node.
+    func sockets(of user: String) -> Set<ConnectionID> {
+        socketsOfUser[user] ?? []
+    }
+
+    /// Whether the user has a socket on this node.
+    func isConnected(_ user: String) -> Bool {
+        socketsOfUser[user] != nil
+    }
+
+    /// Whether the user has a socket on this node or on another node of the cluster.
+    func isOnline(_ user: String) -> Bool {
+        socketsOfUser[user] != nil || remoteNodes[user] != nil
+    }
+
+    /// Whether the user shares their typing (a user not connected here does, as far as this node knows).
+    func sharesTyping(_ user: String) -> Bool {
+        !notSharingTyping.contains(user)
+    }
+
+    /// A socket of the user opened here, with what the store says of the user.
+    /// - Returns: Whether the user came online (no socket here before, none elsewhere in the cluster).
+    mutating func connect(_ id: ConnectionID, of user: String, settings: UserSettings) -> Bool {
+        let wasOnline = isOnline(user)
+        if settings.sharesTyping { notSharingTyping.remove(user) } else { notSharingTyping.insert(user) }
+        visibility.connected(user, blocked: settings.blocked, blockers: settings.blockers, sharesPresence: settings.sharesPresence)
+        socketsOfUser[user, default: []].insert(id)
+        return !wasOnline
+    }
+
+    /// What a socket's close did to its user.
+    enum Departure: Equatable {
+        /// The user has other sockets here.
+        case stays
+        /// It was the user's last socket here; `wentOffline` if none is open elsewhere in the cluster either.
+        /// What was loaded for the user stays until ``forgetSettings(of:)`` (an announcement that the user
+        /// went offline still heeds their blocks and settings).
+        case left(wentOffline: Bool)
+    }
+
+    /// A socket of the user closed.
+    mutating func disconnect(_ id: ConnectionID, of user: String) -> Departure {
+        socketsOfUser[user]?.remove(id)
+        guard socketsOfUser[user]?.isEmpty == true else { return .stays }
+        socketsOfUser[user] = nil
+        return .left(wentOffline: remoteNodes[user] == nil)
+    }
+
+    /// Forgets what was loaded for a user whose last socket here closed (reloaded from the store when the user
+    /// connects again).
+    mutating func forgetSettings(of user: String) {
+        guard !isConnected(user) else { return }
+        visibility.disconnected(user)
+        notSharingTyping.remove(user)
+    }
+
+    /// A connected user turned sharing their typing on or off (nothing for a user not connected here: it is
+    /// loaded from the store when they connect).
+    mutating func setSharesTyping(_ shares: Bool, for user: String) {
+        guard isConnected(user) else { return }
+        if shares { notSharingTyping.remove(user) } else { notSharingTyping.insert(user) }
+    }
+
+    /// A connected user turned sharing their presence on or off.
+    mutating func setSharesPresence(_ shares: Bool, for user: String) {
+        visibility.setSharesPresence(shares, for: user)
+    }
+
+    /// `blocker` blocked or unblocked `user`; each side is updated if it is connected here.
+    mutating func setBlocked(_ isBlocked: Bool, user: String, by blocker: String) {
+        let connected = socketsOfUser.keys
+        visibility.setBlocked(isBlocked, user: user, by: blocker) { connected.contains($0) }
+    }
+
+    /// Another node reported that the user connected there (or left).
+    /// - Returns: Whether the user came online or went offline with it.
+    mutating func setRemote(_ user: String, on node: String, online: Bool) -> Bool {
+        let wasOnline = isOnline(user)
+        if online {
+            remoteNodes[user, default: []].insert(node)
+        } else {
+            remoteNodes[user]?.remove(node)
+            if remoteNodes[user]?.isEmpty == true { remoteNodes[user] = nil }
+        }
+        return isOnline(user) != wasOnline
+    }
+
+    /// The users connected to a node of the cluster (as far as its reports said).
+    func users(on node: String) -> [String] {
+        remoteNodes.filter { $0.value.contains(node) }.map(\.key)
+    }
+}

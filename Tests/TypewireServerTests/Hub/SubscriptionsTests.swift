@@ -1,0 +1,37 @@
+import Testing
+@testable import TypewireServer
+
+@Suite("Subscriptions: who follows what, both ways, each change saying what it did")
+struct SubscriptionsTests {
+    let alice: ConnectionID = 1
+    let bob: ConnectionID = 2
+
+    @Test func aSubscriptionIsCountedOnceAndSeenBothWays() {
+        var subscriptions = Subscriptions()
+        #expect(subscriptions.subscribe(alice, to: "c") == .init(count: 1))
+        #expect(subscriptions.subscribe(alice, to: "c") == .init(), "again: no change")
+        #expect(subscriptions.subscribers(of: "c") == [alice])
+        #expect(subscriptions.conversations(of: alice) == ["c"])
+        #expect(subscriptions.contains(alice, in: "c") && !subscriptions.contains(bob, in: "c"))
+    }
+
+    @Test func theLastSubscriberLeavingAbandonsTheConversation() {
+        var subscriptions = Subscriptions()
+        _ = subscriptions.subscribe(alice, to: "c")
+        _ = subscriptions.subscribe(bob, to: "c")
+        #expect(subscriptions.unsubscribe(alice, from: "c") == .init(count: -1))
+        #expect(subscriptions.unsubscribe(alice, from: "c") == .init(), "not subscribed: no change")
+        #expect(subscriptions.unsubscribe(bob, from: "c") == .init(count: -1, abandoned: ["c"]))
+        #expect(!subscriptions.isFollowed("c") && subscriptions.conversations(of: bob).isEmpty)
+    }
+
+    @Test func aClosedSocketLeavesEverythingItFollowedAndAbandonsWhatOnlyItFollowed() {
+        var subscriptions = Subscriptions()
+        for conversation in ["a", "b", "c"] { _ = subscriptions.subscribe(alice, to: conversation) }
+        _ = subscriptions.subscribe(bob, to: "b")
+        let change = subscriptions.removeAll(of: alice)
+        #expect(change.count == -3 && Set(change.abandoned) == ["a", "c"])
+        #expect(subscriptions.subscribers(of: "b") == [bob])
+        #expect(subscriptions.removeAll(of: alice) == .init(), "gone already")
+    }
+}
