@@ -17,7 +17,8 @@ public enum ClientFrame: Hashable, Sendable {
 
     /// `hello {token}`.
     public struct Hello: Codable, Hashable, Sendable {
-        /// A JWT (HS256) naming the user.
+        /// A JWT naming the user: HS256 with the server's secret, or RS256 or ES256 with a key of the identity
+        /// provider's key set.
         public var token: String
         /// Creates the frame.
         public init(token: String) { self.token = token }
@@ -146,21 +147,29 @@ extension ClientFrame.Stream: Codable {
 }
 
 extension ClientFrame: Codable {
-    /// The frame types a client may send, by wire name.
-    public static let typeNames = ["hello", "subscribe", "unsubscribe", "activity", "send", "edit", "stream"]
+    /// The kinds of frame a client sends, named as the `type` field names them.
+    public enum Kind: String, CaseIterable, Sendable {
+        case hello, subscribe, unsubscribe, activity, send, edit, stream
+    }
 
-    /// The frame's wire name.
-    public var type: String {
+    /// The frame types a client may send, by wire name.
+    public static let typeNames = Kind.allCases.map(\.rawValue)
+
+    /// The frame's kind.
+    public var kind: Kind {
         switch self {
-        case .hello: "hello"
-        case .subscribe: "subscribe"
-        case .unsubscribe: "unsubscribe"
-        case .activity: "activity"
-        case .send: "send"
-        case .edit: "edit"
-        case .stream: "stream"
+        case .hello: .hello
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        case .activity: .activity
+        case .send: .send
+        case .edit: .edit
+        case .stream: .stream
         }
     }
+
+    /// The frame's wire name.
+    public var type: String { kind.rawValue }
 
     /// The conversation the frame is about; nil for `hello`.
     public var conversation: String? {

@@ -162,6 +162,11 @@ public enum ServerFrame: Hashable, Sendable {
             self.ref = ref
             self.request = request
         }
+
+        /// Creates the frame answering a client frame of this kind.
+        public init(code: ErrorCode, message: String, ref: String? = nil, request: ClientFrame.Kind) {
+            self.init(code: code, message: message, ref: ref, request: request.rawValue)
+        }
     }
 }
 

@@ -40,7 +40,7 @@ final class AddressRefusals: Sendable {
     }
 
     /// Whether a connection from `peer` may be served; counts the ones that may not.
-    func admits(_ peer: SocketAddress?) -> Bool {
+    func accepts(_ peer: SocketAddress?) -> Bool {
         guard let client = counted(peer), budgets.isSpent(client, now: now()) else { return true }
         closedAtAccept.increment()
         return false

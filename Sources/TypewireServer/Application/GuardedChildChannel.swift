@@ -20,7 +20,7 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let peer = channel.remoteAddress
-        guard refusals.admits(peer), pendingHeads.opened(peer) else {
+        guard refusals.accepts(peer), pendingHeads.opened(peer) else {
             // Closed here: NIO drops a failed setup of a server's async child channel without closing it. With a
             // reset, not a FIN: the server keeps no TIME_WAIT for the connection.
             let reset = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()

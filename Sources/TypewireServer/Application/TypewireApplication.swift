@@ -29,21 +29,21 @@ public enum TypewireApplication {
         let authority = try await TokenAuthority.make(for: configuration, logger: logger)
         let metrics = HubMetrics()
         let node = UUID().uuidString.lowercased()
-        let outbox = cluster.map { _ in ClusterOutbox.make(node: node, logger: logger) }
+        let clusterEvents = cluster.map { _ in ClusterPublisher.make(node: node, logger: logger) }
         // Built once per server and never shut down: the process ends with it.
         let group = configuration.threads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? MultiThreadedEventLoopGroup.singleton
         let hub = Hub(
-            store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: outbox?.0,
+            store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: clusterEvents?.publisher,
             eventLoops: Array(group.makeIterator())
         )
         var bus: PostgresClusterBus?
-        if let cluster, let outbox {
+        if let cluster, let clusterEvents {
             guard let postgres = store as? PostgresChatStore else {
                 throw ConfigurationError.clusterNeedsPostgres
             }
             guard let secret = configuration.auth.clusterSecret ?? configuration.auth.jwtSecret else { throw ConfigurationError.clusterNeedsSecret }
             bus = PostgresClusterBus(
-                client: postgres.client, hub: hub, node: node, outgoing: outbox.1,
+                client: postgres.client, hub: hub, node: node, outgoing: clusterEvents.envelopes,
                 payloads: ClusterPayload(secret: secret), configuration: cluster, logger: logger
             )
         }
@@ -53,7 +53,7 @@ public enum TypewireApplication {
         let pendingHeads = PendingHeads(
             limit: configuration.addresses.pendingConnections, countsLocalAddresses: configuration.addresses.countsLocalAddresses, metrics: metrics
         )
-        let session = SocketSession(
+        let services = SocketServices(
             hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(), refusals: refusals
         )
 
@@ -99,7 +99,7 @@ public enum TypewireApplication {
                     base: SocketChildChannel(
                         responder: responder, http1: http1, maxFrameSize: configuration.sockets.frameLimit, sockets: sockets,
                         shouldUpgrade: { head in Self.mayOpenSocket(head, allowedOrigins: allowedOrigins) },
-                        installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(session: session)) }
+                        installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(services: services)) }
                     ),
                     maxHeadBytes: configuration.http.maxHeaderBytes, headTimeout: TimeAmount(configuration.http.headerTimeout),
                     refusals: refusals, pendingHeads: pendingHeads

@@ -43,7 +43,7 @@ struct ClusterEnvelope: Sendable {
 /// The queue is bounded (``capacity``): if PostgreSQL cannot take events as fast as the hub makes them,
 /// the newest are dropped and counted rather than held without limit; the other nodes then miss them
 /// (typing expires by its ttl there, and clients resync when they reconnect).
-public struct ClusterOutbox: Sendable {
+public struct ClusterPublisher: Sendable {
     /// The most events waiting for the bus.
     static let capacity = 10_000
 
@@ -52,10 +52,10 @@ public struct ClusterOutbox: Sendable {
     private let continuation: AsyncStream<ClusterEnvelope>.Continuation
     private let dropped: DropCount
 
-    /// Creates an outbox and the sequence of envelopes a bus sends, in the order they were put in.
-    static func make(node: String, logger: Logger) -> (ClusterOutbox, AsyncStream<ClusterEnvelope>) {
+    /// Creates a publisher and the sequence of envelopes a bus sends, in the order they were published.
+    static func make(node: String, logger: Logger) -> (publisher: ClusterPublisher, envelopes: AsyncStream<ClusterEnvelope>) {
         let (stream, continuation) = AsyncStream.makeStream(of: ClusterEnvelope.self, bufferingPolicy: .bufferingOldest(capacity))
-        return (ClusterOutbox(node: node, continuation: continuation, dropped: DropCount(logger: logger)), stream)
+        return (ClusterPublisher(node: node, continuation: continuation, dropped: DropCount(logger: logger)), stream)
     }
 
     func publish(_ event: ClusterEvent) {
@@ -67,7 +67,7 @@ public struct ClusterOutbox: Sendable {
     }
 }
 
-/// Counts the events a full outbox dropped, and says so in the log (the first, then every thousandth).
+/// Counts the events a full publisher dropped, and says so in the log (the first, then every thousandth).
 final class DropCount: Sendable {
     private let count = Mutex(0)
     private let logger: Logger

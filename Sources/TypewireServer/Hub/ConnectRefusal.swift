@@ -1,6 +1,6 @@
 import TypewireCore
 
-/// Why the hub turned away a socket whose `hello` was valid; the socket's session answers with an
+/// Why the hub turned away a socket whose `hello` was valid; the socket's services answer with an
 /// `error` frame carrying ``code`` and ``message``, then closes the socket.
 public struct ConnectRefusal: Error, CustomStringConvertible {
     /// The error code the client gets.

@@ -30,7 +30,7 @@ public final class Hub: Sendable {
     private let configuration: ServerConfiguration
     private let logger: Logger
     /// Where events for the other nodes of a cluster go; nil on a single node.
-    private let cluster: ClusterOutbox?
+    private let cluster: ClusterPublisher?
     private let streams = SharedOpenReplies()
     private let nextConnectionID = Atomic<ConnectionID>(1)
     /// The sockets each user has on this node: served (the user's presence for the other nodes) and holding
@@ -51,7 +51,7 @@ public final class Hub: Sendable {
     ///     which the server runs on.
     public init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics = HubMetrics(),
-        logger: Logger = Logger(label: "typewire.hub"), cluster: ClusterOutbox? = nil,
+        logger: Logger = Logger(label: "typewire.hub"), cluster: ClusterPublisher? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) },
         eventLoops: [any EventLoop] = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
     ) {
@@ -209,7 +209,7 @@ public final class Hub: Sendable {
 
     // MARK: Frames and timers
 
-    /// Handles one frame from an authenticated socket in its conversation's shard. The socket's session has
+    /// Handles one frame from an authenticated socket in its conversation's shard. The socket's state machine has
     /// already turned away frames past their budgets (`InboundGate`).
     /// - Parameter isolation: Where the caller runs (a socket's work runs on the shard of its loop): the
     ///   call goes from there to the conversation's shard, without a thread of the global executor between.

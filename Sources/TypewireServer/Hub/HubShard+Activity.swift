@@ -7,11 +7,11 @@ extension HubShard {
         guard let identity = connections[id]?.identity else { return }
         if let detail = activity.detail, detail.count > configuration.typing.maxDetailLength {
             let limit = configuration.typing.maxDetailLength
-            return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity", request: "activity"))
+            return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity", request: .activity))
         }
         // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
         if activity.isActive {
-            guard await admitParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: "activity") else { return }
+            guard await ensureParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: .activity) else { return }
         }
         guard connections[id] != nil, users.sharesTyping(identity.userID) else { return }
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
@@ -112,19 +112,22 @@ extension HubShard {
     /// Sends a conversation's activity without the users the socket's user blocked, unless it shows
     /// what the socket last got: a change of blocked users alone sends nothing, so it cannot tell the
     /// blocker that they typed.
-    /// - Parameter send: Whether to send the view (a block changed it); false sends it only if it differs
-    ///   from the last one sent, nil records it without sending (the socket already shows it).
+    /// - Parameter delivery: When the view is sent.
     /// - Returns: Whether a frame was queued.
     @discardableResult
     func sendActivityView(
-        of conversation: String, to id: ConnectionID, entries: [ActivityEntry]? = nil, send: Bool? = false
+        of conversation: String, to id: ConnectionID, entries: [ActivityEntry]? = nil, delivery: ViewDelivery = .ifChanged
     ) -> Bool {
         guard let connection = connections[id] else { return false }
         let hidden = users.visibility.hidden(from: connection.identity.userID)
         let visible = (entries ?? board.entries(in: conversation)).filter { !hidden.contains($0.user) }
         let changed = visible != connection.activityViews[conversation] ?? []
         connection.activityViews[conversation] = visible.isEmpty ? nil : visible  // none recorded shows nothing
-        guard send == true || (send == false && changed) else { return false }
+        switch delivery {
+        case .always: break
+        case .ifChanged: guard changed else { return false }
+        case .recordOnly: return false
+        }
         connection.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: now()))))
         return true
     }

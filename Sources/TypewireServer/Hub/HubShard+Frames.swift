@@ -3,13 +3,13 @@ import TypewireCore
 // Frames from sockets: dispatch, and subscriptions.
 extension HubShard {
     /// Handles one frame from an authenticated socket, for a conversation of this shard (``Hub`` routes it).
-    /// The socket's session has already turned away frames past their budgets (`InboundGate`).
+    /// The socket's state machine has already turned away frames past their budgets (`InboundGate`).
     func handle(_ frame: ClientFrame, from id: ConnectionID) async {
         metrics.received(frame.type)
         if !configuration.storage.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
         switch frame {
         case .hello:
-            reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: "hello"))
+            reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: .hello))
         case .subscribe(let subscribe):
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):
@@ -33,9 +33,9 @@ extension HubShard {
         guard let user = connections[id]?.identity.userID else { return }
         let limit = configuration.sockets.maxSubscriptions
         guard connections[id]!.budget.subscriptions < limit || subscriptions.contains(id, in: conversation) else {
-            return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: "subscribe"))
+            return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: .subscribe))
         }
-        guard await admitParticipant(user, of: conversation, from: id, ref: conversation, request: "subscribe") else { return }
+        guard await ensureParticipant(user, of: conversation, from: id, ref: conversation, request: .subscribe) else { return }
         // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
         if !subscriptions.contains(id, in: conversation) { joining.begin(id, in: conversation) }
         let participants: [Participant]
@@ -48,12 +48,12 @@ extension HubShard {
         } catch {
             _ = joining.end(id, in: conversation)
             logger.storeFailed("subscribe failed", error: error, metadata: ["conversation": "\(conversation)"])
-            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: "subscribe"))
+            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: .subscribe))
         }
         let heldMeanwhile = joining.end(id, in: conversation, history: messages)
         // Closed, or removed from the conversation, while the store answered.
         guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
-            return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: "subscribe"))
+            return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: .subscribe))
         }
         apply(subscriptions.subscribe(id, to: conversation), to: connections[id]!)
         let online = participants.map {

@@ -16,7 +16,7 @@ extension HubShard {
             guard let connection = connections[id], subscriptions.contains(id, in: conversation) else { continue }
             connection.activityViews[conversation] = nil
             apply(subscriptions.unsubscribe(id, from: conversation), to: connection)
-            reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation, request: "subscribe"))
+            reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation, request: .subscribe))
         }
     }
 
@@ -44,7 +44,7 @@ extension HubShard {
             guard let connection = connections[id] else { continue }
             for conversation in subscriptions.conversations(of: id) {
                 if users.visibility.hidesAnyone(from: viewer) {
-                    sendActivityView(of: conversation, to: id, send: board.isActive(other, in: conversation) ? true : nil)
+                    sendActivityView(of: conversation, to: id, delivery: board.isActive(other, in: conversation) ? .always : .recordOnly)
                 } else if board.isActive(other, in: conversation) {
                     deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: viewer))), as: "activity", to: connection.outbox)
                 }

@@ -15,8 +15,10 @@ import TypewireCore
 ///
 /// Its work is split by concern: sockets (`HubShard+Connections`), frames and subscriptions
 /// (`HubShard+Frames`), activity (`HubShard+Activity`), messages and streamed replies (`HubShard+Messages`),
-/// changes made through REST (`HubShard+Membership`), who may act where (`HubShard+Admission`), fan-out
-/// (`HubShard+FanOut`) and the other nodes of a cluster (`HubShard+Cluster`).
+/// typing-only mode's refusals (`HubShard+TypingOnly`), changes made through REST (`HubShard+Membership`),
+/// who may act where (`HubShard+Access`), fan-out (`HubShard+FanOut`), the server API's questions
+/// (`HubShard+ServerAPI`) and the other nodes of a cluster (`HubShard+Cluster`). Who follows what is
+/// ``Subscriptions``; who is online and what they share, ``UserDirectory``.
 actor HubShard: EventLoopActor {
     /// One socket as this shard knows it. A class, so that looking a socket up in a fan-out takes one
     /// reference, not a copy of every field.
@@ -62,13 +64,13 @@ actor HubShard: EventLoopActor {
     /// Replies being streamed, the node's (a bot's cap counts its replies in every shard).
     let streams: SharedOpenReplies
     /// Where events for the other nodes of a cluster go; nil on a single node.
-    let cluster: ClusterOutbox?
+    let cluster: ClusterPublisher?
     /// The next expiry sweep (``runExpiry()``), a timer of ``eventLoop``.
     var expiryTimer: Scheduled<Void>?
 
     init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics, logger: Logger,
-        cluster: ClusterOutbox?, streams: SharedOpenReplies, now: @escaping @Sendable () -> Int64, eventLoop: any EventLoop
+        cluster: ClusterPublisher?, streams: SharedOpenReplies, now: @escaping @Sendable () -> Int64, eventLoop: any EventLoop
     ) {
         self.eventLoop = eventLoop
         self.store = store

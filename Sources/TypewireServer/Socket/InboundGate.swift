@@ -1,6 +1,6 @@
 import TypewireCore
 
-/// One socket's budgets, applied by the socket's own session before a frame reaches the hub, which every
+/// One socket's budgets, applied on the socket's event loop (SocketStateMachine) before a frame reaches the hub, which every
 /// socket shares: a flooder costs the others no hub time. A pure value fed the server's time.
 ///
 /// - Messages (`send`, `edit`, a final `stream` part), reply parts and `subscribe` are refused one by one
@@ -54,29 +54,29 @@ struct InboundGate {
     }
 
     /// A frame that could be read.
-    mutating func admit(_ frame: ClientFrame, now: Int64) -> Decision {
+    mutating func check(_ frame: ClientFrame, now: Int64) -> Decision {
         let abuse = abuseThreshold
         switch frame {
         case .subscribe(let subscribe):
             guard subscribes.allow(now: now) else {
-                return refusal(subscribe.conversation, request: "subscribe", "More than \(Int(subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
+                return refusal(subscribe.conversation, request: .subscribe, "More than \(Int(subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
             }
         case .send(let send):
-            return admitMessage(ref: send.clientMessageId, request: "send", now: now)
+            return checkMessage(ref: send.clientMessageId, request: .send, now: now)
         case .edit(let edit):
-            return admitMessage(ref: edit.messageId, request: "edit", now: now)
+            return checkMessage(ref: edit.messageId, request: .edit, now: now)
         case .stream(let part) where part.isFinal:
-            return admitMessage(ref: part.messageId, request: "stream", now: now)
+            return checkMessage(ref: part.messageId, request: .stream, now: now)
         case .stream(let part):
             guard replyParts.allow(now: now) else {
-                return refusal(part.messageId, request: "stream", "More than \(Int(streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
+                return refusal(part.messageId, request: .stream, "More than \(Int(streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
             }
         case .activity(let request) where request.activity.isActive:
-            let decision = activity.admit(now: now, abuseThreshold: abuse, reason: "too many activity frames")
+            let decision = activity.take(now: now, abuseThreshold: abuse, reason: "too many activity frames")
             guard decision == .pass else { return decision }
-            return frames.admit(now: now, abuseThreshold: abuse, reason: "too many frames")
+            return frames.take(now: now, abuseThreshold: abuse, reason: "too many frames")
         case .activity, .unsubscribe, .hello:
-            return frames.admit(now: now, abuseThreshold: abuse, reason: "too many frames")
+            return frames.take(now: now, abuseThreshold: abuse, reason: "too many frames")
         }
         return .pass
     }
@@ -85,25 +85,25 @@ struct InboundGate {
     /// frame budget, so that a flood of them is cut off as any other. Past the budget a ping goes unanswered
     /// and a pong is ignored; a fragment cannot be dropped (its message would change), so it passes, and the
     /// drops are counted all the same.
-    mutating func admitControl(now: Int64) -> Decision {
-        let decision = frames.admit(now: now, abuseThreshold: abuseThreshold, reason: "too many frames")
+    mutating func checkControl(now: Int64) -> Decision {
+        let decision = frames.take(now: now, abuseThreshold: abuseThreshold, reason: "too many frames")
         return if case .drop = decision { .drop(notify: false) } else { decision }
     }
 
     /// A frame that cannot be read: answered within the budget, dropped unanswered past it.
-    mutating func admitBadFrame(now: Int64) -> Decision {
-        let decision = badFrames.admit(now: now, abuseThreshold: abuseThreshold, reason: "too many frames that cannot be read")
+    mutating func checkBadFrame(now: Int64) -> Decision {
+        let decision = badFrames.take(now: now, abuseThreshold: abuseThreshold, reason: "too many frames that cannot be read")
         return if case .drop = decision { .drop(notify: false) } else { decision }
     }
 
-    private mutating func admitMessage(ref: String, request: String, now: Int64) -> Decision {
+    private mutating func checkMessage(ref: String, request: ClientFrame.Kind, now: Int64) -> Decision {
         guard messages.allow(now: now) else {
             return refusal(ref, request: request, "More than \(Int(messageRate)) messages a second: this one was not stored; send it again shortly.")
         }
         return .pass
     }
 
-    private func refusal(_ ref: String, request: String, _ message: String) -> Decision {
+    private func refusal(_ ref: String, request: ClientFrame.Kind, _ message: String) -> Decision {
         .refuse(.init(code: .rateLimited, message: message, ref: ref, request: request))
     }
 
@@ -119,7 +119,7 @@ struct InboundGate {
             self.limiter = limiter
         }
 
-        mutating func admit(now: Int64, abuseThreshold: Int, reason: String) -> Decision {
+        mutating func take(now: Int64, abuseThreshold: Int, reason: String) -> Decision {
             if limiter.allow(now: now) { return .pass }
             if let current = window, now - current.start < 1_000 {
                 window = (current.start, current.drops + 1)

@@ -15,10 +15,10 @@ import TypewireCore
 final class SocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
 
-    private let session: SocketSession
+    private let services: SocketServices
     private var machine: SocketStateMachine
     private var outbox: ChannelOutbox?
-    private var lane: SocketLane<SocketSession.Work, HubShard>?
+    private var lane: SocketLane<SocketServices.Work, HubShard>?
     private var helloDeadline: Scheduled<Void>?
     private var tokenExpiry: Scheduled<Void>?
     private var pings: RepeatedTask?
@@ -29,29 +29,29 @@ final class SocketHandler: ChannelInboundHandler {
     /// peer has read down to the low one.
     static let outputWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1_024, high: 128 * 1_024)
 
-    init(session: SocketSession) {
-        self.session = session
-        self.machine = SocketStateMachine(rules: session.rules)
+    init(services: SocketServices) {
+        self.services = services
+        self.machine = SocketStateMachine(rules: services.rules)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let configuration = session.configuration
+        let configuration = services.configuration
         let channel = context.channel
         peer = channel.remoteAddress
         let outbox = ChannelOutbox(
-            channel: channel, writer: session.writers.writer(for: context.eventLoop),
+            channel: channel, writer: services.writers.writer(for: context.eventLoop),
             maxHeldBytes: configuration.sockets.maxQueuedBytes, closeTimeout: TimeAmount(configuration.sockets.closeTimeout)
         )
         self.outbox = outbox
         try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.outputWaterMark)
-        let registration = SocketSession.Registration()
+        let registration = SocketServices.Registration()
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        let session = session
+        let services = services
         lane = SocketLane(
-            owner: session.hub.shard(on: context.eventLoop),
+            owner: services.hub.shard(on: context.eventLoop),
             work: { work, shard in
-                let outcome = await session.perform(work, on: shard, outbox: outbox, registration: registration)
+                let outcome = await services.perform(work, on: shard, outbox: outbox, registration: registration)
                 guard case .done = outcome else {
                     return eventLoop.execute { loopBound.value.workFinished(outcome) }
                 }
@@ -98,24 +98,24 @@ final class SocketHandler: ChannelInboundHandler {
         guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
             return run(machine.violated(frame.maskKey == nil ? "an unmasked frame" : "a reserved bit set"))
         }
-        let now = session.hub.now()
+        let now = services.hub.now()
         switch frame.opcode {
         case .ping: run(machine.pingReceived(frame.unmaskedData, now: now))
         case .pong: run(machine.pongReceived(now: now))
         case .connectionClose: run(machine.peerClosed(frame.unmaskedData, closeSent: outbox?.closeSent ?? true))
         case .text, .binary, .continuation:
-            run(machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now) { [session] unchecked in
-                session.spentHandshake(unchecked)
+            run(machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now) { [services] unchecked in
+                services.spentHandshake(unchecked)
             })
         default: run(machine.unreadable(.protocolError, "unknown opcode"))
         }
     }
 
     /// The hub finished an item of the socket's work that asks something of the socket.
-    private func workFinished(_ outcome: SocketSession.Outcome) {
+    private func workFinished(_ outcome: SocketServices.Outcome) {
         switch outcome {
         case .done: break
-        case .opened(let expiresAt): run(machine.opened(tokenExpiresAt: expiresAt, now: session.hub.now()))
+        case .opened(let expiresAt): run(machine.opened(tokenExpiresAt: expiresAt, now: services.hub.now()))
         case .refused(let code, let reason, let blame): run(machine.refused(code, reason, blame: blame))
         case .flooded(let reason): run(machine.floodClosing(reason))
         }
@@ -133,7 +133,7 @@ final class SocketHandler: ChannelInboundHandler {
         case .submit(let work):
             if lane?.submit(work) == true { run(machine.laneFilled()) }
         case .sendHelloFailure(let code, let message):
-            outbox?.send(SocketSession.helloFailure(code, message))
+            outbox?.send(SocketServices.helloFailure(code, message))
         case .sendPing:
             outbox?.send(OutboundFrame(control: .ping, payload: ByteBuffer()))
         case .answerPing(let payload):
@@ -147,10 +147,10 @@ final class SocketHandler: ChannelInboundHandler {
         case .closeChannel:
             outbox?.channel.close(promise: nil)
         case .countDropped(let type):
-            if let type { session.hub.metrics.received(type) }
-            session.hub.metrics.droppedByRateLimit.increment()
+            if let type { services.hub.metrics.received(type) }
+            services.hub.metrics.droppedByRateLimit.increment()
         case .countReceived(let type):
-            session.hub.metrics.received(type)
+            services.hub.metrics.received(type)
         case .cancelHelloDeadline:
             helloDeadline?.cancel()
         case .scheduleTokenExpiry(let expiresAt):
@@ -167,7 +167,7 @@ final class SocketHandler: ChannelInboundHandler {
         case .releaseLane:
             lane = nil  // its work refers to this handler: the lane goes once its last item ran
         case .countRefusal:
-            session.refusals.refused(peer)
+            services.refusals.refused(peer)
         }
     }
 }

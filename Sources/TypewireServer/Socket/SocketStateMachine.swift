@@ -67,7 +67,7 @@ struct SocketStateMachine {
         guard !isClosing else { return [] }
         var actions: [Action] = []
         if !fin {
-            actions = admitControl(now: now)  // a fragment cannot be dropped: a flood of them closes
+            actions = chargeControl(now: now)  // a fragment cannot be dropped: a flood of them closes
             guard !isClosing else { return actions }
         }
         switch assembler.take(opcode: opcode, fin: fin, data: data) {
@@ -80,14 +80,14 @@ struct SocketStateMachine {
     /// A ping: answered within the frame budget.
     mutating func pingReceived(_ payload: ByteBuffer, now: Int64) -> [Action] {
         guard !isClosing else { return [] }
-        let actions = admitControl(now: now)
+        let actions = chargeControl(now: now)
         return actions.isEmpty ? [.answerPing(payload)] : actions
     }
 
     /// A pong: the peer is alive.
     mutating func pongReceived(now: Int64) -> [Action] {
         guard !isClosing else { return [] }
-        let actions = admitControl(now: now)
+        let actions = chargeControl(now: now)
         if actions.isEmpty { awaitingPong = false }
         return actions
     }
@@ -183,13 +183,13 @@ struct SocketStateMachine {
         countsAsRefused = false
         var actions: [Action] = [.cancelHelloDeadline]
         actions += readingAction()
-        for message in held where !isClosing { actions += admit(message, now: now) }
+        for message in held where !isClosing { actions += triage(message, now: now) }
         return actions + [.scheduleTokenExpiry(expiresAt)]
     }
 
     /// The hub refused the `hello` (``ConnectRefusal``, an invalid token); `blame` says whether the server
     /// was at fault (its storage, its shutdown), which does not count against the client's address.
-    mutating func refused(_ code: WebSocketErrorCode, _ reason: String, blame: SocketSession.Blame) -> [Action] {
+    mutating func refused(_ code: WebSocketErrorCode, _ reason: String, blame: SocketServices.Blame) -> [Action] {
         if blame == .server { countsAsRefused = false }
         return close(code, reason)
     }
@@ -232,15 +232,15 @@ struct SocketStateMachine {
             phase = .authenticating(held: held)
             return []
         case .open:
-            return admit(message, now: now)
+            return triage(message, now: now)
         case .closing:
             return []
         }
     }
 
     /// A message of a welcomed socket: to the hub within its budgets; answered, dropped or closed for past them.
-    private mutating func admit(_ message: MessageAssembler.Message, now: Int64) -> [Action] {
-        switch FrameAdmission.admit(message, gate: &gate, rules: rules, now: now) {
+    private mutating func triage(_ message: MessageAssembler.Message, now: Int64) -> [Action] {
+        switch MessageTriage.triage(message, gate: &gate, rules: rules, now: now) {
         case .work(let work): [.submit(work)]
         case .dropped(let type): [.countDropped(received: type)]
         case .answered(let failure, let type): [.countDropped(received: type), .submit(.answer(failure))]
@@ -250,10 +250,10 @@ struct SocketStateMachine {
     }
 
     /// A ping, a pong or a fragment before a message's last takes a token of the frame budget
-    /// (``InboundGate/admitControl(now:)``); a flood of them closes the socket.
+    /// (``InboundGate/checkControl(now:)``); a flood of them closes the socket.
     /// - Returns: Nothing if the frame is within the budget.
-    private mutating func admitControl(now: Int64) -> [Action] {
-        switch gate.admitControl(now: now) {
+    private mutating func chargeControl(now: Int64) -> [Action] {
+        switch gate.checkControl(now: now) {
         case .pass: []
         case .close(let reason): [.countDropped(received: nil)] + closeForFlooding(reason)
         case .drop, .refuse: [.countDropped(received: nil)]

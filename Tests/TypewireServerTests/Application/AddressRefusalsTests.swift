@@ -21,17 +21,17 @@ struct AddressRefusalsTests {
         let refusals = refusals(burst: 3, clock: clock, metrics: metrics)
         var admitted: [Bool] = []
         for _ in 0..<4 {
-            admitted.append(refusals.admits(Self.attacker))
+            admitted.append(refusals.accepts(Self.attacker))
             refusals.refused(Self.attacker)
         }
         #expect(admitted == [true, true, true, false], "three refusals, then closed at accept")
-        #expect(refusals.admits(Self.neighbour), "another address is its own client")
+        #expect(refusals.accepts(Self.neighbour), "another address is its own client")
         clock.advance(by: 999)
-        #expect(!refusals.admits(Self.attacker))
+        #expect(!refusals.accepts(Self.attacker))
         clock.advance(by: 1)
-        #expect(refusals.admits(Self.attacker), "one refusal regained a second")
+        #expect(refusals.accepts(Self.attacker), "one refusal regained a second")
         refusals.refused(Self.attacker)
-        #expect(!refusals.admits(Self.attacker), "and spent on the next refused socket")
+        #expect(!refusals.accepts(Self.attacker), "and spent on the next refused socket")
         #expect(metrics.registry.emitToString().contains("typewire_connections_closed_at_accept_total 3"))
     }
 
@@ -39,16 +39,16 @@ struct AddressRefusalsTests {
         let clock = ManualClock()
         let behindAProxy = refusals(burst: 1, clock: clock)
         for _ in 0..<5 { behindAProxy.refused(Self.proxy) }
-        #expect(behindAProxy.admits(Self.proxy), "a proxy's address stands for all its clients")
+        #expect(behindAProxy.accepts(Self.proxy), "a proxy's address stands for all its clients")
         let counted = refusals(burst: 1, countsLocal: true, clock: clock)
         counted.refused(Self.proxy)
-        #expect(!counted.admits(Self.proxy))
+        #expect(!counted.accepts(Self.proxy))
     }
 
     @Test func aBurstOfZeroCountsNothing() {
         let refusals = refusals(burst: 0, clock: ManualClock())
         for _ in 0..<5 { refusals.refused(Self.attacker) }
-        #expect(refusals.admits(Self.attacker))
+        #expect(refusals.accepts(Self.attacker))
     }
 
     /// Over real sockets: three refused hellos from loopback (counted for the test), and the next connection is

@@ -110,7 +110,7 @@ struct SocketHandlerTests {
     }
 }
 
-/// A ``SocketHandler`` on a `NIOAsyncTestingChannel`, its session on a real hub.
+/// A ``SocketHandler`` on a `NIOAsyncTestingChannel`, its services on a real hub.
 struct TestSocketChannel {
     let channel: NIOAsyncTestingChannel
     let authority: TokenAuthority
@@ -136,13 +136,13 @@ struct TestSocketChannel {
         change(&configuration)
         let hub = Hub(store: store, configuration: configuration)
         let authority = try await TokenAuthority(secret: TestServer.secret)
-        let session = SocketSession(
+        let services = SocketServices(
             hub: hub, authority: authority, configuration: configuration, logger: Logger(label: "test"), writers: LoopWriters(),
             refusals: AddressRefusals(burst: 0, countsLocalAddresses: false, now: hub.now, metrics: hub.metrics)
         )
         let channel = NIOAsyncTestingChannel()
         try await channel.testingEventLoop.executeInContext {
-            try channel.pipeline.syncOperations.addHandler(SocketHandler(session: session))
+            try channel.pipeline.syncOperations.addHandler(SocketHandler(services: services))
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1))
         return TestSocketChannel(channel: channel, authority: authority)

@@ -3,9 +3,9 @@ import TypewireCore
 
 /// How one message of a welcomed socket is admitted: decoded, then passed through the socket's budgets
 /// (``InboundGate``). A pure function of the message, the gate and the time.
-enum FrameAdmission: Equatable {
+enum MessageTriage: Equatable {
     /// Hand this work to the hub, in order.
-    case work(SocketSession.Work)
+    case work(SocketServices.Work)
     /// Dropped within the budgets (of this type, if it could be read).
     case dropped(String?)
     /// Past its budget and answered (`rate_limited`).
@@ -15,11 +15,11 @@ enum FrameAdmission: Equatable {
     /// The socket keeps flooding: close it with the policy-violation code.
     case flooded(reason: String, type: String?)
 
-    static func admit(_ message: MessageAssembler.Message, gate: inout InboundGate, rules: SocketRules, now: Int64) -> FrameAdmission {
+    static func triage(_ message: MessageAssembler.Message, gate: inout InboundGate, rules: SocketRules, now: Int64) -> MessageTriage {
         let refusal: Refusal
         switch decode(message, maxFrameSize: rules.maxFrameSize) {
         case .success(let frame):
-            switch gate.admit(frame, now: now) {
+            switch gate.check(frame, now: now) {
             case .pass: return .work(.frame(frame))
             case .refuse(let failure): return .answered(failure, type: frame.type)
             case .drop(let notify): return notify ? .answered(dropNotice(frame, rules: rules), type: frame.type) : .dropped(frame.type)
@@ -29,7 +29,7 @@ enum FrameAdmission: Equatable {
             refusal = failure
         }
         let type = refusal.frameType ?? "invalid"
-        switch gate.admitBadFrame(now: now) {
+        switch gate.checkBadFrame(now: now) {
         case .pass: return .badFrameAnswered(refusal.answer, type: type)
         case .drop, .refuse: return .dropped(type)
         case .close(let reason): return .flooded(reason: reason, type: type)
@@ -66,7 +66,7 @@ enum FrameAdmission: Equatable {
     /// any frame past the socket's frame budget.
     private static func dropNotice(_ frame: ClientFrame, rules: SocketRules) -> ServerFrame.Failure {
         if case .activity(let request) = frame, request.activity.isActive {
-            return .init(code: .rateLimited, message: rules.activityDropNotice, ref: "activity", request: "activity")
+            return .init(code: .rateLimited, message: rules.activityDropNotice, ref: "activity", request: .activity)
         }
         return .init(code: .rateLimited, message: "\(rules.frameDropNotice) '\(frame.type)' among them.", ref: frame.type, request: frame.type)
     }

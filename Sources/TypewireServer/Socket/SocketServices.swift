@@ -8,7 +8,7 @@ import TypewireCore
 /// What every socket of a server shares (one instance, referenced by each socket's handler): the hub, the
 /// token authority, the limits, and the work a socket hands to the hub (``Work``), run in order on the
 /// socket's ``SocketLane``.
-final class SocketSession: Sendable {
+final class SocketServices: Sendable {
     let hub: Hub
     let authority: TokenAuthority
     let configuration: ServerConfiguration
@@ -122,6 +122,6 @@ final class SocketSession: Sendable {
 
     /// An error about the handshake (`ref` and `request` are "hello").
     static func helloFailure(_ code: ErrorCode, _ message: String) -> OutboundFrame {
-        Hub.encode(.error(.init(code: code, message: message, ref: "hello", request: "hello")))
+        Hub.encode(.error(.init(code: code, message: message, ref: "hello", request: .hello)))
     }
 }

@@ -30,7 +30,7 @@ extension HubShard {
     /// to be a member), so that a stranger's answers (`unknown_conversation`, then `rate_limited` once the
     /// budget is spent) are the same for a conversation that does not exist and for one that others have
     /// open: they tell nothing (docs/PROTOCOL.md). Past the budget no store query is made.
-    func admitParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: String) async -> Bool {
+    func ensureParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: ClientFrame.Kind) async -> Bool {
         if members[conversation]?.contains(user) == true { return true }
         if connections[id]?.budget.allowUnknownLookup(now: now()) == false {
             metrics.droppedByRateLimit.increment()
@@ -51,7 +51,7 @@ extension HubShard {
         }
     }
 
-    static func unknownConversation(_ conversation: String, ref: String, request: String) -> ServerFrame.Failure {
+    static func unknownConversation(_ conversation: String, ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
         .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref, request: request)
     }
 }
