@@ -121,8 +121,24 @@ let package = Package(
         ),
         // Bad client frames for the decoder's property tests and the sockets' bad-input tests; not a product.
         .target(name: "TypewireFuzzing", dependencies: ["TypewireCore"], path: "Tests/TypewireFuzzing"),
+        // The server's values and machines, and its channel handlers on test channels: seconds, no socket.
         .testTarget(
             name: "TypewireServerTests",
+            dependencies: [
+                "TypewireCore",
+                "TypewireServer",
+                "TypewireTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        // The server over real sockets on loopback, by feature: typing, messages, REST, limits, auth,
+        // shutdown and restart, the cluster (on PostgreSQL when TYPEWIRE_TEST_POSTGRES_URL is set).
+        .testTarget(
+            name: "TypewireEndToEndTests",
             dependencies: [
                 "TypewireCore",
                 "TypewireServer",
@@ -135,10 +151,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
+        // `typewire bench` run as built, in a tiny configuration.
+        .testTarget(name: "TypewireBenchTests"),
         .testTarget(
             name: "TypewireClientTests",
             dependencies: [

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the repository, in order, and stops at the first failure:
+#   0. `swift format lint --strict` with the repository's .swift-format (the toolchain's swift-format),
 #   1. builds everything (so a broken executable fails too),
 #   2. the Swift tests,
 #   3. the web demo's JavaScript tests (node's built-in runner),
@@ -20,6 +21,8 @@ step() { printf '\n==> %s\n' "$*"; }
 # No debug information (DWARF): CI builds from scratch on 2 cores, and the tests report their failures by
 # source location without it. Every `swift` call below passes the same flag, so none rebuilds.
 BUILD=(-debug-info-format none)
+step "swift format lint --strict -r Sources Tests Package.swift"
+swift format lint --strict -r Sources Tests Package.swift
 step "swift build --build-tests ${BUILD[*]}"
 swift build --build-tests "${BUILD[@]}"
 # The decoder's property tests (100 000 inputs) and `typewire bench` (two servers and a load generator)

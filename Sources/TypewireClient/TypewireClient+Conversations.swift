@@ -75,9 +75,10 @@ extension TypewireClient {
 
     /// A composer for an open conversation, with the server's intervals unless given others.
     func makeComposer(for handle: ConversationHandle, configuration: TypingEmitter<ContinuousClock.Instant>.Configuration?) -> Composer {
-        let intervals = configuration ?? serverConfiguration.map {
-            .init(refreshInterval: .milliseconds($0.refreshInterval), idleTimeout: .milliseconds($0.idleTimeout))
-        } ?? .init()
+        let intervals =
+            configuration ?? serverConfiguration.map {
+                .init(refreshInterval: .milliseconds($0.refreshInterval), idleTimeout: .milliseconds($0.idleTimeout))
+            } ?? .init()
         let composer = Composer(handle: handle, configuration: intervals, isConnected: welcomed)
         if conversations[handle.id]?.views[handle.view] != nil {
             conversations[handle.id]!.views[handle.view]!.composers[ObjectIdentifier(composer)] = composer

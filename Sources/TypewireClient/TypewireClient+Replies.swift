@@ -5,7 +5,8 @@ extension TypewireClient {
     func beginReply(_ messageId: String, in conversation: String) throws -> BotReply {
         guard conversations[conversation] != nil else { throw TypewireClientError.closed(conversation) }
         guard replies[messageId] == nil else {
-            throw TypewireClientError(reason: .server(.invalidField), message: "A reply with id \(messageId) is already under way; give each reply its own id.")
+            throw TypewireClientError(
+                reason: .server(.invalidField), message: "A reply with id \(messageId) is already under way; give each reply its own id.")
         }
         var reply = ReplyState(conversation: conversation, machine: BotActivity())
         try reply.machine.handle(.startThinking, now: .now)
@@ -52,7 +53,8 @@ extension TypewireClient {
             pendingSends[clientMessageId] = PendingSend(conversation: reply.conversation, text: reply.text, continuation: continuation)
             // The final part carries the whole text, so parts refused or lost on the way do not matter; if
             // it cannot go now, the whole text goes as a `send` after the reconnect (stored once either way).
-            let end = ClientFrame.Stream(conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true, text: reply.text)
+            let end = ClientFrame.Stream(
+                conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true, text: reply.text)
             transmit(.stream(end))
         }
     }

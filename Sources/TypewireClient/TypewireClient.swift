@@ -109,7 +109,7 @@ public actor TypewireClient {
                         }
                         for try await message in inbound.messages(maxSize: 1 << 20) {
                             guard case .text(let text) = message,
-                                  let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8))
+                                let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8))
                             else { continue }
                             await self.receive(frame)
                         }

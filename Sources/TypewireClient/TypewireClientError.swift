@@ -43,6 +43,7 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
     /// The server keeps no messages (typing-only mode); known from its `welcome`, so no frame is sent.
     static let messagesDisabled = TypewireClientError(
         reason: .server(.messagesDisabled),
-        message: "This server keeps no messages (typing-only mode): send the message through your app's own backend and call Composer.didSend()."
+        message:
+            "This server keeps no messages (typing-only mode): send the message through your app's own backend and call Composer.didSend()."
     )
 }

@@ -22,19 +22,20 @@ struct SimulatedSender {
 
     init(_ sender: SenderPolicy.Sender) {
         switch sender {
-        case let .throttled(throttle, idleStop, idleFromLastWrite):
+        case .throttled(let throttle, let idleStop, let idleFromLastWrite):
             machine = .throttled(throttle: throttle, idleStop: idleStop, idleFromLastWrite: idleFromLastWrite)
-        case let .fixedStop(after):
+        case .fixedStop(let after):
             machine = .fixedStop(after: after)
-        case let .typewire(refresh, idle):
-            machine = .typewire(TypingEmitter(configuration: .init(refreshInterval: .milliseconds(refresh), idleTimeout: .milliseconds(idle))))
+        case .typewire(let refresh, let idle):
+            machine = .typewire(
+                TypingEmitter(configuration: .init(refreshInterval: .milliseconds(refresh), idleTimeout: .milliseconds(idle))))
         }
     }
 
     /// When the sender next acts on its own.
     var nextDeadline: Int64? {
         switch machine {
-        case let .throttled(_, idleStop, idleFromLastWrite):
+        case .throttled(_, let idleStop, let idleFromLastWrite):
             guard announced, let idleStop else { return nil }
             return (idleFromLastWrite ? lastWrite : lastKeystroke) + idleStop
         case .fixedStop:
@@ -71,14 +72,14 @@ struct SimulatedSender {
             let frame = emitter.handle(input, now: SimulatedInstant(milliseconds: now))
             machine = .typewire(emitter)
             return frame.map(Self.wire)
-        case let .throttled(throttle, _, _):
+        case .throttled(let throttle, _, _):
             guard action == .keystroke else { return stop() }
             lastKeystroke = now
             guard now - lastWrite >= throttle else { return nil }
             lastWrite = now
             announced = true
             return .typing
-        case let .fixedStop(after):
+        case .fixedStop(let after):
             guard action == .keystroke else {
                 timer = nil
                 return stop()

@@ -80,7 +80,9 @@ public struct TypistModel: Sendable {
     private func pickEnding(_ random: inout SplitMix64) -> TypistAction? {
         let total = endings.send + endings.clear + endings.leave + endings.abandon + endings.crash
         var roll = Double.random(in: 0..<total, using: &random)
-        for (weight, action) in [(endings.send, TypistAction.send), (endings.clear, .clear), (endings.leave, .leave), (endings.crash, .crash)] {
+        for (weight, action) in [
+            (endings.send, TypistAction.send), (endings.clear, .clear), (endings.leave, .leave), (endings.crash, .crash),
+        ] {
             if roll < weight { return action }
             roll -= weight
         }

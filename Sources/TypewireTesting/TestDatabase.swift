@@ -11,14 +11,17 @@ public enum TestDatabase {
     }
 
     /// Why PostgreSQL tests are skipped, for `.enabled(if:)`.
-    public static let skipReason = "PostgreSQL tests need TYPEWIRE_TEST_POSTGRES_URL (bash scripts/postgres.sh starts a server and prints it)"
+    public static let skipReason =
+        "PostgreSQL tests need TYPEWIRE_TEST_POSTGRES_URL (bash scripts/postgres.sh starts a server and prints it)"
 
     /// Creates an empty database on the test server and returns its URL.
     public static func create() async throws -> String {
         guard let serverURL else { throw TestDatabaseError(message: "TYPEWIRE_TEST_POSTGRES_URL is not set") }
         let name = "typewire_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try await execute("CREATE DATABASE \(name)", on: serverURL)
-        guard var url = URLComponents(string: serverURL) else { throw TestDatabaseError(message: "TYPEWIRE_TEST_POSTGRES_URL is not a URL") }
+        guard var url = URLComponents(string: serverURL) else {
+            throw TestDatabaseError(message: "TYPEWIRE_TEST_POSTGRES_URL is not a URL")
+        }
         url.path = "/" + name
         return url.string!
     }

@@ -17,16 +17,18 @@ public struct MessageThread: Hashable, Sendable {
     /// one already shown.
     public mutating func receive(_ message: ChatMessage) {
         let streamKey = message.clientMessageId.flatMap(ReplyID.replyMessageId(of:)).map { Self.streamKey(message.sender, $0) }
-        let index = items.firstIndex { $0.messageID == message.id }
+        let index =
+            items.firstIndex { $0.messageID == message.id }
             ?? streamKey.flatMap { key in items.firstIndex { $0.id == key } }
         guard let index else {
             // Stored messages in the server's order: one from a history that arrives after a newer live
             // message (a second screen's `subscribed`) goes before it, not under it.
             let position = items.lastIndex { $0.isPending || $0.isStreaming || $0.sentAt <= message.sentAt }.map { $0 + 1 } ?? 0
-            return items.insert(MessageItem(
-                id: "message-\(message.id)", messageID: message.id, sender: message.sender, senderName: message.senderName,
-                text: message.text, sentAt: message.sentAt, editedAt: message.editedAt
-            ), at: position)
+            return items.insert(
+                MessageItem(
+                    id: "message-\(message.id)", messageID: message.id, sender: message.sender, senderName: message.senderName,
+                    text: message.text, sentAt: message.sentAt, editedAt: message.editedAt
+                ), at: position)
         }
         items[index].messageID = message.id
         items[index].text = message.text
@@ -68,9 +70,10 @@ public struct MessageThread: Hashable, Sendable {
             items[index].text += part.delta
             items[index].isStreaming = !part.final
         } else {
-            items.append(MessageItem(
-                id: key, sender: part.user, senderName: senderName, text: part.delta, sentAt: now, isStreaming: !part.final
-            ))
+            items.append(
+                MessageItem(
+                    id: key, sender: part.user, senderName: senderName, text: part.delta, sentAt: now, isStreaming: !part.final
+                ))
         }
     }
 

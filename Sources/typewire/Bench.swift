@@ -60,15 +60,19 @@ struct Bench: AsyncParsableCommand {
 
     func run() async throws {
         if let worker, let workerOptions, let goFile, let url {
-            return try await WorkerMain.run(optionsJSON: workerOptions, url: url, jwtSecret: jwtSecret, index: worker, workers: workers, goFile: goFile)
+            return try await WorkerMain.run(
+                optionsJSON: workerOptions, url: url, jwtSecret: jwtSecret, index: worker, workers: workers, goFile: goFile)
         }
-        let targets: [BenchTarget] = switch target {
-        case "both": scenario == .expiry ? [.typewire] : [.relay, .typewire]
-        case "typewire": [.typewire]
-        case "relay": [.relay]
-        default: throw ValidationError("--target must be both, typewire or relay.")
+        let targets: [BenchTarget] =
+            switch target {
+            case "both": scenario == .expiry ? [.typewire] : [.relay, .typewire]
+            case "typewire": [.typewire]
+            case "relay": [.relay]
+            default: throw ValidationError("--target must be both, typewire or relay.")
+            }
+        if url != nil, targets.count != 1 {
+            throw ValidationError("With --url, say which server it is: --target typewire or --target relay.")
         }
-        if url != nil, targets.count != 1 { throw ValidationError("With --url, say which server it is: --target typewire or --target relay.") }
         let options = BenchOptions(
             connections: connections ?? conversations * members, conversations: conversations, members: members, rate: rate,
             messageEvery: messageEvery, typers: typers ?? members, warmup: try Self.seconds(warmup, "--warmup"),

@@ -26,13 +26,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The SQLite file (TYPEWIRE_SQLITE).")
     var sqlite: String?
 
-    @Option(help: "Run as one node of a cluster on this PostgreSQL database instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (TYPEWIRE_POSTGRES_URL). Every node gets the same URL.")
+    @Option(
+        help:
+            "Run as one node of a cluster on this PostgreSQL database instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (TYPEWIRE_POSTGRES_URL). Every node gets the same URL."
+    )
     var postgresUrl: String?
 
     @Option(help: "The HS256 secret for tokens (TYPEWIRE_JWT_SECRET). Required unless --demo or --jwks.")
     var jwtSecret: String?
 
-    @Option(help: "Verify RS256 and ES256 tokens with this JSON Web Key Set: a file, or an https address (plain http on loopback only), read at start and again when a token names a new key (TYPEWIRE_JWKS).")
+    @Option(
+        help:
+            "Verify RS256 and ES256 tokens with this JSON Web Key Set: a file, or an https address (plain http on loopback only), read at start and again when a token names a new key (TYPEWIRE_JWKS)."
+    )
     var jwks: String?
 
     @Option(help: "The issuer (iss) every token must carry (TYPEWIRE_JWT_ISSUER).")
@@ -47,10 +53,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The claim that marks a bot when true, \"true\" or \"bot\"; default role (TYPEWIRE_JWT_BOT_CLAIM).")
     var jwtBotClaim: String?
 
-    @Option(help: "The key of the server API at /v1/server/ for your app's backend, at least 32 bytes; without it those routes do not exist (TYPEWIRE_API_KEY).")
+    @Option(
+        help:
+            "The key of the server API at /v1/server/ for your app's backend, at least 32 bytes; without it those routes do not exist (TYPEWIRE_API_KEY)."
+    )
     var apiKey: String?
 
-    @Flag(help: "Typing-only mode, for apps that keep their messages elsewhere: send, edit and stream are refused and no message is stored (TYPEWIRE_NO_MESSAGES=1).")
+    @Flag(
+        help:
+            "Typing-only mode, for apps that keep their messages elsewhere: send, edit and stream are refused and no message is stored (TYPEWIRE_NO_MESSAGES=1)."
+    )
     var noMessages = false
 
     @Option(help: "The secret the nodes of a cluster sign their bus events with; default the JWT secret (TYPEWIRE_CLUSTER_SECRET).")
@@ -62,10 +74,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How often to ping each socket, in milliseconds; a silent peer is closed (TYPEWIRE_PING_INTERVAL).")
     var pingInterval: Int?
 
-    @Option(help: "How long the server waits for a peer to answer its close frame, in milliseconds; a connection still open then is reset (TYPEWIRE_CLOSE_TIMEOUT; default 3000).")
+    @Option(
+        help:
+            "How long the server waits for a peer to answer its close frame, in milliseconds; a connection still open then is reset (TYPEWIRE_CLOSE_TIMEOUT; default 3000)."
+    )
     var closeTimeout: Int?
 
-    @Option(help: "The most memory the unsent frames of one socket may hold, in bytes; a socket that reads too slowly to stay under it is cut off with 1001 (TYPEWIRE_MAX_QUEUED_BYTES; default 4194304).")
+    @Option(
+        help:
+            "The most memory the unsent frames of one socket may hold, in bytes; a socket that reads too slowly to stay under it is cut off with 1001 (TYPEWIRE_MAX_QUEUED_BYTES; default 4194304)."
+    )
     var maxQueuedBytes: Int?
 
     @Option(help: "How long a new connection may take to send its first request head, in milliseconds (TYPEWIRE_HEADER_TIMEOUT).")
@@ -83,25 +101,42 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Sockets one user may open at once, before --handshake-rate applies (TYPEWIRE_HANDSHAKE_BURST).")
     var handshakeBurst: Double?
 
-    @Option(help: "Refused sockets (closed before welcome, or for flooding) one client address may cause before its connections are closed as soon as accepted; it regains one a second; 0 turns this off (TYPEWIRE_REFUSALS_PER_ADDRESS; default 20).")
+    @Option(
+        help:
+            "Refused sockets (closed before welcome, or for flooding) one client address may cause before its connections are closed as soon as accepted; it regains one a second; 0 turns this off (TYPEWIRE_REFUSALS_PER_ADDRESS; default 20)."
+    )
     var refusalsPerAddress: Double?
 
-    @Option(help: "Connections one client address may have open before their first request head is complete; past it its new connections are closed at once; 0 counts none (TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS; default 64).")
+    @Option(
+        help:
+            "Connections one client address may have open before their first request head is complete; past it its new connections are closed at once; 0 counts none (TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS; default 64)."
+    )
     var pendingConnectionsPerAddress: Int?
 
-    @Flag(help: "Count the refusals of loopback and private addresses too (TYPEWIRE_COUNT_LOCAL_ADDRESSES=1). Off by default: behind a proxy or a load balancer every client comes from its address.")
+    @Flag(
+        help:
+            "Count the refusals of loopback and private addresses too (TYPEWIRE_COUNT_LOCAL_ADDRESSES=1). Off by default: behind a proxy or a load balancer every client comes from its address."
+    )
     var countLocalAddresses = false
 
     @Option(help: "Comma-separated browser origins allowed to open a socket; empty allows all (TYPEWIRE_ALLOWED_ORIGINS).")
     var allowedOrigins: String?
 
-    @Option(name: .customLong("public"), help: "The web demo's folder, served at / (TYPEWIRE_PUBLIC; default Public, in the current directory).")
+    @Option(
+        name: .customLong("public"), help: "The web demo's folder, served at / (TYPEWIRE_PUBLIC; default Public, in the current directory)."
+    )
     var publicDirectory: String?
 
-    @Flag(help: "Try Typewire out: seed demo users and conversations, run the demo bot, and serve demo tokens at /v1/demo/token?user=alice, signed with a random secret of this run (so never with --jwt-secret).")
+    @Flag(
+        help:
+            "Try Typewire out: seed demo users and conversations, run the demo bot, and serve demo tokens at /v1/demo/token?user=alice, signed with a random secret of this run (so never with --jwt-secret)."
+    )
     var demo = false
 
-    @Flag(help: "Seed the demo's users and conversations and run its bot, with the secret of --jwt-secret and no token endpoint: for tests and clusters, whose tokens are made with that secret.")
+    @Flag(
+        help:
+            "Seed the demo's users and conversations and run its bot, with the secret of --jwt-secret and no token endpoint: for tests and clusters, whose tokens are made with that secret."
+    )
     var seedDemo = false
 
     func run() async throws {
@@ -119,7 +154,8 @@ struct Serve: AsyncParsableCommand {
         } else if keySetText != nil, !demo, !seedDemo {
             secret = nil
         } else if seedDemo {
-            throw CommandError("--seed-demo needs --jwt-secret (or TYPEWIRE_JWT_SECRET): its tokens are made with that secret (`typewire token`).")
+            throw CommandError(
+                "--seed-demo needs --jwt-secret (or TYPEWIRE_JWT_SECRET): its tokens are made with that secret (`typewire token`).")
         } else if demo {
             secret = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 36) }.joined()
             logger.warning("No JWT secret given: --demo signs its tokens with a random secret for this run.")
@@ -149,36 +185,55 @@ struct Serve: AsyncParsableCommand {
         configuration.serverAPI.key = try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
         configuration.storage.storesMessages = !(noMessages || Self.isOn(environment["TYPEWIRE_NO_MESSAGES"]))
         configuration.demo = demo
-        if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", Self.integer) { configuration.typing.activityTTL = .milliseconds(ttl) }
-        if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", Self.integer) { configuration.sockets.pingInterval = .milliseconds(ping) }
-        if let timeout = try setting(closeTimeout, "TYPEWIRE_CLOSE_TIMEOUT", Self.integer) { configuration.sockets.closeTimeout = .milliseconds(timeout) }
-        if let bytes = try setting(maxQueuedBytes, "TYPEWIRE_MAX_QUEUED_BYTES", Self.integer) { configuration.sockets.maxQueuedBytes = bytes }
-        if let timeout = try setting(headerTimeout, "TYPEWIRE_HEADER_TIMEOUT", Self.integer) { configuration.http.headerTimeout = .milliseconds(timeout) }
+        if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", Self.integer) {
+            configuration.typing.activityTTL = .milliseconds(ttl)
+        }
+        if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", Self.integer) {
+            configuration.sockets.pingInterval = .milliseconds(ping)
+        }
+        if let timeout = try setting(closeTimeout, "TYPEWIRE_CLOSE_TIMEOUT", Self.integer) {
+            configuration.sockets.closeTimeout = .milliseconds(timeout)
+        }
+        if let bytes = try setting(maxQueuedBytes, "TYPEWIRE_MAX_QUEUED_BYTES", Self.integer) {
+            configuration.sockets.maxQueuedBytes = bytes
+        }
+        if let timeout = try setting(headerTimeout, "TYPEWIRE_HEADER_TIMEOUT", Self.integer) {
+            configuration.http.headerTimeout = .milliseconds(timeout)
+        }
         if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.budgets.activity.rate = rate }
         if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.budgets.messages.rate = rate }
         if let rate = try setting(handshakeRate, "TYPEWIRE_HANDSHAKE_RATE", Self.number) { configuration.budgets.handshakes.rate = rate }
-        if let burst = try setting(handshakeBurst, "TYPEWIRE_HANDSHAKE_BURST", Self.number) { configuration.budgets.handshakes.burst = burst }
-        if let refusals = try setting(refusalsPerAddress, "TYPEWIRE_REFUSALS_PER_ADDRESS", Self.number) { configuration.addresses.refusals = refusals }
+        if let burst = try setting(handshakeBurst, "TYPEWIRE_HANDSHAKE_BURST", Self.number) {
+            configuration.budgets.handshakes.burst = burst
+        }
+        if let refusals = try setting(refusalsPerAddress, "TYPEWIRE_REFUSALS_PER_ADDRESS", Self.number) {
+            configuration.addresses.refusals = refusals
+        }
         if let pending = try setting(pendingConnectionsPerAddress, "TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS", Self.integer) {
             configuration.addresses.pendingConnections = pending
         }
         configuration.addresses.countsLocalAddresses = countLocalAddresses || Self.isOn(environment["TYPEWIRE_COUNT_LOCAL_ADDRESSES"])
         if let origins = try setting(allowedOrigins, "TYPEWIRE_ALLOWED_ORIGINS", { $0 }) {
-            configuration.http.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            configuration.http.allowedOrigins = origins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
         }
         if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.http.publicDirectory = folder }
         configuration.threads = try setting(threads, "TYPEWIRE_THREADS", Self.integer)
         try Self.check(configuration)
         let files = OpenFileLimit.raiseToHard()
-        logger.info("Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more.")
+        logger.info(
+            "Open-file limit \(files.after) (was \(files.before)): room for about \(max(0, Int(files.after) - 64)) sockets; raise the hard limit (ulimit -Hn) for more."
+        )
         if let secret { _ = try await TokenAuthority(secret: secret) }  // refuse a weak secret before touching the file
         _ = try configuration.resolvedPublicDirectory()  // and a demo without its page
         let postgres = try setting(postgresUrl, "TYPEWIRE_POSTGRES_URL") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
-        let store: any ChatStore = if let postgres {
-            try await PostgresChatStore.open(url: postgres, logger: logger)
-        } else {
-            try await Self.openSQLite(at: configuration.storage.sqlitePath, logger: logger)
-        }
+        let store: any ChatStore =
+            if let postgres {
+                try await PostgresChatStore.open(url: postgres, logger: logger)
+            } else {
+                try await Self.openSQLite(at: configuration.storage.sqlitePath, logger: logger)
+            }
         if demo || seedDemo { try await DemoSeed.seed(into: store) }
         let host = configuration.http.host
         let mode = (configuration.demo ? " (demo)" : "") + (postgres == nil ? "" : " (cluster node on PostgreSQL)")
@@ -204,13 +259,14 @@ struct Serve: AsyncParsableCommand {
             let authority = try await TokenAuthority(secret: secret)
             let bot = DemoSeed.bot
             let local = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
-            services.append(DemoBot(
-                userID: bot.userID,
-                url: { "ws://\(local):\(await boundPorts.first { _ in true } ?? 0)\(WireProtocol.socketPath)" },
-                conversations: { try await store.conversations(of: bot.userID).map(\.id) },
-                logger: logger,
-                token: { try await authority.sign(bot) }
-            ))
+            services.append(
+                DemoBot(
+                    userID: bot.userID,
+                    url: { "ws://\(local):\(await boundPorts.first { _ in true } ?? 0)\(WireProtocol.socketPath)" },
+                    conversations: { try await store.conversations(of: bot.userID).map(\.id) },
+                    logger: logger,
+                    token: { try await authority.sign(bot) }
+                ))
         }
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -240,12 +296,18 @@ struct Serve: AsyncParsableCommand {
     /// Refuses settings the server cannot run with, naming the flags.
     private static func check(_ configuration: ServerConfiguration) throws {
         guard (configuration.threads ?? 1) >= 1 else { throw CommandError("--threads must be at least 1.") }
-        let durations = [configuration.typing.activityTTL, configuration.sockets.pingInterval, configuration.http.headerTimeout, configuration.sockets.closeTimeout]
+        let durations = [
+            configuration.typing.activityTTL, configuration.sockets.pingInterval, configuration.http.headerTimeout,
+            configuration.sockets.closeTimeout,
+        ]
         let budgets = configuration.budgets
         guard durations.allSatisfy({ $0 > .zero }), configuration.sockets.maxQueuedBytes >= 64 * 1_024,
-              configuration.addresses.pendingConnections >= 0, budgets.activity.rate > 0, budgets.messages.rate > 0,
-              budgets.handshakes.rate > 0, budgets.handshakes.burst >= 1, configuration.addresses.refusals >= 0 else {
-            throw CommandError("--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address and --pending-connections-per-address 0 or more.")
+            configuration.addresses.pendingConnections >= 0, budgets.activity.rate > 0, budgets.messages.rate > 0,
+            budgets.handshakes.rate > 0, budgets.handshakes.burst >= 1, configuration.addresses.refusals >= 0
+        else {
+            throw CommandError(
+                "--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address and --pending-connections-per-address 0 or more."
+            )
         }
     }
 

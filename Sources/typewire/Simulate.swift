@@ -71,7 +71,8 @@ struct Simulate: AsyncParsableCommand {
             policies = standard
         }
         let configuration = FidelitySimulation.Configuration(
-            hours: hours, seed: seed, network: NetworkModel(delay: delay, jitter: jitter, loss: loss, retransmissionTimeout: rto, drop: drop),
+            hours: hours, seed: seed,
+            network: NetworkModel(delay: delay, jitter: jitter, loss: loss, retransmissionTimeout: rto, drop: drop),
             policies: policies
         )
         let clock = ContinuousClock()
@@ -80,6 +81,8 @@ struct Simulate: AsyncParsableCommand {
         let elapsed = start.duration(to: clock.now)
         print(FidelitySimulation.Result.table(results))
         print("")
-        print("\(hours) typist-hours, seed \(seed), network \(delay)+\(jitter) ms, loss \(loss) (rto \(rto) ms), drop \(drop); \(policies.count) policies in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))")
+        print(
+            "\(hours) typist-hours, seed \(seed), network \(delay)+\(jitter) ms, loss \(loss) (rto \(rto) ms), drop \(drop); \(policies.count) policies in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))"
+        )
     }
 }

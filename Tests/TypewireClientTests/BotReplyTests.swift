@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypewireCore
 import TypewireTesting
+
 @testable import TypewireClient
 
 /// A bot's replies against a real server, as a member of the bot conversation sees them.
@@ -58,7 +59,10 @@ struct BotReplyTests: ClientTesting {
     @Test func thinkingLongerThanTheTTLStaysShownAndAFailedReplyClearsIt() async throws {
         // A ttl of 1.5 s with refreshes every 300 ms; the bot thinks until the server has had 12 refreshes
         // (over two ttls): Alice's indicator must not drop meanwhile. Failing the reply then clears it.
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(1_500); $0.typing.refreshInterval = .milliseconds(300) }) { server in
+        try await TestServer.run(configure: {
+            $0.typing.activityTTL = .milliseconds(1_500)
+            $0.typing.refreshInterval = .milliseconds(300)
+        }) { server in
             try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { clients, chats in
                 let (clawd, botChat, aliceChat) = (clients[0], chats[0], chats[1])
                 let reply = try await botChat.beginReply()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypewireCore
 import TypewireTesting
+
 @testable import TypewireClient
 
 /// The composer against a real server: what a text field's events look like to the other member.
@@ -30,7 +31,8 @@ struct ComposerTests: ClientTesting {
         try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(1_500) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
-                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(60)))
+                let composer = await aliceChat.composer(
+                    configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(60)))
                 composer.textDidChange("a")
                 _ = try await first(bobChat.typing) { $0.text != nil }
                 let shown = try await staysShownUntilStopped(
@@ -44,7 +46,7 @@ struct ComposerTests: ClientTesting {
 
     @Test func theIdleStopClearsTypingAfterTheLastKey() async throws {
         // An idle timeout of 1 s and a ttl of a minute: what clears Bob's indicator is Alice's idle stop.
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
                 let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(1)))
@@ -60,7 +62,7 @@ struct ComposerTests: ClientTesting {
     }
 
     @Test func clearingTheInputLeavingAndGoingToTheBackgroundStopAtOnce() async throws {
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             try await withChats(["alice", "bob"], of: server) { _, chats in
                 let (aliceChat, bobChat) = (chats[0], chats[1])
                 let composer = await aliceChat.composer(configuration: .init(idleTimeout: .seconds(60)))
@@ -106,9 +108,12 @@ struct ComposerOrderTests: ClientTesting {
         let rounds = 1_000
         try await TestServer.run(configure: {
             // Budgets wide enough for one socket to type and send a thousand times in a few seconds.
-            $0.budgets.messages.rate = 100_000; $0.budgets.messages.burst = 100_000
-            $0.budgets.activity.rate = 100_000; $0.budgets.activity.burst = 100_000
-            $0.budgets.frames.rate = 100_000; $0.budgets.frames.burst = 100_000
+            $0.budgets.messages.rate = 100_000
+            $0.budgets.messages.burst = 100_000
+            $0.budgets.activity.rate = 100_000
+            $0.budgets.activity.burst = 100_000
+            $0.budgets.frames.rate = 100_000
+            $0.budgets.frames.burst = 100_000
         }) { server in
             let bob = FrameRecorder(url: server.socketURL, token: try await server.token("bob"), conversation: Self.direct)
             defer { bob.close() }
@@ -123,7 +128,9 @@ struct ComposerOrderTests: ClientTesting {
                 // message and it.
                 await chats[0].setActivity(.recordingAudio)
                 try await eventually(within: .seconds(60)) {
-                    await bob.received.contains { if case .activity(let update) = $0 { update.entries.contains { $0.activity == .recordingAudio } } else { false } }
+                    await bob.received.contains {
+                        if case .activity(let update) = $0 { update.entries.contains { $0.activity == .recordingAudio } } else { false }
+                    }
                 }
             }
             // Before the k-th message Bob must have seen Alice start typing k times (each round's typing
@@ -139,7 +146,9 @@ struct ComposerOrderTests: ClientTesting {
                     aliceTyping = typing
                 case .message(let message) where message.sender == "alice":
                     messages += 1
-                    #expect(startsSeen == messages && !aliceTyping, "message \(messages): typing started \(startsSeen) times before it, typing now: \(aliceTyping)")
+                    #expect(
+                        startsSeen == messages && !aliceTyping,
+                        "message \(messages): typing started \(startsSeen) times before it, typing now: \(aliceTyping)")
                     if startsSeen != messages || aliceTyping { return }
                 default:
                     break

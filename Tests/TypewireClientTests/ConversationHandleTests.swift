@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypewireCore
 import TypewireTesting
+
 @testable import TypewireClient
 
 /// Edits, and the end of a conversation the server takes away.
@@ -36,7 +37,10 @@ struct ConversationHandleTests: ClientTesting {
     @Test func sendsRefusedByTheRateLimitAreRetriedWithBackoffUntilStored() async throws {
         // One message a second: five sent at once are refused, retried after growing, jittered waits
         // (the quick backoff of these tests: 50 ms, then up to 200 ms), and all stored.
-        try await TestServer.run(configure: { $0.budgets.messages.rate = 1; $0.budgets.messages.burst = 1 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.messages.rate = 1
+            $0.budgets.messages.burst = 1
+        }) { server in
             try await withChats(["alice"], of: server) { clients, chats in
                 let ids = try await withThrowingTaskGroup(of: String.self) { group in
                     for index in 1...5 { group.addTask { try await chats[0].send("message \(index)") } }

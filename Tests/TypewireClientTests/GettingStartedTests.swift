@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The README shows this file's example as written, its comments aligned.)
 import Foundation
 import Testing
 import TypewireCore

@@ -1,12 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TypewireCore
 import TypewireServer
 import TypewireTesting
+
 @testable import TypewireClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The client against a real server on 127.0.0.1.
 @Suite("TypewireClient against a real server", .timeLimit(.minutes(1)))
@@ -107,7 +109,10 @@ struct TypewireClientTests: ClientTesting {
     }
 
     @Test func aRefusedSendFailsWithTheServersReasonAndARateLimitedOneIsRetried() async throws {
-        try await TestServer.run(configure: { $0.budgets.messages.burst = 2; $0.budgets.messages.rate = 2 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.messages.burst = 2
+            $0.budgets.messages.rate = 2
+        }) { server in
             try await withChats(["alice"], of: server) { _, chats in
                 let chat = chats[0]
                 let tooLong = String(repeating: "x", count: server.configuration.messages.maxLength + 1)

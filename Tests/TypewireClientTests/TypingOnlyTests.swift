@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TypewireCore
 import TypewireTesting
+
 @testable import TypewireClient
 
 /// The SDK against a typing-only server (`--no-messages`): the app sends its messages elsewhere and the
@@ -9,7 +10,10 @@ import TypewireTesting
 @Suite("The client against a typing-only server", .timeLimit(.minutes(1)))
 struct TypingOnlyClientTests: ClientTesting {
     @Test func sendingThrowsAtOnceAndDidSendClearsTheTyping() async throws {
-        try await TestServer.run(configure: { $0.storage.storesMessages = false; $0.typing.activityTTL = .milliseconds(60_000) }) { server in
+        try await TestServer.run(configure: {
+            $0.storage.storesMessages = false
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
                 #expect(await alice.storesMessages == false)

@@ -76,7 +76,9 @@ public enum FrameFuzzer {
             return bytes
         }
         var fields = (0..<Int.random(in: 0...6, using: &rng)).map { _ in
-            JSONField(key: Array(FuzzSeeds.quoted(FieldMutations.keys.randomElement(using: &rng)!).utf8), value: values.randomElement(using: &rng)!)
+            JSONField(
+                key: Array(FuzzSeeds.quoted(FieldMutations.keys.randomElement(using: &rng)!).utf8),
+                value: values.randomElement(using: &rng)!)
         }
         if Int.random(in: 0..<4, using: &rng) > 0 {
             let type = FuzzSeeds.quoted(FieldMutations.types.randomElement(using: &rng)!)

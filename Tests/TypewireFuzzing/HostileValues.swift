@@ -40,7 +40,8 @@ public enum HostileValues {
     public static let long: [String] = [1_000, 20_000].map { "\"" + String(repeating: "x", count: $0) + "\"" }
 
     /// Every hostile value as bytes: the lists above, and strings holding each invalid sequence or a NUL byte.
-    public static let all: [[UInt8]] = (numbers + numberLike + shapes + nested + long).map { Array($0.utf8) }
+    public static let all: [[UInt8]] =
+        (numbers + numberLike + shapes + nested + long).map { Array($0.utf8) }
         + invalidUTF8.map { [UInt8(ascii: "\"")] + $0 + [UInt8(ascii: "\"")] }
         + invalidUTF8
         + [[0x22, 0x00, 0x22], [0x00]]

@@ -1,5 +1,6 @@
 import Testing
 import TypewireCore
+
 @testable import TypewireSimulation
 
 @Suite("typewire simulate: the fidelity simulator")
@@ -18,10 +19,11 @@ struct FidelitySimulationTests {
             (30_000, .keystroke), (30_500, .clear), (40_000, .keystroke), (40_200, .leave),
         ])
         let truth = truthIntervals(of: script, idleTimeout: 3_000, duration: 60_000)
-        #expect(truth == [
-            Interval(start: 1_000, end: 2_000), Interval(start: 10_000, end: 15_000), Interval(start: 20_000, end: 23_000),
-            Interval(start: 30_000, end: 30_500), Interval(start: 40_000, end: 40_200),
-        ])
+        #expect(
+            truth == [
+                Interval(start: 1_000, end: 2_000), Interval(start: 10_000, end: 15_000), Interval(start: 20_000, end: 23_000),
+                Interval(start: 30_000, end: 30_500), Interval(start: 40_000, end: 40_200),
+            ])
     }
 
     @Test func typewireOnAPerfectNetworkShowsExactlyTheTruth() {

@@ -3,6 +3,7 @@ import Testing
 import TypewireCore
 import TypewireTesting
 import TypewireUI
+
 @testable import TypewireClient
 
 /// The list model against a real server, beside a conversation model on the same conversation.

@@ -3,6 +3,7 @@ import Testing
 import TypewireCore
 import TypewireTesting
 import TypewireUI
+
 @testable import TypewireClient
 
 /// The observable models against a real server: what a SwiftUI screen would show.
@@ -14,7 +15,9 @@ struct ConversationModelTests {
     /// Runs connected clients of the users for the body's duration.
     private func withClients(_ users: [String], of server: TestServer, _ body: ([TypewireClient]) async throws -> Void) async throws {
         let clients = users.map { user in
-            TypewireClient(url: server.socketURL, configuration: .init(backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)))) {
+            TypewireClient(
+                url: server.socketURL, configuration: .init(backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)))
+            ) {
                 try await server.token(user)
             }
         }
@@ -83,7 +86,9 @@ struct ConversationModelTests {
                 _ = try await reply.finish("matter.")
                 try await eventually { alice.reply == .idle && alice.messages.last?.isStreaming == false }
                 let replies = alice.messages.filter { $0.sender == "clawd" }
-                #expect(replies.count == 1 && replies.first?.text == "Typing indicators matter.", "the stored reply took the streamed bubble's place")
+                #expect(
+                    replies.count == 1 && replies.first?.text == "Typing indicators matter.",
+                    "the stored reply took the streamed bubble's place")
                 try await eventually { alice.messages.last?.messageID != nil }
                 await chat.close()
                 await alice.disappear()

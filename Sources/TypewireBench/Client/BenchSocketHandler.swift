@@ -123,7 +123,9 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
                     state.tally.activityReceived += 1
                     state.tally.mostEntries = max(state.tally.mostEntries, entryCount)
                     if let previousActivity { state.tally.activityGaps.record(max(1, (now &- previousActivity) / 1_000)) }
-                    if let previousServerTime, let serverTime { state.tally.serverTimeGaps.record(UInt64(max(0, serverTime - previousServerTime))) }
+                    if let previousServerTime, let serverTime {
+                        state.tally.serverTimeGaps.record(UInt64(max(0, serverTime - previousServerTime)))
+                    }
                 }
                 if kind == .message { state.tally.messagesReceived += 1 }
             }
@@ -155,7 +157,9 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Ends a typing session with a message (the server clears the typing).
     func sendMessage() {
         messagesSent += 1
-        send(#"{"type":"send","conversation":"\#(socket.conversationID)","clientMessageId":"b\#(socket.index)-\#(messagesSent)","text":"bench message \#(messagesSent)"}"#)
+        send(
+            #"{"type":"send","conversation":"\#(socket.conversationID)","clientMessageId":"b\#(socket.index)-\#(messagesSent)","text":"bench message \#(messagesSent)"}"#
+        )
     }
 
     /// Closes the socket with 1000; closing is not an error.

@@ -12,7 +12,8 @@ public enum ProcessStats {
     /// A process's user and system (kernel) CPU seconds (`nil`: this one), from `/proc/PID/stat`.
     public static func cpuTimes(of pid: Int32?) -> (user: Double, system: Double)? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         // After the command's closing parenthesis: field 3 (state) is first, so utime (14) and stime (15) are 11 and 12.
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
@@ -22,7 +23,8 @@ public enum ProcessStats {
     /// Resident memory of a process in KiB (`VmRSS` in `/proc/PID/status`).
     public static func residentKiB(of pid: Int32?) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
         return line.split(separator: " ").dropFirst().first.flatMap { Double($0) }
     }
 }

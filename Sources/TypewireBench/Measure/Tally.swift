@@ -6,15 +6,19 @@ import NIOConcurrencyHelpers
 /// Codable, so a worker process can hand it to the parent, which merges them.
 public struct Tally: Codable, Sendable {
     /// End-to-end relay latency of start and refresh frames sent in the window, in microseconds.
-    public var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
+    public var latency = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
     /// How late an expired entry disappeared after its `expiresAt`, in milliseconds (scenario `expiry`).
-    public var expiryLateness = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .three)
+    public var expiryLateness = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .three)
     /// The time between two `activity` frames at one socket, in microseconds: its minimum says how
     /// closely updates follow each other (a large group's are paced).
-    public var activityGaps = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+    public var activityGaps = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
     /// The time between the `serverTime`s of two `activity` frames at one socket, in milliseconds: how far
     /// apart the server sent them, whatever queueing came after (Typewire only; the relay stamps nothing).
-    public var serverTimeGaps = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .three)
+    public var serverTimeGaps = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .three)
     /// The most entries one `activity` frame listed.
     public var mostEntries = 0
     /// Start and refresh frames sent in the window.
@@ -84,7 +88,10 @@ final class TallyBox: Sendable {
 
     /// Sets the measured window.
     func setWindow(start: UInt64, end: UInt64) {
-        state.withLockedValue { $0.windowStart = start; $0.windowEnd = end }
+        state.withLockedValue {
+            $0.windowStart = start
+            $0.windowEnd = end
+        }
     }
 
     /// A copy of the tally.

@@ -96,7 +96,8 @@ final class RelaySocketHandler: ChannelInboundHandler {
             outbox.closeAfterFlush()
         case .text, .binary, .continuation:
             guard case .message(.text(let text)) = assembler.take(opcode: frame.opcode, fin: frame.fin, data: frame.unmaskedData),
-                  let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)) else { return }
+                let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8))
+            else { return }
             switch envelope.type {
             case "hello":
                 outbox.send(Self.welcome)

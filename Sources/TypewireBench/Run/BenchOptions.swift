@@ -95,7 +95,9 @@ public struct BenchOptions: Codable, Sendable {
         }
         guard conversations > 0, members > 0 else { throw BenchError("--conversations and --members must be at least 1.") }
         guard connections <= conversations * members else {
-            throw BenchError("--connections \(connections) exceeds --conversations × --members (\(conversations * members)): each socket is one member of one conversation.")
+            throw BenchError(
+                "--connections \(connections) exceeds --conversations × --members (\(conversations * members)): each socket is one member of one conversation."
+            )
         }
         guard duration > 0, duration <= Self.maxDuration, warmup >= 0, warmup <= Self.maxDuration else {
             throw BenchError("--duration must be over 0 s and at most \(Int(Self.maxDuration)) s, --warmup at most as long.")
@@ -109,7 +111,9 @@ public struct BenchOptions: Codable, Sendable {
             guard rate > 0, rate <= 1_000_000 else { throw BenchError("--rate must be over 0 and at most 1 000 000 frames a second.") }
             let typing = typingSockets
             guard rate <= Double(typing) * Self.maxRatePerSocket else {
-                throw BenchError("--rate \(rate) needs over \(Int(Self.maxRatePerSocket)) frames a second from each of the \(typing) typing sockets; lower --rate or raise --typers / --connections.")
+                throw BenchError(
+                    "--rate \(rate) needs over \(Int(Self.maxRatePerSocket)) frames a second from each of the \(typing) typing sockets; lower --rate or raise --typers / --connections."
+                )
             }
         }
     }

@@ -53,7 +53,10 @@ public struct TargetResult: Codable, Sendable {
     public var lost: UInt64?
     public var errorNotes: [String]
 
-    init(target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples, benchCPUSeconds: Double) {
+    init(
+        target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples,
+        benchCPUSeconds: Double
+    ) {
         self.target = target
         scenario = options.scenario
         connections = ready
@@ -177,7 +180,8 @@ public struct BenchReport: Codable, Sendable {
         let widths = (0..<4).map { column in lines.map { $0[column].count }.max() ?? 0 }
         return lines.map { line in
             line.enumerated().map { column, text in
-                column == 0 ? text.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                column == 0
+                    ? text.padding(toLength: widths[0], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[column] - text.count) + text
             }.joined(separator: "  ")
         }.joined(separator: "\n")

@@ -24,7 +24,9 @@ public struct BenchRunner: Sendable {
     /// Where progress goes (stderr), so stdout carries only the result.
     public var progress: @Sendable (String) -> Void
 
-    public init(options: BenchOptions, targets: [BenchTarget], workers: Int, external: External?, progress: @escaping @Sendable (String) -> Void) {
+    public init(
+        options: BenchOptions, targets: [BenchTarget], workers: Int, external: External?, progress: @escaping @Sendable (String) -> Void
+    ) {
         self.options = options
         self.targets = targets
         self.workers = workers
@@ -95,11 +97,13 @@ public struct BenchRunner: Sendable {
             try await BenchSeeder.seed(sqlite: sqlite, options: options)
             let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
             secret = key
-            child = try ChildProcess(name: "typewire", arguments: [
-                "serve", "--host", "127.0.0.1", "--port", "0", "--sqlite", sqlite, "--jwt-secret", key,
-                // The bench never sends over 10 activity frames a second per socket; the server's limits must not cut its bursts.
-                "--activity-rate", "1000", "--message-rate", "1000", "--public", folder.appendingPathComponent("no-public").path,
-            ], folder: folder)
+            child = try ChildProcess(
+                name: "typewire",
+                arguments: [
+                    "serve", "--host", "127.0.0.1", "--port", "0", "--sqlite", sqlite, "--jwt-secret", key,
+                    // The bench never sends over 10 activity frames a second per socket; the server's limits must not cut its bursts.
+                    "--activity-rate", "1000", "--message-rate", "1000", "--public", folder.appendingPathComponent("no-public").path,
+                ], folder: folder)
         }
         do {
             let port = try await child.listeningPort(within: 60)

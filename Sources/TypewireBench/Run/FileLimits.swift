@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's limit on open files (RLIMIT_NOFILE), which its children inherit.
@@ -14,7 +14,9 @@ enum FileLimits {
         if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) != 0 {
             raised = rlimit(rlim_cur: min(rlim_t(wanted), limits.rlim_max), rlim_max: limits.rlim_max)
             guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0, raised.rlim_cur >= needed else {
-                throw BenchError("Cannot raise the open-file limit to \(needed) (it is \(limits.rlim_cur), at most \(limits.rlim_max), and this process may not raise the hard limit); run with CAP_SYS_RESOURCE or `ulimit -Hn \(wanted)` first, or open fewer connections.")
+                throw BenchError(
+                    "Cannot raise the open-file limit to \(needed) (it is \(limits.rlim_cur), at most \(limits.rlim_max), and this process may not raise the hard limit); run with CAP_SYS_RESOURCE or `ulimit -Hn \(wanted)` first, or open fewer connections."
+                )
             }
         }
     }

@@ -16,7 +16,11 @@ struct WorkerPool: Sendable {
         let url = "ws://\(endpoint.host):\(endpoint.port)\(endpoint.path)"
         var started: [ChildProcess] = []
         for index in 0..<count {
-            let arguments = ["bench", "--worker", "\(index)", "--workers", "\(count)", "--url", url, "--go-file", goFile.path, "--worker-options", encoded]
+            let arguments =
+                [
+                    "bench", "--worker", "\(index)", "--workers", "\(count)", "--url", url, "--go-file", goFile.path, "--worker-options",
+                    encoded,
+                ]
                 + (endpoint.jwtSecret.map { ["--jwt-secret", $0] } ?? [])
             started.append(try ChildProcess(name: "worker-\(target.rawValue)-\(index)", arguments: arguments, folder: folder))
         }
@@ -41,7 +45,8 @@ struct WorkerPool: Sendable {
                 throw BenchError("\(child.name) did not finish in time; its log: \(child.log.path)")
             }
             guard let line = child.output.split(separator: "\n").last(where: { $0.hasPrefix(WorkerMain.resultPrefix) }),
-                  let result = try? JSONDecoder().decode(WorkerResult.self, from: Data(line.dropFirst(WorkerMain.resultPrefix.count).utf8)) else {
+                let result = try? JSONDecoder().decode(WorkerResult.self, from: Data(line.dropFirst(WorkerMain.resultPrefix.count).utf8))
+            else {
                 throw BenchError("\(child.name) exited with status \(status) and no result: \(child.output.suffix(2_000))")
             }
             results.append(result)
@@ -62,13 +67,16 @@ public enum WorkerMain {
     /// Connects, says `READY`, waits for the go file, runs, and prints `RESULT <json>`.
     public static func run(optionsJSON: String, url: String, jwtSecret: String?, index: Int, workers: Int, goFile: String) async throws {
         let options = try JSONDecoder().decode(BenchOptions.self, from: Data(optionsJSON.utf8))
-        let worker = LoadWorker(options: options, endpoint: try BenchEndpoint(url: url, jwtSecret: jwtSecret), index: index, workers: workers)
+        let worker = LoadWorker(
+            options: options, endpoint: try BenchEndpoint(url: url, jwtSecret: jwtSecret), index: index, workers: workers)
         let phase = try await worker.connect()
         say(readyLine)
         let deadline = BenchClock.monotonicNanos() + 120_000_000_000
         var start: UInt64?
         while start == nil {
-            start = (try? String(contentsOfFile: goFile, encoding: .utf8)).flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            start = (try? String(contentsOfFile: goFile, encoding: .utf8)).flatMap {
+                UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             guard BenchClock.monotonicNanos() < deadline else { throw BenchError("worker \(index): no go file \(goFile) within 120 s") }
             if start == nil { try await Task.sleep(for: .milliseconds(10)) }
         }

@@ -81,7 +81,9 @@ public struct TypingText: Sendable {
             }
         }
         let sentences = groups.enumerated().map { index, group in
-            finish(sentence(for: group.members, unlisted: index == 0 ? unlisted : 0, activity: group.activity, accessible: accessible), accessible)
+            finish(
+                sentence(for: group.members, unlisted: index == 0 ? unlisted : 0, activity: group.activity, accessible: accessible),
+                accessible)
         }
         return sentences.joined(separator: accessible ? rules.sentenceSeparator : " · ")
     }
@@ -125,8 +127,8 @@ public struct TypingText: Sendable {
         let trimmed = name[start...end]
         let limit = configuration.maxNameLength
         guard !accessible,
-              let afterLimit = trimmed.index(trimmed.startIndex, offsetBy: limit, limitedBy: trimmed.endIndex),
-              afterLimit < trimmed.endIndex
+            let afterLimit = trimmed.index(trimmed.startIndex, offsetBy: limit, limitedBy: trimmed.endIndex),
+            afterLimit < trimmed.endIndex
         else { return String(trimmed) }
         let kept = trimmed.prefix(limit - 1)
         return kept[...kept.lastIndex(where: { !$0.isWhitespace })!] + "…"

@@ -35,7 +35,8 @@ final class AddressRefusals: Sendable {
         self.countsLocalAddresses = countsLocalAddresses
         self.now = now
         closedAtAccept = metrics.makeCounter(
-            "connections_closed_at_accept", help: "Connections closed as soon as accepted: their client address's sockets kept being refused."
+            "connections_closed_at_accept",
+            help: "Connections closed as soon as accepted: their client address's sockets kept being refused."
         )
     }
 

@@ -23,15 +23,18 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
         guard refusals.accepts(peer), pendingHeads.opened(peer) else {
             // Closed here: NIO drops a failed setup of a server's async child channel without closing it. With a
             // reset, not a FIN: the server keeps no TIME_WAIT for the connection.
-            let reset = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+            let reset =
+                (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                ?? channel.eventLoop.makeSucceededVoidFuture()
             return reset.flatMap { channel.close() }.flatMapThrowing { throw ClosedAtAccept() }
         }
         return channel.eventLoop.makeCompletedFuture {
             let (refusals, pendingHeads) = (refusals, pendingHeads)
-            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout) { ending in
-                pendingHeads.ended(peer)
-                if ending == .timedOutPartway { refusals.refused(peer) }
-            })
+            try channel.pipeline.syncOperations.addHandler(
+                RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout) { ending in
+                    pendingHeads.ended(peer)
+                    if ending == .timedOutPartway { refusals.refused(peer) }
+                })
         }.flatMap {
             base.setup(channel: channel, logger: logger)
         }

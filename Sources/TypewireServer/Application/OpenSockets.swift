@@ -1,5 +1,5 @@
-import Prometheus
 import NIOCore
+import Prometheus
 import Synchronization
 
 /// The WebSockets a server has open, so that its shutdown can wait until all of them have closed without

@@ -23,7 +23,8 @@ final class PendingHeads: Sendable {
         self.limit = limit
         self.countsLocalAddresses = countsLocalAddresses
         closedAtAccept = metrics.makeCounter(
-            "connections_over_pending_limit", help: "Connections closed as soon as accepted: their client address had too many without a whole request head."
+            "connections_over_pending_limit",
+            help: "Connections closed as soon as accepted: their client address had too many without a whole request head."
         )
     }
 

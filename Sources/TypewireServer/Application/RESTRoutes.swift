@@ -73,17 +73,21 @@ struct RESTRoutes {
             }
             let limit = configuration.conversations.maxMembers
             guard others.count < limit else {
-                throw HTTPError(.badRequest, message: "\"members\" names \(others.count) others; a conversation has at most \(limit) participants.")
+                throw HTTPError(
+                    .badRequest, message: "\"members\" names \(others.count) others; a conversation has at most \(limit) participants.")
             }
             if let title = new.title, title.count > configuration.conversations.maxTitleLength {
-                throw HTTPError(.badRequest, message: "\"title\" has \(title.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
+                throw HTTPError(
+                    .badRequest,
+                    message: "\"title\" has \(title.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
             }
             // A user who blocked the creator is never put in a conversation by them (they would see each other there).
             if let other = try await store.blockers(of: me.userID).intersection(others).sorted().first {
                 throw HTTPError(.forbidden, message: "'\(other.prefix(64))' does not take conversations from you.")
             }
             guard creations.allow(me.userID, now: hub.now()) else {
-                throw Self.tooMany("You created \(configuration.conversations.createdPerMinute) conversations within a minute; try again shortly.")
+                throw Self.tooMany(
+                    "You created \(configuration.conversations.createdPerMinute) conversations within a minute; try again shortly.")
             }
             let conversation = try await store.createConversation(
                 id: UUID().uuidString.lowercased(), kind: new.kind, title: new.title, creator: me.userID, members: Array(others)
@@ -96,9 +100,10 @@ struct RESTRoutes {
             // Nobody is shown online to a user they blocked or who blocked them (docs/PROTOCOL.md, presence).
             let hidden = try await store.blockedUsers(of: me.userID).union(try await store.blockers(of: me.userID))
             let online = await hub.onlineUsers(among: participants.map(\.id)).subtracting(hidden)
-            return ParticipantList(participants: participants.map {
-                Participant(id: $0.id, name: $0.name, online: online.contains($0.id))
-            })
+            return ParticipantList(
+                participants: participants.map {
+                    Participant(id: $0.id, name: $0.name, online: online.contains($0.id))
+                })
         }
         api.post("conversations/:id/participants") { request, context -> HTTPResponse.Status in
             let (me, conversation) = try await membership(request, context)
@@ -110,7 +115,9 @@ struct RESTRoutes {
                 throw HTTPError(.forbidden, message: "'\(new.user.prefix(64))' does not take conversations from you.")
             }
             do {
-                guard try await store.addParticipant(new.user, to: conversation.id, limit: configuration.conversations.maxMembers) else { return .noContent }
+                guard try await store.addParticipant(new.user, to: conversation.id, limit: configuration.conversations.maxMembers) else {
+                    return .noContent
+                }
             } catch let refusal as MembershipRefusal {
                 throw HTTPError(refusal, conversation: conversation.id)
             }
@@ -181,12 +188,13 @@ struct RESTRoutes {
     /// The caller, from the bearer token.
     private func identity(of request: Request) async throws -> Identity {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-              let identity = await authority.verify(String(header.dropFirst("Bearer ".count)))
+            let identity = await authority.verify(String(header.dropFirst("Bearer ".count)))
         else {
             throw HTTPError(.unauthorized, message: "Send a valid token as \"Authorization: Bearer <token>\".")
         }
         guard requests.allow(identity.userID, now: hub.now()) else {
-            throw Self.tooMany("More than \(Int(configuration.http.requestsPerUser.rate)) requests a second; slow down and try again shortly.")
+            throw Self.tooMany(
+                "More than \(Int(configuration.http.requestsPerUser.rate)) requests a second; slow down and try again shortly.")
         }
         try await store.recordIfChanged(identity)
         return identity
@@ -206,7 +214,7 @@ struct RESTRoutes {
         let me = try await identity(of: request)
         let id = try Self.parameter("id", of: context)
         guard let conversation = try await store.conversation(id),
-              try await store.participants(of: id).contains(where: { $0.id == me.userID })
+            try await store.participants(of: id).contains(where: { $0.id == me.userID })
         else {
             throw HTTPError(.notFound, message: "No conversation '\(id.prefix(64))' that you are in.")
         }

@@ -32,8 +32,12 @@ extension Request {
             return "\"\(path(context.codingPath))\" cannot be null."
         case .typeMismatch(let type, let context):
             let name = String(describing: type)
-            let expected = type == String.self ? "a string" : type == Bool.self ? "true or false"
-                : name.hasPrefix("Array") ? "a list" : name.hasPrefix("Dictionary") ? "an object" : "a number"
+            let expected =
+                type == String.self
+                ? "a string"
+                : type == Bool.self
+                    ? "true or false"
+                    : name.hasPrefix("Array") ? "a list" : name.hasPrefix("Dictionary") ? "an object" : "a number"
             return context.codingPath.isEmpty
                 ? "The body must be a JSON object."
                 : "\"\(path(context.codingPath))\" must be \(expected)."

@@ -102,7 +102,8 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
             // Closing with unread bytes would reset the connection, and the client might lose the answer: the
             // answer and a half close go first, then what still comes is read and dropped for a moment.
             let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in loopBound.value.close(mode: .output, promise: nil) }
+            context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in loopBound.value.close(mode: .output, promise: nil)
+            }
             deadline?.cancel()
             deadline = context.eventLoop.scheduleTask(in: .seconds(2)) { loopBound.value.close(promise: nil) }
             return
@@ -114,7 +115,8 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// Where the first blank line (CRLF CRLF) ends in `bytes`, if it has one.
     private static func blankLine(in bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
+        for index in 3..<bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13
+        {
             return index + 1
         }
         return nil

@@ -75,7 +75,11 @@ struct ServerAPIRoutes {
                 change = try await store.putConversation(id: id, kind: body.kind, title: body.title, members: Array(members))
             } catch let refusal as MembershipRefusal {
                 guard let existing = refusal.existingKind else { throw HTTPError(refusal, conversation: id) }
-                throw HTTPError(.conflict, message: "'\(id.prefix(64))' is a \(existing.rawValue) conversation; its kind cannot change. Delete it first to make a \(body.kind.rawValue).")
+                throw HTTPError(
+                    .conflict,
+                    message:
+                        "'\(id.prefix(64))' is a \(existing.rawValue) conversation; its kind cannot change. Delete it first to make a \(body.kind.rawValue)."
+                )
             }
             for user in change.joined { await hub.participantAdded(user, to: id) }
             for user in change.left { await hub.participantRemoved(user, from: id) }
@@ -97,7 +101,9 @@ struct ServerAPIRoutes {
             let conversation = try await group(context)
             let user = try identifier("user", of: context)
             do {
-                guard try await store.addParticipant(user, to: conversation.id, limit: configuration.conversations.maxMembers) else { return .noContent }
+                guard try await store.addParticipant(user, to: conversation.id, limit: configuration.conversations.maxMembers) else {
+                    return .noContent
+                }
             } catch let refusal as MembershipRefusal {
                 throw HTTPError(refusal, conversation: conversation.id)
             }
@@ -137,7 +143,8 @@ struct ServerAPIRoutes {
         guard requests.allow("server", now: hub.now()) else {
             throw HTTPError(
                 .tooManyRequests, headers: [.retryAfter: "1"],
-                message: "More than \(Int(configuration.serverAPI.requests.rate)) server API requests a second; slow down and try again shortly."
+                message:
+                    "More than \(Int(configuration.serverAPI.requests.rate)) server API requests a second; slow down and try again shortly."
             )
         }
     }
@@ -154,13 +161,19 @@ struct ServerAPIRoutes {
 
     private func checkIdentifier(_ id: String, field: String) throws {
         guard DisplayName.isAcceptableID(id, maxBytes: configuration.serverAPI.maxIDLength) else {
-            throw HTTPError(.badRequest, message: "\"\(field)\" must be 1 to \(configuration.serverAPI.maxIDLength) bytes without control, bidi or zero-width characters; '\(id.prefix(64))' is not.")
+            throw HTTPError(
+                .badRequest,
+                message:
+                    "\"\(field)\" must be 1 to \(configuration.serverAPI.maxIDLength) bytes without control, bidi or zero-width characters; '\(id.prefix(64))' is not."
+            )
         }
     }
 
     private func checkLength(of text: String, field: String) throws {
         guard text.count <= configuration.conversations.maxTitleLength else {
-            throw HTTPError(.badRequest, message: "\"\(field)\" has \(text.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
+            throw HTTPError(
+                .badRequest,
+                message: "\"\(field)\" has \(text.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
         }
     }
 
@@ -173,7 +186,9 @@ struct ServerAPIRoutes {
         case .group where unique.isEmpty:
             throw HTTPError(.badRequest, message: "\"members\" of a group names at least one user.")
         case .group where unique.count > configuration.conversations.maxMembers:
-            throw HTTPError(.badRequest, message: "\"members\" names \(unique.count) users; a conversation has at most \(configuration.conversations.maxMembers).")
+            throw HTTPError(
+                .badRequest,
+                message: "\"members\" names \(unique.count) users; a conversation has at most \(configuration.conversations.maxMembers).")
         default:
             return unique
         }
@@ -184,7 +199,11 @@ struct ServerAPIRoutes {
         let id = try identifier("id", of: context)
         guard let conversation = try await store.conversation(id) else { throw Self.noConversation(id) }
         guard conversation.kind == .group else {
-            throw HTTPError(.badRequest, message: "'\(id.prefix(64))' is a direct conversation: put it whole with PUT /v1/server/conversations/:id to change its two members.")
+            throw HTTPError(
+                .badRequest,
+                message:
+                    "'\(id.prefix(64))' is a direct conversation: put it whole with PUT /v1/server/conversations/:id to change its two members."
+            )
         }
         return conversation
     }

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import NIOHTTP1
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import TypewireCore
 
@@ -41,17 +41,21 @@ public enum TypewireApplication {
             guard let postgres = store as? PostgresChatStore else {
                 throw ConfigurationError.clusterNeedsPostgres
             }
-            guard let secret = configuration.auth.clusterSecret ?? configuration.auth.jwtSecret else { throw ConfigurationError.clusterNeedsSecret }
+            guard let secret = configuration.auth.clusterSecret ?? configuration.auth.jwtSecret else {
+                throw ConfigurationError.clusterNeedsSecret
+            }
             bus = PostgresClusterBus(
                 client: postgres.client, hub: hub, node: node, outgoing: clusterEvents.envelopes,
                 payloads: ClusterPayload(secret: secret), configuration: cluster, logger: logger
             )
         }
         let refusals = AddressRefusals(
-            burst: configuration.addresses.refusals, countsLocalAddresses: configuration.addresses.countsLocalAddresses, now: hub.now, metrics: metrics
+            burst: configuration.addresses.refusals, countsLocalAddresses: configuration.addresses.countsLocalAddresses, now: hub.now,
+            metrics: metrics
         )
         let pendingHeads = PendingHeads(
-            limit: configuration.addresses.pendingConnections, countsLocalAddresses: configuration.addresses.countsLocalAddresses, metrics: metrics
+            limit: configuration.addresses.pendingConnections, countsLocalAddresses: configuration.addresses.countsLocalAddresses,
+            metrics: metrics
         )
         let services = SocketServices(
             hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(), refusals: refusals
@@ -72,7 +76,7 @@ public enum TypewireApplication {
         if configuration.demo {
             router.get("/v1/demo/token") { request, _ -> Response in
                 guard let user = request.uri.queryParameters.get("user"),
-                      let identity = DemoSeed.users.first(where: { $0.userID == user })
+                    let identity = DemoSeed.users.first(where: { $0.userID == user })
                 else {
                     let known = DemoSeed.users.map(\.userID).joined(separator: ", ")
                     return Response(status: .notFound, body: .init(byteBuffer: .init(string: "Unknown demo user; try one of: \(known).")))
@@ -105,7 +109,8 @@ public enum TypewireApplication {
                     refusals: refusals, pendingHeads: pendingHeads
                 )
             },
-            configuration: .init(address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "typewire", backlog: 4_096),
+            configuration: .init(
+                address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "typewire", backlog: 4_096),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.http.port) },
             eventLoopGroupProvider: .shared(group),
             logger: logger

@@ -21,9 +21,10 @@ public struct TypewireService: Service {
         // A service group shuts its services down in reverse order: the server's (no new connection, every
         // socket closed) before the hub's, and the cluster bus last, so the hub's last events (the sockets'
         // goodbyes) still reach the other nodes.
-        let services: [any Service] = (bus.map { [$0] } ?? []) + [
-            HubService(hub: hub, logger: logger), ServerService(application: application, sockets: sockets, logger: logger),
-        ]
+        let services: [any Service] =
+            (bus.map { [$0] } ?? []) + [
+                HubService(hub: hub, logger: logger), ServerService(application: application, sockets: sockets, logger: logger),
+            ]
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         try await group.run()
     }

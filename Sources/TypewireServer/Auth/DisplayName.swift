@@ -22,7 +22,8 @@ public enum DisplayName {
                 continue
             }
             if isInvisible(scalar) {
-                let joins = (scalar == "\u{200D}" || scalar == "\u{200C}") && index > 0 && index + 1 < scalars.count
+                let joins =
+                    (scalar == "\u{200D}" || scalar == "\u{200C}") && index > 0 && index + 1 < scalars.count
                     && isVisible(scalars[index - 1]) && isVisible(scalars[index + 1])
                 guard joins else { continue }
             }

@@ -68,7 +68,8 @@ public actor KeySet {
         var added: Set<String> = []
         for key in set.keys {
             guard let id = key.keyIdentifier?.string, [.rsa, .ecdsa].contains(key.keyType),
-                  (try? await collection.add(jwk: key)) != nil else { continue }
+                (try? await collection.add(jwk: key)) != nil
+            else { continue }
             added.insert(id)
         }
         guard !added.isEmpty else { throw .keySetWithoutKeys(source.description) }
@@ -111,7 +112,8 @@ public actor KeySet {
 
     private func refreshInBackgroundIfOld() {
         guard inFlight == nil, let loadedAt, now() - loadedAt >= maxAge,
-              lastAttempt.map({ now() - $0 >= refreshInterval }) ?? true else { return }
+            lastAttempt.map({ now() - $0 >= refreshInterval }) ?? true
+        else { return }
         inFlight = Task { await self.reload() }
     }
 

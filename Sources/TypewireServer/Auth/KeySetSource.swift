@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Where a JSON Web Key Set comes from: a file, or an address (https; plain http only on loopback, where
@@ -44,7 +45,9 @@ public enum KeySetSource: Sendable, Hashable, CustomStringConvertible {
         case .file(let path):
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             guard size <= Self.maxBytes else { throw .keySetTooLarge(description) }
-            guard let contents = FileManager.default.contents(atPath: path) else { throw .keySetUnreadable(description, "no readable file there") }
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw .keySetUnreadable(description, "no readable file there")
+            }
             data = contents
         case .address(let url):
             var request = URLRequest(url: url, timeoutInterval: Self.timeout)

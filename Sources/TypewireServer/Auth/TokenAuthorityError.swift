@@ -6,7 +6,8 @@ public struct TokenAuthorityError: Error, CustomStringConvertible {
 
     static func secretTooShort(_ length: Int) -> TokenAuthorityError {
         TokenAuthorityError(
-            message: "The JWT secret has \(length) bytes; HS256 needs at least \(TokenAuthority.minimumSecretLength). Use a longer random secret, e.g. `openssl rand -hex 32`."
+            message:
+                "The JWT secret has \(length) bytes; HS256 needs at least \(TokenAuthority.minimumSecretLength). Use a longer random secret, e.g. `openssl rand -hex 32`."
         )
     }
 
@@ -38,11 +39,13 @@ public struct TokenAuthorityError: Error, CustomStringConvertible {
 
     static func keySetNotJSON(_ source: String) -> TokenAuthorityError {
         TokenAuthorityError(
-            message: "The key set '\(source.prefix(200))' is not a JSON Web Key Set ({\"keys\": [...]}); check the address (Firebase's is in docs/INTEGRATION.md)."
+            message:
+                "The key set '\(source.prefix(200))' is not a JSON Web Key Set ({\"keys\": [...]}); check the address (Firebase's is in docs/INTEGRATION.md)."
         )
     }
 
     static func keySetWithoutKeys(_ source: String) -> TokenAuthorityError {
-        TokenAuthorityError(message: "The key set '\(source.prefix(200))' has no RSA or EC key with a \"kid\", so no token could be verified.")
+        TokenAuthorityError(
+            message: "The key set '\(source.prefix(200))' has no RSA or EC key with a \"kid\", so no token could be verified.")
     }
 }

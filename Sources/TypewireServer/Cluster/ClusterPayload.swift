@@ -39,7 +39,8 @@ struct ClusterPayload: Sendable {
         let payload = try sign(envelope)
         guard payload.utf8.count > Self.limit else { return payload }
         guard case .message(let message) = envelope.event else { throw Refusal.tooLarge(bytes: payload.utf8.count) }
-        let reference = try sign(ClusterEnvelope(node: envelope.node, event: .messageRef(conversation: message.conversation, id: message.id)))
+        let reference = try sign(
+            ClusterEnvelope(node: envelope.node, event: .messageRef(conversation: message.conversation, id: message.id)))
         guard reference.utf8.count <= Self.limit else { throw Refusal.tooLarge(bytes: reference.utf8.count) }
         return reference
     }
@@ -50,7 +51,7 @@ struct ClusterPayload: Sendable {
         guard parts.count == 3, let signature = Data(base64Encoded: String(parts[1])) else { return nil }
         let signed = Data("\(parts[0]) \(parts[2])".utf8)
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signed, using: key),
-              let event = try? decoder.decode(ClusterEvent.self, from: Data(parts[2].utf8))
+            let event = try? decoder.decode(ClusterEvent.self, from: Data(parts[2].utf8))
         else { return nil }
         return ClusterEnvelope(node: String(parts[0]), event: event)
     }

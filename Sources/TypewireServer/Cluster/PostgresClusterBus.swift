@@ -75,7 +75,9 @@ public struct PostgresClusterBus: Service {
                             guard let envelope = payloads.decode(payload) else {
                                 refused += 1
                                 if refused == 1 || refused.isMultiple(of: 1_000) {
-                                    logger.error("a cluster event that is not signed with this cluster's key was dropped (do all nodes share the JWT secret?)", metadata: ["dropped": "\(refused)"])
+                                    logger.error(
+                                        "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the JWT secret?)",
+                                        metadata: ["dropped": "\(refused)"])
                                 }
                                 continue
                             }
@@ -99,7 +101,9 @@ public struct PostgresClusterBus: Service {
                 let payload = try payloads.encode(envelope)
                 try await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger).drain()
             } catch ClusterPayload.Refusal.tooLarge(let bytes) {
-                logger.debug("a streamed reply's part is too large for NOTIFY; the other nodes get the stored reply", metadata: ["bytes": "\(bytes)"])
+                logger.debug(
+                    "a streamed reply's part is too large for NOTIFY; the other nodes get the stored reply", metadata: ["bytes": "\(bytes)"]
+                )
             } catch {
                 logger.error("a cluster event could not be published", metadata: ["error": "\(error)"])
             }
@@ -113,7 +117,9 @@ public struct PostgresClusterBus: Service {
 
     private func recordPresence(of user: String, online: Bool) async throws {
         if online {
-            try await client.query(#"INSERT INTO cluster_presence (node, "user") VALUES (\#(node), \#(user)) ON CONFLICT DO NOTHING"#, logger: logger).drain()
+            try await client.query(
+                #"INSERT INTO cluster_presence (node, "user") VALUES (\#(node), \#(user)) ON CONFLICT DO NOTHING"#, logger: logger
+            ).drain()
         } else {
             try await client.query(#"DELETE FROM cluster_presence WHERE node = \#(node) AND "user" = \#(user)"#, logger: logger).drain()
         }
@@ -127,11 +133,15 @@ public struct PostgresClusterBus: Service {
     @discardableResult
     private func heartbeat() async throws -> Bool {
         var updated = false
-        for try await _ in try await client.query("UPDATE cluster_nodes SET heartbeat_at = now() WHERE id = \(node) RETURNING id", logger: logger) {
+        for try await _ in try await client.query(
+            "UPDATE cluster_nodes SET heartbeat_at = now() WHERE id = \(node) RETURNING id", logger: logger)
+        {
             updated = true
         }
         if !updated {
-            try await client.query("INSERT INTO cluster_nodes (id, heartbeat_at) VALUES (\(node), now()) ON CONFLICT DO NOTHING", logger: logger).drain()
+            try await client.query(
+                "INSERT INTO cluster_nodes (id, heartbeat_at) VALUES (\(node), now()) ON CONFLICT DO NOTHING", logger: logger
+            ).drain()
         }
         return updated
     }
@@ -158,7 +168,7 @@ public struct PostgresClusterBus: Service {
                     await hub.nodeDied(id)  // and tells the other nodes, which will not find it in the table
                     try await forget(node: id)
                 }
-            } catch where !Task.isCancelled {
+            } catch  where !Task.isCancelled {
                 logger.error("the cluster heartbeat failed", metadata: ["error": "\(error)"])
             } catch {}
         }
@@ -171,7 +181,8 @@ public struct PostgresClusterBus: Service {
 
     private func presenceOfLiveNodes() async throws -> [(node: String, user: String)] {
         var rows: [(node: String, user: String)] = []
-        let result = try await client.query(#"""
+        let result = try await client.query(
+            #"""
             SELECT p.node, p."user" FROM cluster_presence p JOIN cluster_nodes n ON n.id = p.node WHERE p.node <> \#(node)
             """#, logger: logger)
         for try await (node, user) in result.decode((String, String).self) { rows.append((node, user)) }

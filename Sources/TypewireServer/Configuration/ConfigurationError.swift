@@ -8,7 +8,8 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     )
     /// A cluster whose nodes have no secret to sign their bus events with.
     static let clusterNeedsSecret = ConfigurationError(
-        message: "The nodes of a cluster sign their bus events with a secret they share: give every node the same --cluster-secret (or --jwt-secret)."
+        message:
+            "The nodes of a cluster sign their bus events with a secret they share: give every node the same --cluster-secret (or --jwt-secret)."
     )
 
     public var description: String { message }

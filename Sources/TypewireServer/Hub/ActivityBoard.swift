@@ -138,7 +138,8 @@ struct ActivityBoard {
         guard let devices = conversations[conversation] else { return [] }
         var byUser: [String: ActivityEntry] = [:]
         for (key, device) in devices where !localOnly || key.isLocal {
-            let entry = ActivityEntry(user: device.user, name: device.name, activity: device.activity, since: device.since, expiresAt: device.expiresAt)
+            let entry = ActivityEntry(
+                user: device.user, name: device.name, activity: device.activity, since: device.since, expiresAt: device.expiresAt)
             guard var merged = byUser[device.user] else {
                 byUser[device.user] = entry
                 continue

@@ -26,7 +26,9 @@ public struct ConnectRefusal: Error, CustomStringConvertible {
     /// again with its backoff.
     static func tooManyHandshakes(rate: Double) -> ConnectRefusal {
         ConnectRefusal(
-            code: .rateLimited, message: "This user opened more than \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) sockets a second; connect again shortly.",
+            code: .rateLimited,
+            message:
+                "This user opened more than \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) sockets a second; connect again shortly.",
             isTemporary: true
         )
     }

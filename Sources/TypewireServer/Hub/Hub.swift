@@ -150,13 +150,15 @@ public final class Hub: Sendable {
         }
         metrics.connections.increment()
         outbox.onOverflow { await self.cutOff(id) }
-        let welcome = ServerFrame.welcome(.init(
-            user: Participant(id: identity.userID, name: identity.name, online: true), serverTime: now(),
-            config: .init(
-                activityTTL: configuration.typing.activityTTL.wholeMilliseconds, refreshInterval: configuration.typing.refreshInterval.wholeMilliseconds,
-                idleTimeout: configuration.typing.idleTimeout.wholeMilliseconds, storesMessages: configuration.storage.storesMessages
-            )
-        ))
+        let welcome = ServerFrame.welcome(
+            .init(
+                user: Participant(id: identity.userID, name: identity.name, online: true), serverTime: now(),
+                config: .init(
+                    activityTTL: configuration.typing.activityTTL.wholeMilliseconds,
+                    refreshInterval: configuration.typing.refreshInterval.wholeMilliseconds,
+                    idleTimeout: configuration.typing.idleTimeout.wholeMilliseconds, storesMessages: configuration.storage.storesMessages
+                )
+            ))
         outbox.enqueue(Self.encode(welcome))
         metrics.sent("welcome")
         if firstDevice, settings.sharesPresence { cluster?.publish(.presence(user: identity.userID, online: true)) }

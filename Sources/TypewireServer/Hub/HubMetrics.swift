@@ -29,7 +29,8 @@ public struct HubMetrics: Sendable {
         connections = registry.makeGauge(descriptor: name("connections", "", "Open authenticated sockets."))
         sockets = registry.makeGauge(descriptor: name("sockets", "", "Open WebSockets, from the upgrade until the connection is gone."))
         cutOff = registry.makeCounter(
-            descriptor: name("sockets_cut_off", "total", "Sockets cut off because their unsent frames passed the bound (they read too slowly).")
+            descriptor: name(
+                "sockets_cut_off", "total", "Sockets cut off because their unsent frames passed the bound (they read too slowly).")
         )
         subscriptions = registry.makeGauge(descriptor: name("subscriptions", "", "Socket subscriptions to conversations."))
         fanOutDeliveries = registry.makeCounter(
@@ -39,18 +40,23 @@ public struct HubMetrics: Sendable {
             descriptor: name("frames_dropped", "total", "Frames dropped by rate limits."), labels: [("reason", "rate_limit")]
         )
         relayLatency = registry.makeDurationHistogram(
-            descriptor: name("relay_latency", "seconds", "From an activity frame's arrival at the hub to its update queued for every subscriber."),
-            buckets: [.microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
-                      .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(50)]
+            descriptor: name(
+                "relay_latency", "seconds", "From an activity frame's arrival at the hub to its update queued for every subscriber."),
+            buckets: [
+                .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+                .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(50),
+            ]
         )
         let received = name("frames_in", "total", "Frames received, by type.")
-        framesIn = Dictionary(uniqueKeysWithValues: (ClientFrame.typeNames + ["invalid"]).map { type in
-            (type, registry.makeCounter(descriptor: received, labels: [("type", type)]))
-        })
+        framesIn = Dictionary(
+            uniqueKeysWithValues: (ClientFrame.typeNames + ["invalid"]).map { type in
+                (type, registry.makeCounter(descriptor: received, labels: [("type", type)]))
+            })
         let sent = name("frames_out", "total", "Frames sent, by type.")
-        framesOut = Dictionary(uniqueKeysWithValues: ServerFrame.typeNames.map { type in
-            (type, registry.makeCounter(descriptor: sent, labels: [("type", type)]))
-        })
+        framesOut = Dictionary(
+            uniqueKeysWithValues: ServerFrame.typeNames.map { type in
+                (type, registry.makeCounter(descriptor: sent, labels: [("type", type)]))
+            })
     }
 
     /// A counter of its own in the registry, `typewire_NAME_total`.

@@ -30,11 +30,18 @@ extension HubShard {
     /// to be a member), so that a stranger's answers (`unknown_conversation`, then `rate_limited` once the
     /// budget is spent) are the same for a conversation that does not exist and for one that others have
     /// open: they tell nothing (docs/PROTOCOL.md). Past the budget no store query is made.
-    func ensureParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: ClientFrame.Kind) async -> Bool {
+    func ensureParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: ClientFrame.Kind) async
+        -> Bool
+    {
         if members[conversation]?.contains(user) == true { return true }
         if connections[id]?.budget.allowUnknownLookup(now: now()) == false {
             metrics.droppedByRateLimit.increment()
-            reply(to: id, .init(code: .rateLimited, message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref, request: request))
+            reply(
+                to: id,
+                .init(
+                    code: .rateLimited,
+                    message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref,
+                    request: request))
             return false
         }
         do {
@@ -46,12 +53,17 @@ extension HubShard {
             return true
         } catch {
             logger.storeFailed("reading a conversation's participants failed", error: error)
-            reply(to: id, .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref, request: request))
+            reply(
+                to: id,
+                .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref, request: request)
+            )
             return false
         }
     }
 
     static func unknownConversation(_ conversation: String, ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
-        .init(code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref, request: request)
+        .init(
+            code: .unknownConversation, message: "No conversation '\(conversation.prefix(64))' that you are in.", ref: ref, request: request
+        )
     }
 }

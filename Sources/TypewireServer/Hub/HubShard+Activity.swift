@@ -7,7 +7,11 @@ extension HubShard {
         guard let identity = connections[id]?.identity else { return }
         if let detail = activity.detail, detail.count > configuration.typing.maxDetailLength {
             let limit = configuration.typing.maxDetailLength
-            return reply(to: id, .init(code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).", ref: "activity", request: .activity))
+            return reply(
+                to: id,
+                .init(
+                    code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).",
+                    ref: "activity", request: .activity))
         }
         // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
         if activity.isActive {
@@ -55,7 +59,8 @@ extension HubShard {
     ///   may have changed, except by expiry, which they apply by themselves).
     func publishActivity(of conversation: String, sharing: Bool = true) {
         if sharing, let cluster {
-            cluster.publish(.slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
+            cluster.publish(
+                .slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
         }
         let ids = subscriptions.subscribers(of: conversation)
         guard !ids.isEmpty else { return pacer.forget(conversation) }

@@ -19,7 +19,10 @@ extension HubShard {
         case .slice(let conversation, let entries, let serverTime):
             // The sender's times become this node's: what is left of each entry counts from now.
             let offset = now() - serverTime
-            let local = entries.map { ActivityEntry(user: $0.user, name: $0.name, activity: $0.activity, since: $0.since + offset, expiresAt: $0.expiresAt + offset) }
+            let local = entries.map {
+                ActivityEntry(
+                    user: $0.user, name: $0.name, activity: $0.activity, since: $0.since + offset, expiresAt: $0.expiresAt + offset)
+            }
             if board.replace(slice: local, of: node, in: conversation) { publishActivity(of: conversation, sharing: false) }
         case .presence(let user, let online):
             setRemotePresence(of: user, on: node, online: online)

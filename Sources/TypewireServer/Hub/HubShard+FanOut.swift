@@ -23,7 +23,9 @@ extension HubShard {
         where members[conversation].map({ $0.count < configuration.typing.largeGroupSize }) ?? false {
             let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
             for id in subscriptions.subscribers(of: conversation) {
-                guard let connection = connections[id], users.visibility.showsPresence(of: user, to: connection.identity.userID) else { continue }
+                guard let connection = connections[id], users.visibility.showsPresence(of: user, to: connection.identity.userID) else {
+                    continue
+                }
                 deliver(text, as: "presence", to: connection.outbox)
                 metrics.fanOutDeliveries.increment()
             }

@@ -33,7 +33,11 @@ extension HubShard {
         guard let user = connections[id]?.identity.userID else { return }
         let limit = configuration.sockets.maxSubscriptions
         guard connections[id]!.budget.subscriptions < limit || subscriptions.contains(id, in: conversation) else {
-            return reply(to: id, .init(code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.", ref: conversation, request: .subscribe))
+            return reply(
+                to: id,
+                .init(
+                    code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.",
+                    ref: conversation, request: .subscribe))
         }
         guard await ensureParticipant(user, of: conversation, from: id, ref: conversation, request: .subscribe) else { return }
         // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
@@ -42,13 +46,18 @@ extension HubShard {
         let messages: [ChatMessage]
         do {
             participants = try await store.participants(of: conversation)
-            messages = configuration.storage.storesMessages ? try await store.recentMessages(
-                of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes
-            ) : []
+            messages =
+                configuration.storage.storesMessages
+                ? try await store.recentMessages(
+                    of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes
+                ) : []
         } catch {
             _ = joining.end(id, in: conversation)
             logger.storeFailed("subscribe failed", error: error, metadata: ["conversation": "\(conversation)"])
-            return reply(to: id, .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: .subscribe))
+            return reply(
+                to: id,
+                .init(code: .unavailable, message: "The conversation could not be read; try again.", ref: conversation, request: .subscribe)
+            )
         }
         let heldMeanwhile = joining.end(id, in: conversation, history: messages)
         // Closed, or removed from the conversation, while the store answered.
@@ -60,10 +69,11 @@ extension HubShard {
             Participant(id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user))
         }
         let view = activityUpdate(of: conversation, seenBy: user)
-        let subscribed = ServerFrame.subscribed(.init(
-            conversation: conversation, participants: online, activity: view,
-            recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil
-        ))
+        let subscribed = ServerFrame.subscribed(
+            .init(
+                conversation: conversation, participants: online, activity: view,
+                recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil
+            ))
         if users.visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
         for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }

@@ -16,7 +16,11 @@ extension HubShard {
             guard let connection = connections[id], subscriptions.contains(id, in: conversation) else { continue }
             connection.activityViews[conversation] = nil
             apply(subscriptions.unsubscribe(id, from: conversation), to: connection)
-            reply(to: id, .init(code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation, request: .subscribe))
+            reply(
+                to: id,
+                .init(
+                    code: .unknownConversation, message: "You are no longer a participant of this conversation.", ref: conversation,
+                    request: .subscribe))
         }
     }
 
@@ -48,8 +52,12 @@ extension HubShard {
                 } else if board.isActive(other, in: conversation) {
                     deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: viewer))), as: "activity", to: connection.outbox)
                 }
-                guard presence, let members = members[conversation], members.contains(other), members.count < configuration.typing.largeGroupSize else { continue }
-                deliver(Self.encode(.presence(.init(conversation: conversation, user: other, online: online))), as: "presence", to: connection.outbox)
+                guard presence, let members = members[conversation], members.contains(other),
+                    members.count < configuration.typing.largeGroupSize
+                else { continue }
+                deliver(
+                    Self.encode(.presence(.init(conversation: conversation, user: other, online: online))), as: "presence",
+                    to: connection.outbox)
             }
             if !users.visibility.hidesAnyone(from: viewer) { connection.activityViews = [:] }  // everything it sees is shared again
         }

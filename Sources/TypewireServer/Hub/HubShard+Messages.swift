@@ -5,26 +5,41 @@ extension HubShard {
     func send(_ send: ClientFrame.Send, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard send.text.count <= configuration.messages.maxLength else {
-            return reply(to: id, .init(
-                code: .tooLarge, message: "The message has more than \(configuration.messages.maxLength) characters.", ref: send.clientMessageId, request: .send
-            ))
+            return reply(
+                to: id,
+                .init(
+                    code: .tooLarge, message: "The message has more than \(configuration.messages.maxLength) characters.",
+                    ref: send.clientMessageId, request: .send
+                ))
         }
         guard !send.clientMessageId.isEmpty else {
-            return reply(to: id, .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send", request: .send))
+            return reply(
+                to: id,
+                .init(code: .invalidField, message: "The 'send' frame needs a non-empty \"clientMessageId\".", ref: "send", request: .send))
         }
-        guard await ensureParticipant(identity.userID, of: send.conversation, from: id, ref: send.clientMessageId, request: .send) else { return }
+        guard await ensureParticipant(identity.userID, of: send.conversation, from: id, ref: send.clientMessageId, request: .send) else {
+            return
+        }
         // The stop goes out before the message, so no one sees "is typing" after it arrives.
         if board.clear(user: identity.userID, in: send.conversation) { publishActivity(of: send.conversation) }
         let stored: StoredMessage
         do {
             // nil: the conversation was deleted, or the sender removed, since they were let in.
-            guard let message = try await store.storeMessage(
-                conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text, sentAt: now()
-            ) else { return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId, request: .send)) }
+            guard
+                let message = try await store.storeMessage(
+                    conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text, sentAt: now()
+                )
+            else { return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId, request: .send)) }
             stored = message
         } catch {
             logger.storeFailed("storing a message failed", error: error)
-            return reply(to: id, .init(code: .unavailable, message: "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.", ref: send.clientMessageId, request: .send))
+            return reply(
+                to: id,
+                .init(
+                    code: .unavailable,
+                    message:
+                        "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.",
+                    ref: send.clientMessageId, request: .send))
         }
         if stored.isNew { deliverMessage(stored.message) }
         if let replyID = ReplyID.replyMessageId(of: send.clientMessageId) {
@@ -39,18 +54,31 @@ extension HubShard {
     func edit(_ edit: ClientFrame.Edit, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard edit.text.count <= configuration.messages.maxLength else {
-            return reply(to: id, .init(code: .tooLarge, message: "The message has more than \(configuration.messages.maxLength) characters.", ref: edit.messageId, request: .edit))
+            return reply(
+                to: id,
+                .init(
+                    code: .tooLarge, message: "The message has more than \(configuration.messages.maxLength) characters.",
+                    ref: edit.messageId, request: .edit))
         }
         guard await ensureParticipant(identity.userID, of: edit.conversation, from: id, ref: edit.messageId, request: .edit) else { return }
         let edited: ChatMessage?
         do {
-            edited = try await store.editMessage(edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
+            edited = try await store.editMessage(
+                edit.messageId, in: edit.conversation, by: identity.userID, text: edit.text, editedAt: now())
         } catch {
             logger.storeFailed("editing a message failed", error: error)
-            return reply(to: id, .init(code: .unavailable, message: "The message was not edited: the server cannot write to its storage now; try again later.", ref: edit.messageId, request: .edit))
+            return reply(
+                to: id,
+                .init(
+                    code: .unavailable, message: "The message was not edited: the server cannot write to its storage now; try again later.",
+                    ref: edit.messageId, request: .edit))
         }
         guard let edited else {
-            return reply(to: id, .init(code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId, request: .edit))
+            return reply(
+                to: id,
+                .init(
+                    code: .forbidden, message: "You can edit only your own messages in this conversation.", ref: edit.messageId,
+                    request: .edit))
         }
         deliverMessage(edited)
     }
@@ -66,12 +94,22 @@ extension HubShard {
     func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard identity.isBot else {
-            return reply(to: id, .init(code: .forbidden, message: "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.", ref: part.messageId, request: .stream))
+            return reply(
+                to: id,
+                .init(
+                    code: .forbidden,
+                    message:
+                        "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.",
+                    ref: part.messageId, request: .stream))
         }
-        guard await ensureParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: .stream) else { return }
+        guard await ensureParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: .stream) else {
+            return
+        }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
         let time = now()
-        let (replyTimeout, maxOpenReplies, maxLength) = (configuration.messages.replyTimeout.wholeMilliseconds, configuration.messages.maxOpenReplies, configuration.messages.maxLength)
+        let (replyTimeout, maxOpenReplies, maxLength) = (
+            configuration.messages.replyTimeout.wholeMilliseconds, configuration.messages.maxOpenReplies, configuration.messages.maxLength
+        )
         // One turn of the node's replies: a bot streaming in conversations of two shards cannot pass its cap.
         let outcome = streams.withLock { replies -> StreamPartOutcome in
             replies.forgetSilent(of: key.bot, before: time - replyTimeout)
@@ -89,9 +127,15 @@ extension HubShard {
         let text: String
         switch outcome {
         case .tooManyOpen:
-            return reply(to: id, .init(code: .rateLimited, message: "This bot streams \(maxOpenReplies) replies already; finish one before starting another.", ref: part.messageId, request: .stream))
+            return reply(
+                to: id,
+                .init(
+                    code: .rateLimited, message: "This bot streams \(maxOpenReplies) replies already; finish one before starting another.",
+                    ref: part.messageId, request: .stream))
         case .tooLong:
-            return reply(to: id, .init(code: .tooLarge, message: "The reply has more than \(maxLength) characters.", ref: part.messageId, request: .stream))
+            return reply(
+                to: id,
+                .init(code: .tooLarge, message: "The reply has more than \(maxLength) characters.", ref: part.messageId, request: .stream))
         case .accepted(let whole):
             text = whole
         }
@@ -101,7 +145,8 @@ extension HubShard {
         broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
         cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it
         guard part.isFinal else { return }
-        await self.send(.init(conversation: part.conversation, clientMessageId: ReplyID.clientMessageId(ofReply: part.messageId), text: text), from: id)
+        await self.send(
+            .init(conversation: part.conversation, clientMessageId: ReplyID.clientMessageId(ofReply: part.messageId), text: text), from: id)
     }
 }
 

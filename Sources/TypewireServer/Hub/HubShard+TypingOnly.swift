@@ -13,7 +13,8 @@ extension HubShard {
         }
         return ServerFrame.Failure(
             code: .messagesDisabled,
-            message: "This server keeps no messages (typing-only mode): send them through your app's own backend, and stop typing yourself when you do.",
+            message:
+                "This server keeps no messages (typing-only mode): send them through your app's own backend, and stop typing yourself when you do.",
             ref: ref, request: frame.type
         )
     }

@@ -3,9 +3,9 @@ import NIOWebSocket
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc  // linger
+    import Glibc  // linger
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The outbox of one socket of the socket layer: frames are written to the socket's channel on its event

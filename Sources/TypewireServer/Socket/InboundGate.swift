@@ -59,7 +59,9 @@ struct InboundGate {
         switch frame {
         case .subscribe(let subscribe):
             guard subscribes.allow(now: now) else {
-                return refusal(subscribe.conversation, request: .subscribe, "More than \(Int(subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
+                return refusal(
+                    subscribe.conversation, request: .subscribe,
+                    "More than \(Int(subscribeRate)) subscribes a second: this one was refused; subscribe again shortly.")
             }
         case .send(let send):
             return checkMessage(ref: send.clientMessageId, request: .send, now: now)
@@ -69,7 +71,9 @@ struct InboundGate {
             return checkMessage(ref: part.messageId, request: .stream, now: now)
         case .stream(let part):
             guard replyParts.allow(now: now) else {
-                return refusal(part.messageId, request: .stream, "More than \(Int(streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
+                return refusal(
+                    part.messageId, request: .stream,
+                    "More than \(Int(streamRate)) reply parts a second: this part was not sent; send the whole text with the final part.")
             }
         case .activity(let request) where request.activity.isActive:
             let decision = activity.take(now: now, abuseThreshold: abuse, reason: "too many activity frames")
@@ -98,7 +102,8 @@ struct InboundGate {
 
     private mutating func checkMessage(ref: String, request: ClientFrame.Kind, now: Int64) -> Decision {
         guard messages.allow(now: now) else {
-            return refusal(ref, request: request, "More than \(Int(messageRate)) messages a second: this one was not stored; send it again shortly.")
+            return refusal(
+                ref, request: request, "More than \(Int(messageRate)) messages a second: this one was not stored; send it again shortly.")
         }
         return .pass
     }

@@ -56,9 +56,10 @@ enum MessageTriage: Equatable {
             return .success(try FrameCodec.decodeClientFrame(Data(text.utf8)))
         } catch {
             let ref = error.frameType.map { String($0.prefix(64)) }
-            return .failure(Refusal(
-                answer: .init(code: error.code, message: error.description, ref: ref, request: ref), frameType: error.frameType
-            ))
+            return .failure(
+                Refusal(
+                    answer: .init(code: error.code, message: error.description, ref: ref, request: ref), frameType: error.frameType
+                ))
         }
     }
 
@@ -68,6 +69,7 @@ enum MessageTriage: Equatable {
         if case .activity(let request) = frame, request.activity.isActive {
             return .init(code: .rateLimited, message: rules.activityDropNotice, ref: "activity", request: .activity)
         }
-        return .init(code: .rateLimited, message: "\(rules.frameDropNotice) '\(frame.type)' among them.", ref: frame.type, request: frame.type)
+        return .init(
+            code: .rateLimited, message: "\(rules.frameDropNotice) '\(frame.type)' among them.", ref: frame.type, request: frame.type)
     }
 }

@@ -52,11 +52,12 @@ public struct OutboundFrame: Sendable {
     public var text: String {
         var view = bytes
         guard let length = view.getInteger(at: view.readerIndex + 1, as: UInt8.self) else { return "" }
-        let header = switch length & 0x7F {
-        case 126: 4
-        case 127: 10
-        default: 2
-        }
+        let header =
+            switch length & 0x7F {
+            case 126: 4
+            case 127: 10
+            default: 2
+            }
         view.moveReaderIndex(forwardBy: header)
         return String(buffer: view)
     }

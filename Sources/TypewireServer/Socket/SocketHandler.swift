@@ -104,9 +104,10 @@ final class SocketHandler: ChannelInboundHandler {
         case .pong: run(machine.pongReceived(now: now))
         case .connectionClose: run(machine.peerClosed(frame.unmaskedData, closeSent: outbox?.closeSent ?? true))
         case .text, .binary, .continuation:
-            run(machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now) { [services] unchecked in
-                services.spentHandshake(unchecked)
-            })
+            run(
+                machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now) { [services] unchecked in
+                    services.spentHandshake(unchecked)
+                })
         default: run(machine.unreadable(.protocolError, "unknown opcode"))
         }
     }

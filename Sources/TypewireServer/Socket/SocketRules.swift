@@ -32,7 +32,8 @@ final class SocketRules: Sendable {
         budgets = configuration.budgets
         let (activity, frames) = (Int(budgets.activity.rate), Int(budgets.frames.rate))
         let refresh = configuration.typing.refreshInterval.wholeMilliseconds
-        activityDropNotice = "More than \(activity) activity frames a second, or \(frames) frames in all: the excess is dropped. A composer needs one every \(refresh) ms."
+        activityDropNotice =
+            "More than \(activity) activity frames a second, or \(frames) frames in all: the excess is dropped. A composer needs one every \(refresh) ms."
         frameDropNotice = "More than \(frames) frames a second: the excess is dropped, this"
     }
 }

@@ -93,7 +93,8 @@ final class SocketServices: Sendable {
             } catch {
                 outbox.enqueue(Self.helloFailure(error.code, error.message))
                 // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
-                return .refused(error.isTemporary ? .unknown(1013) : .policyViolation, error.message, blame: error.isServersFault ? .server : .client)
+                return .refused(
+                    error.isTemporary ? .unknown(1013) : .policyViolation, error.message, blame: error.isServersFault ? .server : .client)
             }
         case .frame(let frame):
             guard let id = registration.connection else { return .done }

@@ -279,11 +279,12 @@ struct SocketStateMachine {
     /// for the hub piles up or its peer does not read what it is sent; never again once it flooded. A
     /// socket that is closing otherwise is still read, for the peer's close frame.
     private mutating func readingAction() -> [Action] {
-        let read = switch phase {
-        case .authenticating: false
-        case .awaitingHello, .open: !laneIsFull && !outputIsBlocked
-        case .closing: !stoppedForFlooding
-        }
+        let read =
+            switch phase {
+            case .authenticating: false
+            case .awaitingHello, .open: !laneIsFull && !outputIsBlocked
+            case .closing: !stoppedForFlooding
+            }
         guard read != reading else { return [] }
         reading = read
         return [.setReading(read)]
@@ -291,7 +292,9 @@ struct SocketStateMachine {
 
     /// The `hello` a message before it carries, if it is one.
     private static func hello(in message: MessageAssembler.Message) -> ClientFrame.Hello? {
-        guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else { return nil }
+        guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else {
+            return nil
+        }
         return hello
     }
 }

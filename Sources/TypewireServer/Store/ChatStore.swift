@@ -132,7 +132,8 @@ public protocol ChatStore: Sendable {
     /// What the store knows of a user; nil if the user was never recorded.
     func user(_ id: String) async throws -> StoredUser?
     /// Creates a conversation with its creator and members as participants.
-    func createConversation(id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]) async throws -> Conversation
+    func createConversation(id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]) async throws
+        -> Conversation
     /// The conversation, if it exists.
     func conversation(_ id: String) async throws -> Conversation?
     /// The conversations a user is in.
@@ -147,7 +148,8 @@ public protocol ChatStore: Sendable {
     ) async throws -> StoredMessage?
     /// Replaces the text of a message its sender wrote.
     /// - Returns: The edited message, or nil if no such message of this sender is in the conversation.
-    func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws -> ChatMessage?
+    func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws
+        -> ChatMessage?
     /// One message of a conversation, if it exists.
     func message(_ id: String, in conversation: String) async throws -> ChatMessage?
     /// The latest messages of a conversation, oldest first.

@@ -26,7 +26,8 @@ public struct MembershipRefusal: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch reason {
-        case .kindIsFixed(let kind): "The conversation is a \(kind.rawValue) conversation; its kind cannot change. Delete it first to make another."
+        case .kindIsFixed(let kind):
+            "The conversation is a \(kind.rawValue) conversation; its kind cannot change. Delete it first to make another."
         case .full(let limit): "The conversation has \(limit) participants already, its limit."
         case .noConversation: "No such conversation."
         case .directIsForTwo: "A direct conversation has exactly two participants for its whole life; make a group to change who is in it."

@@ -21,7 +21,8 @@ public final class PostgresChatStore: ChatStore {
     /// - Parameter url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
     /// - Throws: ``StoreError`` for a URL that cannot be used; the database's error if it cannot be reached.
     public static func open(url: String, logger: Logger = Logger(label: "typewire.store")) async throws -> PostgresChatStore {
-        let store = PostgresChatStore(client: PostgresClient(configuration: try PostgresURL(url).configuration, backgroundLogger: logger), logger: logger)
+        let store = PostgresChatStore(
+            client: PostgresClient(configuration: try PostgresURL(url).configuration, backgroundLogger: logger), logger: logger)
         do {
             try await store.migrate()
         } catch {
@@ -43,8 +44,14 @@ public final class PostgresChatStore: ChatStore {
         // Unstructured waits: a task group would wait for the pool's end anyway (awaiting a task's value
         // cannot be cancelled).
         let (outcomes, outcome) = AsyncStream.makeStream(of: Bool.self)
-        Task { await runner.value; outcome.yield(true) }
-        Task { try? await Task.sleep(for: Self.closeTimeout); outcome.yield(false) }
+        Task {
+            await runner.value
+            outcome.yield(true)
+        }
+        Task {
+            try? await Task.sleep(for: Self.closeTimeout)
+            outcome.yield(false)
+        }
         let ended = await outcomes.first { _ in true } ?? true
         outcome.finish()
         if !ended { logger.warning("The PostgreSQL pool did not end within \(Self.closeTimeout); its connections close with the process.") }
@@ -77,12 +84,12 @@ public final class PostgresChatStore: ChatStore {
             """
             ALTER TABLE messages DROP CONSTRAINT messages_sender_client_message_id_key,
             ADD CONSTRAINT messages_conversation_sender_client_message_id_key UNIQUE (conversation, sender, client_message_id)
-            """,
+            """
         ],
         [
             // Messages a send stored while their conversation was deleted (before sends checked membership
             // in their own statement): a conversation made again under the id must start empty.
-            "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)",
+            "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)"
         ],
         [
             // Whether the server API set the bot flag (then tokens do not change it). Bots from before are kept
@@ -103,7 +110,8 @@ public final class PostgresChatStore: ChatStore {
             try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", logger: logger).drain()
             var version = 0
             for try await value in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_version", logger: logger)
-                .decode(Int.self) { version = value }
+                .decode(Int.self)
+            { version = value }
             for (index, statements) in Self.migrations.enumerated() where index + 1 > version {
                 for statement in statements { try await connection.query(statement, logger: logger).drain() }
                 try await connection.query("INSERT INTO schema_version (version) VALUES (\(index + 1))", logger: logger).drain()
@@ -112,7 +120,8 @@ public final class PostgresChatStore: ChatStore {
     }
 
     public func upsertUser(_ identity: Identity) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO users (id, name, is_bot) VALUES (\(identity.userID), \(identity.name), \(identity.isBot))
             ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name),
             is_bot = CASE WHEN users.bot_set_by_api THEN users.is_bot ELSE excluded.is_bot END
@@ -120,7 +129,8 @@ public final class PostgresChatStore: ChatStore {
     }
 
     public func putUser(_ identity: Identity) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO users (id, name, is_bot, bot_set_by_api) VALUES (\(identity.userID), \(identity.name), \(identity.isBot), TRUE)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot, bot_set_by_api = TRUE
             """)
@@ -136,7 +146,8 @@ public final class PostgresChatStore: ChatStore {
             )
             for try await _ in inserted { created = true }
             var stored: Conversation?
-            let found = try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = \(id) FOR UPDATE", logger: logger)
+            let found = try await connection.query(
+                "SELECT id, kind, title, creator FROM conversations WHERE id = \(id) FOR UPDATE", logger: logger)
             for try await (id, kind, title, creator) in found.decode((String, String, String?, String).self) {
                 stored = Conversation.Kind(rawValue: kind).map { Conversation(id: id, kind: $0, title: title, creator: creator) }
             }
@@ -144,15 +155,19 @@ public final class PostgresChatStore: ChatStore {
             guard conversation.kind == kind else { throw MembershipRefusal.kindIsFixed(conversation.kind) }
             try await connection.query("UPDATE conversations SET title = \(title) WHERE id = \(id)", logger: logger).drain()
             var before: Set<String> = []
-            for try await user in try await connection.query(#"SELECT "user" FROM participants WHERE conversation = \#(id)"#, logger: logger).decode(String.self) {
+            for try await user in try await connection.query(
+                #"SELECT "user" FROM participants WHERE conversation = \#(id)"#, logger: logger
+            ).decode(String.self) {
                 before.insert(user)
             }
             let after = Set(members)
             for user in before.subtracting(after) {
-                try await connection.query(#"DELETE FROM participants WHERE conversation = \#(id) AND "user" = \#(user)"#, logger: logger).drain()
+                try await connection.query(#"DELETE FROM participants WHERE conversation = \#(id) AND "user" = \#(user)"#, logger: logger)
+                    .drain()
             }
             for user in after.subtracting(before) {
-                try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(id), \#(user))"#, logger: logger).drain()
+                try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(id), \#(user))"#, logger: logger)
+                    .drain()
             }
             conversation.title = title
             return ConversationChange(
@@ -193,10 +208,12 @@ public final class PostgresChatStore: ChatStore {
     ) async throws -> Conversation {
         try await transaction { connection in
             try await connection.query(
-                "INSERT INTO conversations (id, kind, title, creator) VALUES (\(id), \(kind.rawValue), \(title), \(creator))", logger: logger
+                "INSERT INTO conversations (id, kind, title, creator) VALUES (\(id), \(kind.rawValue), \(title), \(creator))",
+                logger: logger
             ).drain()
             for member in Set(members + [creator]) {
-                try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(id), \#(member))"#, logger: logger).drain()
+                try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(id), \#(member))"#, logger: logger)
+                    .drain()
             }
         }
         return Conversation(id: id, kind: kind, title: title, creator: creator)
@@ -207,7 +224,8 @@ public final class PostgresChatStore: ChatStore {
     }
 
     public func conversations(of user: String) async throws -> [Conversation] {
-        try await conversations(#"""
+        try await conversations(
+            #"""
             SELECT c.id, c.kind, c.title, c.creator FROM conversations c
             JOIN participants p ON p.conversation = c.id WHERE p."user" = \#(user) ORDER BY c.id
             """#)
@@ -219,7 +237,9 @@ public final class PostgresChatStore: ChatStore {
             #"SELECT p."user", u.name FROM participants p LEFT JOIN users u ON u.id = p."user" WHERE p.conversation = \#(conversation) ORDER BY p."user""#,
             logger: logger
         )
-        for try await (id, name) in rows.decode((String, String?).self) { participants.append(Participant(id: id, name: name, online: false)) }
+        for try await (id, name) in rows.decode((String, String?).self) {
+            participants.append(Participant(id: id, name: name, online: false))
+        }
         return participants
     }
 
@@ -228,7 +248,8 @@ public final class PostgresChatStore: ChatStore {
     ) async throws -> StoredMessage? {
         // Stored only while the sender is a participant, checked in the same statement, which holds the
         // participant's row until it commits: a delete or a removal waits for it, or wins and leaves nothing.
-        let inserted = try await messages(#"""
+        let inserted = try await messages(
+            #"""
             INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
             SELECT \#(conversation), \#(sender.userID), \#(sender.name), \#(clientMessageId), \#(text), \#(sentAt)
             FROM participants WHERE conversation = \#(conversation) AND "user" = \#(sender.userID) FOR KEY SHARE
@@ -236,7 +257,8 @@ public final class PostgresChatStore: ChatStore {
             RETURNING \#(unescaped: Self.messageColumns)
             """#)
         if let message = inserted.first { return StoredMessage(message: message, isNew: true) }
-        let existing = try await messages("""
+        let existing = try await messages(
+            """
             SELECT \(unescaped: Self.messageColumns) FROM messages
             WHERE conversation = \(conversation) AND sender = \(sender.userID) AND client_message_id = \(clientMessageId)
             """)
@@ -247,27 +269,34 @@ public final class PostgresChatStore: ChatStore {
         _ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64
     ) async throws -> ChatMessage? {
         guard let seq = Int64(messageId) else { return nil }
-        return try await messages("""
+        return try await messages(
+            """
             UPDATE messages SET text = \(text), edited_at = \(editedAt)
             WHERE seq = \(seq) AND conversation = \(conversation) AND sender = \(sender)
             RETURNING \(unescaped: Self.messageColumns)
-            """).first
+            """
+        ).first
     }
 
     public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {
         guard let seq = Int64(id) else { return nil }
-        return try await messages("SELECT \(unescaped: Self.messageColumns) FROM messages WHERE seq = \(seq) AND conversation = \(conversation)").first
+        return try await messages(
+            "SELECT \(unescaped: Self.messageColumns) FROM messages WHERE seq = \(seq) AND conversation = \(conversation)"
+        ).first
     }
 
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
-        try await messages("""
+        try await messages(
+            """
             SELECT \(unescaped: Self.messageColumns) FROM messages WHERE conversation = \(conversation) ORDER BY seq DESC LIMIT \(limit)
-            """).reversed()
+            """
+        ).reversed()
     }
 
     public func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage] {
         // A running total of the latest texts' sizes picks them; the texts left out are not read (detoasted).
-        try await messages("""
+        try await messages(
+            """
             SELECT \(unescaped: Self.messageColumns) FROM (
                 SELECT *, SUM(octet_length(text)) OVER (ORDER BY seq DESC) AS total, ROW_NUMBER() OVER (ORDER BY seq DESC) AS n
                 FROM (SELECT * FROM messages WHERE conversation = \(conversation) ORDER BY seq DESC LIMIT \(limit)) AS latest
@@ -277,10 +306,12 @@ public final class PostgresChatStore: ChatStore {
 
     public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
         let beforeSeq = before.flatMap(Int64.init) ?? .max
-        return try await messages("""
+        return try await messages(
+            """
             SELECT \(unescaped: Self.messageColumns) FROM messages
             WHERE conversation = \(conversation) AND seq < \(beforeSeq) ORDER BY seq DESC LIMIT \(limit)
-            """).reversed()
+            """
+        ).reversed()
     }
 
     public func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
@@ -294,12 +325,15 @@ public final class PostgresChatStore: ChatStore {
             var total = 0
             var mine = 0
             let counts = try await connection.query(
-                #"SELECT COUNT(*), COUNT(*) FILTER (WHERE "user" = \#(user)) FROM participants WHERE conversation = \#(conversation)"#, logger: logger
+                #"SELECT COUNT(*), COUNT(*) FILTER (WHERE "user" = \#(user)) FROM participants WHERE conversation = \#(conversation)"#,
+                logger: logger
             )
             for try await (all, own) in counts.decode((Int, Int).self) { (total, mine) = (all, own) }
             guard mine == 0 else { return false }
             guard total < limit else { throw MembershipRefusal.full(limit: limit) }
-            try await connection.query(#"INSERT INTO participants (conversation, "user") VALUES (\#(conversation), \#(user))"#, logger: logger).drain()
+            try await connection.query(
+                #"INSERT INTO participants (conversation, "user") VALUES (\#(conversation), \#(user))"#, logger: logger
+            ).drain()
             return true
         }
     }
@@ -315,21 +349,25 @@ public final class PostgresChatStore: ChatStore {
 
     public func sharesTyping(_ user: String) async throws -> Bool {
         var shares = true
-        for try await value in try await client.query("SELECT shares_typing FROM users WHERE id = \(user)", logger: logger).decode(Bool.self) {
+        for try await value in try await client.query("SELECT shares_typing FROM users WHERE id = \(user)", logger: logger).decode(
+            Bool.self)
+        {
             shares = value
         }
         return shares
     }
 
     public func setSharesTyping(_ shares: Bool, for user: String) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO users (id, shares_typing) VALUES (\(user), \(shares))
             ON CONFLICT (id) DO UPDATE SET shares_typing = excluded.shares_typing
             """)
     }
 
     public func setSharesPresence(_ shares: Bool, for user: String) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO users (id, shares_presence) VALUES (\(user), \(shares))
             ON CONFLICT (id) DO UPDATE SET shares_presence = excluded.shares_presence
             """)
@@ -337,7 +375,8 @@ public final class PostgresChatStore: ChatStore {
 
     public func blockers(of user: String) async throws -> Set<String> {
         var blockers: Set<String> = []
-        for try await id in try await client.query("SELECT blocker FROM blocks WHERE blocked = \(user)", logger: logger).decode(String.self) {
+        for try await id in try await client.query("SELECT blocker FROM blocks WHERE blocked = \(user)", logger: logger).decode(String.self)
+        {
             blockers.insert(id)
         }
         return blockers
@@ -345,7 +384,8 @@ public final class PostgresChatStore: ChatStore {
 
     public func blockedUsers(of user: String) async throws -> Set<String> {
         var blocked: Set<String> = []
-        for try await id in try await client.query("SELECT blocked FROM blocks WHERE blocker = \(user)", logger: logger).decode(String.self) {
+        for try await id in try await client.query("SELECT blocked FROM blocks WHERE blocker = \(user)", logger: logger).decode(String.self)
+        {
             blocked.insert(id)
         }
         return blocked
@@ -379,7 +419,9 @@ public final class PostgresChatStore: ChatStore {
 
     private func conversations(_ query: PostgresQuery) async throws -> [Conversation] {
         var conversations: [Conversation] = []
-        for try await (id, kind, title, creator) in try await client.query(query, logger: logger).decode((String, String, String?, String).self) {
+        for try await (id, kind, title, creator) in try await client.query(query, logger: logger).decode(
+            (String, String, String?, String).self)
+        {
             guard let kind = Conversation.Kind(rawValue: kind) else { continue }
             conversations.append(Conversation(id: id, kind: kind, title: title, creator: creator))
         }
@@ -394,10 +436,11 @@ public final class PostgresChatStore: ChatStore {
         for try await (seq, conversation, sender, senderName, clientMessageId, text, sentAt, editedAt) in rows.decode(
             (Int64, String, String, String?, String, String, Int64, Int64?).self
         ) {
-            messages.append(ChatMessage(
-                conversation: conversation, id: String(seq), sender: sender, senderName: senderName, text: text, sentAt: sentAt,
-                clientMessageId: clientMessageId, editedAt: editedAt
-            ))
+            messages.append(
+                ChatMessage(
+                    conversation: conversation, id: String(seq), sender: sender, senderName: senderName, text: text, sentAt: sentAt,
+                    clientMessageId: clientMessageId, editedAt: editedAt
+                ))
         }
         return messages
     }

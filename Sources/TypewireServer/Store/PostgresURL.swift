@@ -13,12 +13,13 @@ struct PostgresURL {
         if shown?.password != nil { shown?.password = "***" }  // never log a password
         let text = shown?.string ?? "(not a URL)"
         guard let url = URLComponents(string: string), ["postgres", "postgresql"].contains(url.scheme ?? ""),
-              let host = url.host, !host.isEmpty
+            let host = url.host, !host.isEmpty
         else {
             throw StoreError.badURL(text, "expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE")
         }
         let database = String(url.path.drop { $0 == "/" })
-        let mode = url.queryItems?.first { $0.name == "sslmode" }?.value
+        let mode =
+            url.queryItems?.first { $0.name == "sslmode" }?.value
             ?? (["127.0.0.1", "localhost", "::1"].contains(host) ? "disable" : "prefer")
         let tls: PostgresClient.Configuration.TLS
         switch mode {

@@ -39,7 +39,7 @@ public final class SQLiteChatStore: ChatStore {
             "CREATE INDEX messages_by_conversation ON messages (conversation, seq)",
         ],
         [
-            "CREATE TABLE blocks (blocker TEXT NOT NULL, blocked TEXT NOT NULL, PRIMARY KEY (blocker, blocked))",
+            "CREATE TABLE blocks (blocker TEXT NOT NULL, blocked TEXT NOT NULL, PRIMARY KEY (blocker, blocked))"
         ],
         [
             // A client message id is unique per conversation and sender, not per sender: the same id in a
@@ -60,7 +60,7 @@ public final class SQLiteChatStore: ChatStore {
         [
             // Messages a send stored while their conversation was deleted (before sends checked membership
             // in their own statement): a conversation made again under the id must start empty.
-            "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)",
+            "DELETE FROM messages WHERE conversation NOT IN (SELECT id FROM conversations)"
         ],
         [
             // Whether the server API set the bot flag (then tokens do not change it). Bots from before are kept
@@ -82,7 +82,8 @@ public final class SQLiteChatStore: ChatStore {
         }
         for (index, statements) in migrations.enumerated() {
             try await database.transaction { connection in
-                let version = try await connection.query("SELECT MAX(version) AS version FROM schema_version").first?
+                let version =
+                    try await connection.query("SELECT MAX(version) AS version FROM schema_version").first?
                     .column("version")?.integer ?? 0
                 guard index + 1 > version else { return }
                 for statement in statements { _ = try await connection.query(statement) }
@@ -92,14 +93,16 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func upsertUser(_ identity: Identity) async throws {
-        _ = try await database.write { try await $0.query(
-            """
-            INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name),
-            is_bot = CASE WHEN users.bot_set_by_api = 1 THEN users.is_bot ELSE excluded.is_bot END
-            """,
-            [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
-        ) }
+        _ = try await database.write {
+            try await $0.query(
+                """
+                INSERT INTO users (id, name, is_bot) VALUES (?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET name = COALESCE(excluded.name, users.name),
+                is_bot = CASE WHEN users.bot_set_by_api = 1 THEN users.is_bot ELSE excluded.is_bot END
+                """,
+                [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
+            )
+        }
     }
 
     public func user(_ id: String) async throws -> StoredUser? {
@@ -132,13 +135,15 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func putUser(_ identity: Identity) async throws {
-        _ = try await database.write { try await $0.query(
-            """
-            INSERT INTO users (id, name, is_bot, bot_set_by_api) VALUES (?, ?, ?, 1)
-            ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot, bot_set_by_api = 1
-            """,
-            [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
-        ) }
+        _ = try await database.write {
+            try await $0.query(
+                """
+                INSERT INTO users (id, name, is_bot, bot_set_by_api) VALUES (?, ?, ?, 1)
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, is_bot = excluded.is_bot, bot_set_by_api = 1
+                """,
+                [.text(identity.userID), identity.name.map(SQLiteData.text) ?? .null, .integer(identity.isBot ? 1 : 0)]
+            )
+        }
     }
 
     public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
@@ -147,13 +152,18 @@ public final class SQLiteChatStore: ChatStore {
                 "INSERT INTO conversations (id, kind, title, creator) VALUES (?, ?, ?, '') ON CONFLICT (id) DO NOTHING RETURNING id",
                 [.text(id), .text(kind.rawValue), title.map(SQLiteData.text) ?? .null]
             ).isEmpty
-            guard var conversation = try await connection.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)])
+            guard
+                var conversation = try await connection.query(
+                    "SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)]
+                )
                 .first.flatMap(Self.conversation(from:))
             else { throw StoreError.inconsistent("a conversation just put could not be read back") }
             guard conversation.kind == kind else { throw MembershipRefusal.kindIsFixed(conversation.kind) }
-            _ = try await connection.query("UPDATE conversations SET title = ? WHERE id = ?", [title.map(SQLiteData.text) ?? .null, .text(id)])
-            let before = Set(try await connection.query("SELECT user FROM participants WHERE conversation = ?", [.text(id)])
-                .compactMap { $0.column("user")?.string })
+            _ = try await connection.query(
+                "UPDATE conversations SET title = ? WHERE id = ?", [title.map(SQLiteData.text) ?? .null, .text(id)])
+            let before = Set(
+                try await connection.query("SELECT user FROM participants WHERE conversation = ?", [.text(id)])
+                    .compactMap { $0.column("user")?.string })
             let after = Set(members)
             for user in before.subtracting(after) {
                 _ = try await connection.query("DELETE FROM participants WHERE conversation = ? AND user = ?", [.text(id), .text(user)])
@@ -187,20 +197,24 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func conversations(of user: String) async throws -> [Conversation] {
-        try await database.read { try await $0.query(
-            """
-            SELECT c.id, c.kind, c.title, c.creator FROM conversations c
-            JOIN participants p ON p.conversation = c.id WHERE p.user = ? ORDER BY c.id
-            """,
-            [.text(user)]
-        ) }.compactMap(Self.conversation(from:))
+        try await database.read {
+            try await $0.query(
+                """
+                SELECT c.id, c.kind, c.title, c.creator FROM conversations c
+                JOIN participants p ON p.conversation = c.id WHERE p.user = ? ORDER BY c.id
+                """,
+                [.text(user)]
+            )
+        }.compactMap(Self.conversation(from:))
     }
 
     public func participants(of conversation: String) async throws -> [Participant] {
-        try await database.read { try await $0.query(
-            "SELECT p.user, u.name FROM participants p LEFT JOIN users u ON u.id = p.user WHERE p.conversation = ? ORDER BY p.user",
-            [.text(conversation)]
-        ) }.compactMap { row in
+        try await database.read {
+            try await $0.query(
+                "SELECT p.user, u.name FROM participants p LEFT JOIN users u ON u.id = p.user WHERE p.conversation = ? ORDER BY p.user",
+                [.text(conversation)]
+            )
+        }.compactMap { row in
             guard let id = row.column("user")?.string else { return nil }
             return Participant(id: id, name: row.column("name")?.string, online: false)
         }
@@ -240,23 +254,27 @@ public final class SQLiteChatStore: ChatStore {
 
     public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {
         guard let seq = Int(id) else { return nil }
-        return try await database.read { try await $0.query(
-            """
-            SELECT \(Self.messageColumns) FROM messages
-            WHERE seq = ? AND conversation = ?
-            """,
-            [.integer(seq), .text(conversation)]
-        ) }.first.flatMap(Self.message(from:))
+        return try await database.read {
+            try await $0.query(
+                """
+                SELECT \(Self.messageColumns) FROM messages
+                WHERE seq = ? AND conversation = ?
+                """,
+                [.integer(seq), .text(conversation)]
+            )
+        }.first.flatMap(Self.message(from:))
     }
 
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
-        try await database.read { try await $0.query(
-            """
-            SELECT \(Self.messageColumns) FROM messages
-            WHERE conversation = ? ORDER BY seq DESC LIMIT ?
-            """,
-            [.text(conversation), .integer(limit)]
-        ) }.compactMap(Self.message(from:)).reversed()
+        try await database.read {
+            try await $0.query(
+                """
+                SELECT \(Self.messageColumns) FROM messages
+                WHERE conversation = ? ORDER BY seq DESC LIMIT ?
+                """,
+                [.text(conversation), .integer(limit)]
+            )
+        }.compactMap(Self.message(from:)).reversed()
     }
 
     public func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage] {
@@ -267,7 +285,10 @@ public final class SQLiteChatStore: ChatStore {
                 [.text(conversation), .integer(limit)]
             ).compactMap { row in row.column("seq")?.integer.flatMap { seq in row.column("size")?.integer.map { (seq: seq, size: $0) } } }
             var total = 0
-            let fitting = sizes.prefix { total += $0.size; return total <= bytes }
+            let fitting = sizes.prefix {
+                total += $0.size
+                return total <= bytes
+            }
             guard let oldest = (fitting.last ?? sizes.first)?.seq else { return [] }
             return try await connection.query(
                 """
@@ -283,30 +304,35 @@ public final class SQLiteChatStore: ChatStore {
         _ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64
     ) async throws -> ChatMessage? {
         guard let seq = Int(messageId) else { return nil }
-        return try await database.write { try await $0.query(
-            """
-            UPDATE messages SET text = ?, edited_at = ? WHERE seq = ? AND conversation = ? AND sender = ?
-            RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
-            """,
-            [.text(text), .integer(Int(editedAt)), .integer(seq), .text(conversation), .text(sender)]
-        ) }.first.flatMap(Self.message(from:))
+        return try await database.write {
+            try await $0.query(
+                """
+                UPDATE messages SET text = ?, edited_at = ? WHERE seq = ? AND conversation = ? AND sender = ?
+                RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
+                """,
+                [.text(text), .integer(Int(editedAt)), .integer(seq), .text(conversation), .text(sender)]
+            )
+        }.first.flatMap(Self.message(from:))
     }
 
     public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
         let beforeSeq = before.flatMap(Int.init) ?? Int.max
-        return try await database.read { try await $0.query(
-            """
-            SELECT \(Self.messageColumns) FROM messages
-            WHERE conversation = ? AND seq < ? ORDER BY seq DESC LIMIT ?
-            """,
-            [.text(conversation), .integer(beforeSeq), .integer(limit)]
-        ) }.compactMap(Self.message(from:)).reversed()
+        return try await database.read {
+            try await $0.query(
+                """
+                SELECT \(Self.messageColumns) FROM messages
+                WHERE conversation = ? AND seq < ? ORDER BY seq DESC LIMIT ?
+                """,
+                [.text(conversation), .integer(beforeSeq), .integer(limit)]
+            )
+        }.compactMap(Self.message(from:)).reversed()
     }
 
     public func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
         try await database.transaction { connection in
-            guard let kind = try await connection.query("SELECT kind FROM conversations WHERE id = ?", [.text(conversation)])
-                .first?.column("kind")?.string
+            guard
+                let kind = try await connection.query("SELECT kind FROM conversations WHERE id = ?", [.text(conversation)])
+                    .first?.column("kind")?.string
             else { throw MembershipRefusal.noConversation }
             guard kind == Conversation.Kind.group.rawValue else { throw MembershipRefusal.directIsForTwo }
             let counts = try await connection.query(
@@ -315,15 +341,18 @@ public final class SQLiteChatStore: ChatStore {
             ).first
             guard counts?.column("mine")?.integer == 0 else { return false }
             guard counts?.column("total")?.integer ?? 0 < limit else { throw MembershipRefusal.full(limit: limit) }
-            _ = try await connection.query("INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(conversation), .text(user)])
+            _ = try await connection.query(
+                "INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(conversation), .text(user)])
             return true
         }
     }
 
     public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {
-        try await !database.write { try await $0.query(
-            "DELETE FROM participants WHERE conversation = ? AND user = ? RETURNING user", [.text(conversation), .text(user)]
-        ) }.isEmpty
+        try await !database.write {
+            try await $0.query(
+                "DELETE FROM participants WHERE conversation = ? AND user = ? RETURNING user", [.text(conversation), .text(user)]
+            )
+        }.isEmpty
     }
 
     public func sharesTyping(_ user: String) async throws -> Bool {
@@ -332,17 +361,21 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func setSharesTyping(_ shares: Bool, for user: String) async throws {
-        _ = try await database.write { try await $0.query(
-            "INSERT INTO users (id, shares_typing) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET shares_typing = excluded.shares_typing",
-            [.text(user), .integer(shares ? 1 : 0)]
-        ) }
+        _ = try await database.write {
+            try await $0.query(
+                "INSERT INTO users (id, shares_typing) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET shares_typing = excluded.shares_typing",
+                [.text(user), .integer(shares ? 1 : 0)]
+            )
+        }
     }
 
     public func setSharesPresence(_ shares: Bool, for user: String) async throws {
-        _ = try await database.write { try await $0.query(
-            "INSERT INTO users (id, shares_presence) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET shares_presence = excluded.shares_presence",
-            [.text(user), .integer(shares ? 1 : 0)]
-        ) }
+        _ = try await database.write {
+            try await $0.query(
+                "INSERT INTO users (id, shares_presence) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET shares_presence = excluded.shares_presence",
+                [.text(user), .integer(shares ? 1 : 0)]
+            )
+        }
     }
 
     public func blockedUsers(of user: String) async throws -> Set<String> {
@@ -356,7 +389,8 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {
-        let statement = blocked
+        let statement =
+            blocked
             ? "INSERT INTO blocks (blocker, blocked) VALUES (?, ?) ON CONFLICT DO NOTHING"
             : "DELETE FROM blocks WHERE blocker = ? AND blocked = ?"
         _ = try await database.write { try await $0.query(statement, [.text(blocker), .text(user)]) }
@@ -364,7 +398,7 @@ public final class SQLiteChatStore: ChatStore {
 
     private static func conversation(from row: SQLiteRow) -> Conversation? {
         guard let id = row.column("id")?.string, let kind = row.column("kind")?.string.flatMap(Conversation.Kind.init(rawValue:)),
-              let creator = row.column("creator")?.string
+            let creator = row.column("creator")?.string
         else { return nil }
         return Conversation(id: id, kind: kind, title: row.column("title")?.string, creator: creator)
     }
@@ -374,8 +408,8 @@ public final class SQLiteChatStore: ChatStore {
 
     private static func message(from row: SQLiteRow) -> ChatMessage? {
         guard let seq = row.column("seq")?.integer, let conversation = row.column("conversation")?.string,
-              let sender = row.column("sender")?.string, let text = row.column("text")?.string,
-              let sentAt = row.column("sent_at")?.integer
+            let sender = row.column("sender")?.string, let text = row.column("text")?.string,
+            let sentAt = row.column("sent_at")?.integer
         else { return nil }
         return ChatMessage(
             conversation: conversation, id: String(seq), sender: sender, senderName: row.column("sender_name")?.string,

@@ -1,51 +1,51 @@
 #if canImport(SwiftUI)
-import SwiftUI
+    import SwiftUI
 
-/// A conversation screen made of the pieces above: the messages, the thinking or typing indicator, and
-/// a composer. It shows model properties only; the model follows the screen's and the app's lifecycle.
-public struct ConversationView: View {
-    @Bindable var model: ConversationModel
-    /// The current user's id, to put their bubbles on the trailing side.
-    let userID: String?
-    @Environment(\.scenePhase) private var scenePhase
+    /// A conversation screen made of the pieces above: the messages, the thinking or typing indicator, and
+    /// a composer. It shows model properties only; the model follows the screen's and the app's lifecycle.
+    public struct ConversationView: View {
+        @Bindable var model: ConversationModel
+        /// The current user's id, to put their bubbles on the trailing side.
+        let userID: String?
+        @Environment(\.scenePhase) private var scenePhase
 
-    /// A screen for a model.
-    public init(model: ConversationModel, userID: String?) {
-        self.model = model
-        self.userID = userID
-    }
+        /// A screen for a model.
+        public init(model: ConversationModel, userID: String?) {
+            self.model = model
+            self.userID = userID
+        }
 
-    public var body: some View {
-        VStack(spacing: 0) {
-            ScrollView {
-                LazyVStack(spacing: 6) {
-                    ForEach(model.messages) { item in
-                        StreamingMessageBubble(item: item, isMine: item.sender == userID)
+        public var body: some View {
+            VStack(spacing: 0) {
+                ScrollView {
+                    LazyVStack(spacing: 6) {
+                        ForEach(model.messages) { item in
+                            StreamingMessageBubble(item: item, isMine: item.sender == userID)
+                        }
                     }
+                    .padding(.horizontal)
                 }
-                .padding(.horizontal)
+                .defaultScrollAnchor(.bottom)
+                TypingIndicatorView(model: model)
+                    .padding(.horizontal)
+                    .padding(.vertical, 4)
+                HStack {
+                    TextField("Message", text: $model.draft, axis: .vertical)
+                        .textFieldStyle(.roundedBorder)
+                        .onSubmit { Task { await model.send() } }
+                    Button("Send") { Task { await model.send() } }
+                        .disabled(model.draft.allSatisfy(\.isWhitespace))
+                }
+                .padding()
             }
-            .defaultScrollAnchor(.bottom)
-            TypingIndicatorView(model: model)
-                .padding(.horizontal)
-                .padding(.vertical, 4)
-            HStack {
-                TextField("Message", text: $model.draft, axis: .vertical)
-                    .textFieldStyle(.roundedBorder)
-                    .onSubmit { Task { await model.send() } }
-                Button("Send") { Task { await model.send() } }
-                    .disabled(model.draft.allSatisfy(\.isWhitespace))
-            }
-            .padding()
-        }
-        .task { await model.appear() }
-        .onDisappear { Task { await model.disappear() } }
-        .onChange(of: scenePhase) { _, phase in
-            Task {
-                if phase == .background { await model.enterBackground() }
-                if phase == .active { await model.enterForeground() }
+            .task { await model.appear() }
+            .onDisappear { Task { await model.disappear() } }
+            .onChange(of: scenePhase) { _, phase in
+                Task {
+                    if phase == .background { await model.enterBackground() }
+                    if phase == .active { await model.enterForeground() }
+                }
             }
         }
     }
-}
 #endif

@@ -1,35 +1,35 @@
 #if canImport(SwiftUI)
-import SwiftUI
+    import SwiftUI
 
-/// A message bubble; a bot's reply that is still streaming ends in a blinking ``TypingCursor``, a
-/// message on its way is faded, and one the server refused says so.
-public struct StreamingMessageBubble: View {
-    let item: MessageItem
-    let isMine: Bool
+    /// A message bubble; a bot's reply that is still streaming ends in a blinking ``TypingCursor``, a
+    /// message on its way is faded, and one the server refused says so.
+    public struct StreamingMessageBubble: View {
+        let item: MessageItem
+        let isMine: Bool
 
-    /// A bubble for an item; `isMine` puts it on the trailing side in the accent colour.
-    public init(item: MessageItem, isMine: Bool) {
-        self.item = item
-        self.isMine = isMine
-    }
-
-    public var body: some View {
-        VStack(alignment: isMine ? .trailing : .leading, spacing: 2) {
-            HStack(alignment: .lastTextBaseline, spacing: 1) {
-                Text(item.text)
-                if item.isStreaming { TypingCursor() }
-            }
-            .padding(.horizontal, 12)
-            .padding(.vertical, 8)
-            .foregroundStyle(isMine ? Color.white : Color.primary)
-            .background(isMine ? Color.accentColor : Color.secondary.opacity(0.15), in: .rect(cornerRadius: 16))
-            .opacity(item.isPending ? 0.6 : 1)
-            if item.isFailed {
-                Text("Not sent").font(.caption).foregroundStyle(.red)
-            }
+        /// A bubble for an item; `isMine` puts it on the trailing side in the accent colour.
+        public init(item: MessageItem, isMine: Bool) {
+            self.item = item
+            self.isMine = isMine
         }
-        .frame(maxWidth: .infinity, alignment: isMine ? .trailing : .leading)
-        .accessibilityElement(children: .combine)
+
+        public var body: some View {
+            VStack(alignment: isMine ? .trailing : .leading, spacing: 2) {
+                HStack(alignment: .lastTextBaseline, spacing: 1) {
+                    Text(item.text)
+                    if item.isStreaming { TypingCursor() }
+                }
+                .padding(.horizontal, 12)
+                .padding(.vertical, 8)
+                .foregroundStyle(isMine ? Color.white : Color.primary)
+                .background(isMine ? Color.accentColor : Color.secondary.opacity(0.15), in: .rect(cornerRadius: 16))
+                .opacity(item.isPending ? 0.6 : 1)
+                if item.isFailed {
+                    Text("Not sent").font(.caption).foregroundStyle(.red)
+                }
+            }
+            .frame(maxWidth: .infinity, alignment: isMine ? .trailing : .leading)
+            .accessibilityElement(children: .combine)
+        }
     }
-}
 #endif

@@ -1,11 +1,13 @@
 import Foundation
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TypewireCore
 import TypewireTesting
+
 @testable import TypewireClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Helpers the client suites share: clients of a test server, and waiting for what a sequence shows.
 protocol ClientTesting {}
@@ -88,8 +90,14 @@ extension ClientTesting {
         _ sequence: S, within timeout: Duration = .seconds(10), where matches: @escaping @Sendable (S.Element) -> Bool
     ) async throws -> S.Element where S.Element: Sendable {
         try await withThrowingTaskGroup(of: S.Element?.self) { group in
-            group.addTask { for try await element in sequence where matches(element) { return element }; return nil }
-            group.addTask { try await Task.sleep(for: timeout); return nil }
+            group.addTask {
+                for try await element in sequence where matches(element) { return element }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
             defer { group.cancelAll() }
             guard let element = try await group.next() ?? nil else { throw ClientTestError.timedOut }
             return element
@@ -152,7 +160,10 @@ extension ClientTesting {
         await stop()
         return try await withThrowingTaskGroup(of: Bool?.self) { group in
             group.addTask { try await clearedAfterStop.value }
-            group.addTask { try await Task.sleep(for: .seconds(10)); return nil }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
             defer { group.cancelAll() }
             guard let cleared = try await group.next() ?? nil else { throw ClientTestError.timedOut }
             return cleared

@@ -20,9 +20,11 @@ final class FrameRecorder: Sendable {
         task = Task {
             var logger = Logger(label: "typewire.test.recorder")
             logger.logLevel = .critical
-            _ = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 20), logger: logger) { inbound, outbound, _ in
+            _ = try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 20), logger: logger) {
+                inbound, outbound, _ in
                 try await outbound.write(.text(String(decoding: FrameCodec.encode(ClientFrame.hello(.init(token: token))), as: UTF8.self)))
-                try await outbound.write(.text(String(decoding: FrameCodec.encode(ClientFrame.subscribe(.init(conversation: conversation))), as: UTF8.self)))
+                try await outbound.write(
+                    .text(String(decoding: FrameCodec.encode(ClientFrame.subscribe(.init(conversation: conversation))), as: UTF8.self)))
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     guard case .text(let text) = message, let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8)) else { continue }
                     await frames.append(frame)

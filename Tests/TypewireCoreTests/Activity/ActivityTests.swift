@@ -6,10 +6,11 @@ import TypewireCore
 struct ActivityTests {
     @Test func wireNamesAreStable() {
         let names = Dictionary(uniqueKeysWithValues: Activity.Kind.allCases.map { ($0, $0.rawValue) })
-        #expect(names == [
-            .none: "none", .typing: "typing", .thinking: "thinking", .toolUse: "tool",
-            .recordingAudio: "recording", .uploading: "uploading",
-        ])
+        #expect(
+            names == [
+                .none: "none", .typing: "typing", .thinking: "thinking", .toolUse: "tool",
+                .recordingAudio: "recording", .uploading: "uploading",
+            ])
     }
 
     @Test(arguments: [

@@ -76,14 +76,15 @@ final class BotActivityTests {
         #expect(test.bot.state == .idle)
     }
 
-    @Test(arguments: [
-        ([], BotActivity<TestClock<Duration>.Instant>.Input.chunk(isFinal: false)),
-        ([], .chunk(isFinal: true)),
-        ([], .useTool("x")),
-        ([], .fail),
-        ([.startThinking, .chunk(isFinal: false)], .startThinking),
-        ([.startThinking, .chunk(isFinal: false)], .useTool("x")),
-    ] as [([Bot.Input], Bot.Input)])
+    @Test(
+        arguments: [
+            ([], BotActivity<TestClock<Duration>.Instant>.Input.chunk(isFinal: false)),
+            ([], .chunk(isFinal: true)),
+            ([], .useTool("x")),
+            ([], .fail),
+            ([.startThinking, .chunk(isFinal: false)], .startThinking),
+            ([.startThinking, .chunk(isFinal: false)], .useTool("x")),
+        ] as [([Bot.Input], Bot.Input)])
     func invalidTransitionsThrowAndKeepTheState(setUp: [Bot.Input], input: Bot.Input) throws {
         let test = self
         for step in setUp { try test.bot.handle(step, now: test.clock.now) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TypewireCore
 
 @Suite("ActivityFrameWriter: the hand-written activity frame decodes like JSONEncoder's")
@@ -34,7 +35,8 @@ struct ActivityFrameWriterTests {
 
     @Test func encodeTextWritesActivityByHandAndTheRestWithJSONEncoder() throws {
         let update = ActivityUpdate(conversation: "c1", entries: [], serverTime: 7)
-        #expect(FrameCodec.encodeText(.activity(update)) == #"{"type":"activity","conversation":"c1","entries":[],"total":0,"serverTime":7}"#)
+        #expect(
+            FrameCodec.encodeText(.activity(update)) == #"{"type":"activity","conversation":"c1","entries":[],"total":0,"serverTime":7}"#)
         let presence = ServerFrame.presence(.init(conversation: "c1", user: "bob", online: true))
         #expect(try FrameCodec.decodeServerFrame(Data(FrameCodec.encodeText(presence).utf8)) == presence)
     }

@@ -44,7 +44,8 @@ enum DecoderContract {
 
     /// An input as text where it is UTF-8, else as its first bytes in hex, cut to a readable length.
     static func describe(_ bytes: [UInt8]) -> String {
-        let text = String(validating: bytes, as: UTF8.self).map { "'\($0.prefix(300))'" }
+        let text =
+            String(validating: bytes, as: UTF8.self).map { "'\($0.prefix(300))'" }
             ?? bytes.prefix(200).map { String($0, radix: 16) }.joined(separator: " ")
         return "\(bytes.count) bytes: \(text)"
     }

@@ -19,22 +19,28 @@ struct FrameCodecTests {
     ]
 
     static let serverFrames: [ServerFrame] = [
-        .welcome(.init(user: .init(id: "alice", name: "Alice", online: true), serverTime: 1_700_000_000_000,
-                       config: .init(activityTTL: 6_000, refreshInterval: 3_000, idleTimeout: 3_000))),
-        .subscribed(.init(
-            conversation: "c1",
-            participants: [.init(id: "alice", name: "Alice", online: true), .init(id: "bob", name: nil, online: false)],
-            activity: .init(conversation: "c1", entries: [], serverTime: 5),
-            recentMessages: [.init(conversation: "c1", id: "1", sender: "bob", senderName: "Bob", text: "yo", sentAt: 3)]
-        )),
-        .activity(.init(
-            conversation: "c1",
-            entries: [.init(user: "bob", name: "Bob", activity: .toolUse("calc"), since: 1, expiresAt: 6_001)],
-            total: 7, serverTime: 2
-        )),
+        .welcome(
+            .init(
+                user: .init(id: "alice", name: "Alice", online: true), serverTime: 1_700_000_000_000,
+                config: .init(activityTTL: 6_000, refreshInterval: 3_000, idleTimeout: 3_000))),
+        .subscribed(
+            .init(
+                conversation: "c1",
+                participants: [.init(id: "alice", name: "Alice", online: true), .init(id: "bob", name: nil, online: false)],
+                activity: .init(conversation: "c1", entries: [], serverTime: 5),
+                recentMessages: [.init(conversation: "c1", id: "1", sender: "bob", senderName: "Bob", text: "yo", sentAt: 3)]
+            )),
+        .activity(
+            .init(
+                conversation: "c1",
+                entries: [.init(user: "bob", name: "Bob", activity: .toolUse("calc"), since: 1, expiresAt: 6_001)],
+                total: 7, serverTime: 2
+            )),
         .presence(.init(conversation: "c1", user: "bob", online: false)),
-        .message(.init(conversation: "c1", id: "9", sender: "bob", senderName: nil, text: "x", sentAt: 1,
-                       clientMessageId: "m-1", editedAt: 4)),
+        .message(
+            .init(
+                conversation: "c1", id: "9", sender: "bob", senderName: nil, text: "x", sentAt: 1,
+                clientMessageId: "m-1", editedAt: 4)),
         .ack(.init(clientMessageId: "m-1", messageId: "9")),
         .stream(.init(conversation: "c1", messageId: "r1", user: "clawd", delta: "Hi", final: false)),
         .error(.init(code: .forbidden, message: "no", ref: "subscribe")),
@@ -94,7 +100,8 @@ struct FrameCodecTests {
 
     @Test func deeplyNestedJSONDoesNotCrash() {
         let depth = 100_000
-        let json = #"{"type":"subscribe","conversation":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        let json =
+            #"{"type":"subscribe","conversation":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
         #expect(throws: FrameDecodingError.self) { try FrameCodec.decodeClientFrame(Data(json.utf8)) }
     }
 

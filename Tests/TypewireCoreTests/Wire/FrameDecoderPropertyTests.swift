@@ -27,7 +27,9 @@ struct FrameDecoderPropertyTests {
         #expect(tally.total == Self.inputsPerSource, "\(tally)")
         // The mutations reach past the JSON parser: into the type, and into the fields.
         if source == .byteMutation || source == .fieldMutation {
-            for outcome in [.decoded, .refused(.malformedFrame), .refused(.unknownType), .refused(.invalidField)] as [DecoderContract.Outcome] {
+            for outcome in [.decoded, .refused(.malformedFrame), .refused(.unknownType), .refused(.invalidField)]
+                as [DecoderContract.Outcome]
+            {
                 #expect(tally.counts[outcome, default: 0] > 0, "no input \(outcome): \(tally)")
             }
         }

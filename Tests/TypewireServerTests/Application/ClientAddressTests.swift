@@ -1,5 +1,6 @@
 import NIOCore
 import Testing
+
 @testable import TypewireServer
 
 @Suite("ClientAddress: who a connection's refusals count against")
@@ -23,8 +24,10 @@ struct ClientAddressTests {
     }
 
     @Test func loopbackAndPrivateAddressesAreLocal() throws {
-        for local in ["127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "100.64.0.1", "169.254.1.1",
-                      "::1", "fd00::1", "fc12:3456::1", "fe80::1"] {
+        for local in [
+            "127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "100.64.0.1", "169.254.1.1",
+            "::1", "fd00::1", "fc12:3456::1", "fe80::1",
+        ] {
             #expect(try client(local).isLocal, "\(local)")
         }
         for remote in ["203.0.113.7", "8.8.8.8", "172.32.0.1", "100.128.0.1", "192.169.0.1", "2001:db8::1", "fec0::1"] {

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import TypewireServer
 
 @Suite("OpenSockets: a shutdown waits for every socket, with no task per socket", .timeLimit(.minutes(1)))
@@ -17,7 +18,8 @@ struct OpenSocketsTests {
     /// embedded loop belongs to the thread that uses it).
     private func closingTwoSockets(counted sockets: OpenSockets, wait: () -> Task<Void, Never>) throws -> Task<Void, Never> {
         let loop = EmbeddedEventLoop()
-        let first = EmbeddedChannel(loop: loop), second = EmbeddedChannel(loop: loop)
+        let first = EmbeddedChannel(loop: loop)
+        let second = EmbeddedChannel(loop: loop)
         sockets.opened(first)
         sockets.opened(second)
         #expect(sockets.count == 2)

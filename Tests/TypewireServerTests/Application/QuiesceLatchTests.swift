@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import TypewireServer
 
 @Suite("QuiesceLatch: a shutdown notice waits for the connection's pipeline to be complete")

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import Testing
+
 @testable import TypewireServer
 
 @Suite("RequestHeadGuard: a new connection is bounded in time before its first head")
@@ -41,10 +42,11 @@ struct RequestHeadGuardTests {
             return endings
         }
         #expect(try ending { try $0.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n")) } == [.complete])
-        #expect(try ending { channel in
-            try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\n"))
-            channel.embeddedEventLoop.advanceTime(by: .seconds(10))
-        } == [.timedOutPartway], "part of a head, then the timeout")
+        #expect(
+            try ending { channel in
+                try channel.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\n"))
+                channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+            } == [.timedOutPartway], "part of a head, then the timeout")
         #expect(try ending { $0.embeddedEventLoop.advanceTime(by: .seconds(10)) } == [.closed], "nothing sent: not a partway head")
         #expect(try ending { _ in } == [.closed], "the client went away")
     }

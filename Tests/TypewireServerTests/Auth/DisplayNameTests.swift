@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("DisplayName: names and ids as the server takes them")

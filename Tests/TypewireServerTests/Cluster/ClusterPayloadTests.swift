@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TypewireCore
+
 @testable import TypewireServer
 
 /// What a node puts on the NOTIFY channel and what it accepts from it.
@@ -39,7 +40,8 @@ struct ClusterPayloadTests {
     }
 
     @Test func aStreamedPartTooLargeIsRefused() {
-        let delta = ServerFrame.StreamDelta(conversation: "bot-clawd", messageId: "r1", user: "clawd", delta: String(repeating: "é", count: 5_000), final: false)
+        let delta = ServerFrame.StreamDelta(
+            conversation: "bot-clawd", messageId: "r1", user: "clawd", delta: String(repeating: "é", count: 5_000), final: false)
         #expect(throws: ClusterPayload.Refusal.self) { try payloads.encode(ClusterEnvelope(node: "node-a", event: .stream(delta))) }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import TypewireCore
+
 @testable import TypewireServer
 
 @Suite("ActivityBoard: per device, fanned out per user")

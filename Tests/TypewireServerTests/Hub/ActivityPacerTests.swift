@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("ActivityPacer: large groups get at most one activity update per interval")

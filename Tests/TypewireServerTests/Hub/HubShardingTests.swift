@@ -3,8 +3,9 @@ import NIOCore
 import NIOPosix
 import Testing
 import TypewireCore
-@testable import TypewireServer
 import TypewireTesting
+
+@testable import TypewireServer
 
 /// The hub's shards: each conversation lives in one, chosen by its id, and what a socket or a user is
 /// (online, their budgets) holds across all of them.
@@ -79,7 +80,9 @@ struct HubShardingTests {
             _ = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: QueueOutbox(frames: aliceFrames))
             var announced: Set<String> = []
             for await text in bob.1 {
-                if case .presence(let presence) = try FrameCodec.decodeServerFrame(Data(text.utf8)), presence.user == "alice", presence.online {
+                if case .presence(let presence) = try FrameCodec.decodeServerFrame(Data(text.utf8)), presence.user == "alice",
+                    presence.online
+                {
                     announced.insert(presence.conversation)
                 }
                 if announced.count == chosen.count { break }

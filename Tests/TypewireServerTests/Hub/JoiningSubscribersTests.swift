@@ -1,20 +1,24 @@
 import Foundation
 import Testing
 import TypewireCore
-@testable import TypewireServer
 import TypewireTesting
+
+@testable import TypewireServer
 
 @Suite("JoiningSubscribers: what is broadcast while a socket subscribes reaches it once", .timeLimit(.minutes(1)))
 struct JoiningSubscribersTests {
     private func message(_ id: String, text: String = "Hi") -> ChatMessage {
-        ChatMessage(conversation: "c", id: id, sender: "bob", senderName: "Bob", text: text, sentAt: 1, clientMessageId: "m\(id)", editedAt: nil)
+        ChatMessage(
+            conversation: "c", id: id, sender: "bob", senderName: "Bob", text: text, sentAt: 1, clientMessageId: "m\(id)", editedAt: nil)
     }
 
     @Test func framesBroadcastWhileJoiningAreHeldInOrderLessTheHistory() {
         var joining = JoiningSubscribers()
         joining.hold(OutboundFrame(text: "before"), message: nil, in: "c")
         joining.begin(7, in: "c")
-        let one = message("1"), two = message("2"), twoEdited = message("2", text: "Hi!")
+        let one = message("1")
+        let two = message("2")
+        let twoEdited = message("2", text: "Hi!")
         joining.hold(OutboundFrame(text: "one"), message: one, in: "c")
         joining.hold(OutboundFrame(text: "part"), message: nil, in: "c")
         joining.hold(OutboundFrame(text: "two"), message: two, in: "c")

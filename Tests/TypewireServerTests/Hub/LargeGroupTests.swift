@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TypewireCore
-@testable import TypewireServer
 import TypewireTesting
+
+@testable import TypewireServer
 
 /// A large group's activity updates are paced and capped, a message never overtakes its sender's stop, and
 /// presence is not fanned out.

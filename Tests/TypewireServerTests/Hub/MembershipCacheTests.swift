@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("MembershipCache: participants indexed both ways")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("RateLimiters: a token bucket per key")

@@ -1,7 +1,8 @@
 import Testing
 import TypewireCore
-@testable import TypewireServer
 import TypewireTesting
+
+@testable import TypewireServer
 
 /// A socket that stops reading cannot make the hub buffer for it without limit.
 @Suite("Hub: slow consumers", .timeLimit(.minutes(1)))

@@ -1,15 +1,18 @@
 import Foundation
 import Testing
 import TypewireCore
-@testable import TypewireServer
 import TypewireTesting
+
+@testable import TypewireServer
 
 /// A store that cannot be read is the server's trouble: the client is told to try again (`unavailable`),
 /// never that a conversation it is in does not exist, which would make the SDK end its handle for good.
 @Suite("Hub: a store that cannot be read", .timeLimit(.minutes(1)))
 struct StoreFailureTests {
     /// A hub on a real SQLite file; the store is closed before the body runs, so every statement fails.
-    func withBrokenStore(_ body: (Hub, ConnectionID, AsyncStream<String>, AsyncStream<String>.Continuation) async throws -> Void) async throws {
+    func withBrokenStore(_ body: (Hub, ConnectionID, AsyncStream<String>, AsyncStream<String>.Continuation) async throws -> Void)
+        async throws
+    {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString).sqlite").path
         let store = try await SQLiteChatStore.open(path: path)
         try await DemoSeed.seed(into: store)

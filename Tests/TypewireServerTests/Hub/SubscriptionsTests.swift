@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("Subscriptions: who follows what, both ways, each change saying what it did")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("UserDirectory: who is online here and elsewhere, and what they share")

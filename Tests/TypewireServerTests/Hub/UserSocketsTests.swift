@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("UserSockets: sockets served and places held per user")

@@ -1,5 +1,6 @@
 import Testing
 import TypewireCore
+
 @testable import TypewireServer
 
 @Suite("InboundGate: one socket's budgets")
@@ -27,21 +28,23 @@ struct InboundGateTests {
         var gate = InboundGate(Self.configuration)
         let frames: [ClientFrame] = [Self.stop, .unsubscribe(.init(conversation: "c")), .hello(.init(token: "t"))]
         let decisions = (0..<9).map { gate.check(frames[$0 % 3], now: 0) }
-        #expect(decisions == [
-            .pass, .pass, .pass,
-            .drop(notify: true), .drop(notify: false), .drop(notify: false), .drop(notify: false),
-            .close(reason: "too many frames"), .close(reason: "too many frames"),
-        ])
+        #expect(
+            decisions == [
+                .pass, .pass, .pass,
+                .drop(notify: true), .drop(notify: false), .drop(notify: false), .drop(notify: false),
+                .close(reason: "too many frames"), .close(reason: "too many frames"),
+            ])
     }
 
     @Test func pingsPongsAndFragmentsSpendTheFrameBudgetAndAFloodOfThemCloses() {
         var gate = InboundGate(Self.configuration)
         let decisions = (0..<9).map { _ in gate.checkControl(now: 0) }
-        #expect(decisions == [
-            .pass, .pass, .pass,
-            .drop(notify: false), .drop(notify: false), .drop(notify: false), .drop(notify: false),
-            .close(reason: "too many frames"), .close(reason: "too many frames"),
-        ])
+        #expect(
+            decisions == [
+                .pass, .pass, .pass,
+                .drop(notify: false), .drop(notify: false), .drop(notify: false), .drop(notify: false),
+                .close(reason: "too many frames"), .close(reason: "too many frames"),
+            ])
         var shared = InboundGate(Self.configuration)
         #expect(shared.checkControl(now: 0) == .pass)
         #expect(shared.check(Self.stop, now: 0) == .pass)
@@ -94,7 +97,8 @@ struct InboundGateTests {
         for index in 0..<20_000 where closedAt == nil {
             if case .close = flooded.check(Self.stop, now: Int64(index / 10)) { closedAt = index }  // 10 000 a second
         }
-        #expect(closedAt != nil && closedAt! < 1_500, "closed after the burst and 500 drops within a second: \(String(describing: closedAt))")
+        #expect(
+            closedAt != nil && closedAt! < 1_500, "closed after the burst and 500 drops within a second: \(String(describing: closedAt))")
         var eager = InboundGate(Self.budgets(abuseThreshold: 500, frames: RateBudget(rate: 100, burst: 400)))
         var drops = 0
         for index in 0..<12_000 {  // 120 a second for 100 s

@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOWebSocket
 import Testing
+
 @testable import TypewireServer
 
 @Suite("OutboundFrame: a server frame encoded once, as NIOWebSocket's decoder reads it")

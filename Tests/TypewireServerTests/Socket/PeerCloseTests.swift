@@ -1,6 +1,7 @@
 import NIOCore
 import NIOWebSocket
 import Testing
+
 @testable import TypewireServer
 
 @Suite("PeerClose: the answer to a peer's close frame")

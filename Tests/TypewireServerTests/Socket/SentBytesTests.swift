@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TypewireServer
 
 @Suite("SentBytes: the memory a socket's unsent frames hold")
@@ -48,6 +49,8 @@ struct SentBytesTests {
             _ = sent.flushed(leaving: 2 * (written + 1))
             written += 1
         }
-        #expect(written == 4 * 1_024 * 1_024 / (2 + SentBytes.overheadPerWrite), "\(written) pongs: bounded by their memory, not by their 2 bytes each")
+        #expect(
+            written == 4 * 1_024 * 1_024 / (2 + SentBytes.overheadPerWrite),
+            "\(written) pongs: bounded by their memory, not by their 2 bytes each")
     }
 }

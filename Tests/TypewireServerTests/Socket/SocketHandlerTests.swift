@@ -5,8 +5,9 @@ import NIOEmbedded
 import NIOWebSocket
 import Testing
 import TypewireCore
-@testable import TypewireServer
 import TypewireTesting
+
+@testable import TypewireServer
 
 /// The socket handler on a test channel whose loop's time is the test's: the hello timeout, the pings and the
 /// token's expiry fire when the test advances it, and the hub is a real one on an in-memory store.
@@ -39,8 +40,9 @@ struct SocketHandlerTests {
             await socket.loop.advanceTime(by: .milliseconds(1))
             let frames = try await socket.written()
             #expect(frames.count == 1 && frames.first.map(TestSocketChannel.closeCode) == .policyViolation)
-            #expect(frames.first.map { String(buffer: $0.data.getSlice(at: $0.data.readerIndex + 2, length: $0.data.readableBytes - 2)!) }
-                == "no valid hello within 5000 ms")
+            #expect(
+                frames.first.map { String(buffer: $0.data.getSlice(at: $0.data.readerIndex + 2, length: $0.data.readableBytes - 2)!) }
+                    == "no valid hello within 5000 ms")
         }
     }
 

@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 import Testing
+
 @testable import TypewireServer
 
 /// An actor on one event loop, as the hub is.

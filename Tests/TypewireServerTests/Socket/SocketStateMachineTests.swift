@@ -3,6 +3,7 @@ import NIOCore
 import NIOWebSocket
 import Testing
 import TypewireCore
+
 @testable import TypewireServer
 
 /// The socket's decisions as values, phase by phase (the handler that runs them: `SocketHandlerTests`).
@@ -83,10 +84,11 @@ struct SocketStateMachineTests {
         let actions = machine.opened(tokenExpiresAt: expiry, now: 0)
         let subscribe = try FrameCodec.decodeClientFrame(Data(Self.subscribe.utf8))
         let unsubscribe = ClientFrame.unsubscribe(.init(conversation: "c"))
-        #expect(actions == [
-            .cancelHelloDeadline, .setReading(true), .submit(.frame(subscribe)), .submit(.frame(unsubscribe)),
-            .scheduleTokenExpiry(expiry),
-        ])
+        #expect(
+            actions == [
+                .cancelHelloDeadline, .setReading(true), .submit(.frame(subscribe)), .submit(.frame(unsubscribe)),
+                .scheduleTokenExpiry(expiry),
+            ])
         #expect(machine.phase == .open)
         #expect(!machine.countsAsRefused, "a welcomed socket is no refusal")
     }
@@ -101,7 +103,10 @@ struct SocketStateMachineTests {
     @Test func aRefusedHelloClosesAndCountsAgainstTheAddressUnlessTheServerWasAtFault() {
         var client = Self.machine()
         _ = client.text(Self.hello)
-        #expect(client.refused(.policyViolation, "invalid token", blame: .client) == [.close(.policyViolation, "invalid token", then: .waitForPeer)])
+        #expect(
+            client.refused(.policyViolation, "invalid token", blame: .client) == [
+                .close(.policyViolation, "invalid token", then: .waitForPeer)
+            ])
         #expect(client.countsAsRefused)
         #expect(client.closed() == [.cancelTimers, .submit(.disconnect), .releaseLane, .countRefusal])
         var server = Self.machine()
@@ -127,19 +132,26 @@ struct SocketStateMachineTests {
         #expect(machine.text(Self.subscribe) == [.submit(.frame(subscribe))])
         let actions = machine.text("not json")
         #expect(actions.first == .countReceived("invalid"))
-        guard case .submit(.answer(let failure)) = actions.last else { Issue.record("no answer: \(actions)"); return }
+        guard case .submit(.answer(let failure)) = actions.last else {
+            Issue.record("no answer: \(actions)")
+            return
+        }
         #expect(failure.code == .malformedFrame)
         #expect(machine.dataReceived(.binary, fin: true, data: ByteBuffer(bytes: [1]), now: 0) { _ in nil }.count == 2)
     }
 
     @Test func aFloodIsReadNoMoreAndClosedAfterTheAnswersBeforeIt() {
-        var machine = Self.openMachine { $0.budgets.frames = RateBudget(rate: 0.001, burst: 1); $0.budgets.abuseThreshold = 3 }
+        var machine = Self.openMachine {
+            $0.budgets.frames = RateBudget(rate: 0.001, burst: 1)
+            $0.budgets.abuseThreshold = 3
+        }
         let stop = #"{"type":"activity","conversation":"c","activity":"none"}"#
         #expect(machine.text(stop).count == 1, "within the budget")
         #expect(machine.text(stop).contains(.countDropped(received: "activity")), "dropped and told")
         _ = machine.text(stop)
         let actions = machine.text(stop)
-        #expect(actions == [.countDropped(received: "activity"), .setReading(false), .submit(.closeForFlooding(reason: "too many frames"))])
+        #expect(
+            actions == [.countDropped(received: "activity"), .setReading(false), .submit(.closeForFlooding(reason: "too many frames"))])
         #expect(machine.phase == .closing && machine.countsAsRefused)
         #expect(machine.laneCaughtUp() == [], "a flooder is not read again")
         #expect(machine.floodClosing("too many frames") == [.close(.policyViolation, "too many frames", then: .closeNow)])
@@ -159,10 +171,11 @@ struct SocketStateMachineTests {
 
     @Test func theTokensExpiryIsToldThenCloses() {
         var machine = Self.openMachine()
-        #expect(machine.tokenExpired() == [
-            .sendHelloFailure(.unauthorized, "The token expired; connect again with a new token."),
-            .close(.policyViolation, "token expired", then: .waitForPeer),
-        ])
+        #expect(
+            machine.tokenExpired() == [
+                .sendHelloFailure(.unauthorized, "The token expired; connect again with a new token."),
+                .close(.policyViolation, "token expired", then: .waitForPeer),
+            ])
     }
 
     // MARK: Control frames
@@ -176,19 +189,26 @@ struct SocketStateMachineTests {
     }
 
     @Test func pingsAreAnsweredWithinTheFrameBudgetThenAFloodOfThemCloses() {
-        var machine = Self.machine { $0.budgets.frames = RateBudget(rate: 0.001, burst: 2); $0.budgets.abuseThreshold = 2 }
+        var machine = Self.machine {
+            $0.budgets.frames = RateBudget(rate: 0.001, burst: 2)
+            $0.budgets.abuseThreshold = 2
+        }
         let payload = ByteBuffer(string: "p")
         #expect(machine.pingReceived(payload, now: 0) == [.answerPing(payload)])
         #expect(machine.pingReceived(payload, now: 0) == [.answerPing(payload)])
         #expect(machine.pingReceived(payload, now: 0) == [.countDropped(received: nil)])
-        #expect(machine.pingReceived(payload, now: 0) == [
-            .countDropped(received: nil), .setReading(false), .submit(.closeForFlooding(reason: "too many frames")),
-        ])
+        #expect(
+            machine.pingReceived(payload, now: 0) == [
+                .countDropped(received: nil), .setReading(false), .submit(.closeForFlooding(reason: "too many frames")),
+            ])
         #expect(machine.pingReceived(payload, now: 0) == [])
     }
 
     @Test func emptyFragmentsSpendTheFrameBudget() {
-        var machine = Self.openMachine { $0.budgets.frames = RateBudget(rate: 0.001, burst: 1); $0.budgets.abuseThreshold = 2 }
+        var machine = Self.openMachine {
+            $0.budgets.frames = RateBudget(rate: 0.001, burst: 1)
+            $0.budgets.abuseThreshold = 2
+        }
         #expect(machine.dataReceived(.text, fin: false, data: ByteBuffer(), now: 0) { _ in nil } == [])
         #expect(machine.dataReceived(.continuation, fin: false, data: ByteBuffer(), now: 0) { _ in nil } == [.countDropped(received: nil)])
         let closing = machine.dataReceived(.continuation, fin: false, data: ByteBuffer(), now: 0) { _ in nil }

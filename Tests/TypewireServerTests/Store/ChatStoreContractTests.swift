@@ -1,14 +1,18 @@
 import Foundation
 import Testing
 import TypewireCore
-@testable import TypewireServer
 import TypewireTesting
+
+@testable import TypewireServer
 
 /// One suite of store behaviour, run against SQLite always and against PostgreSQL when
 /// TYPEWIRE_TEST_POSTGRES_URL names a server: the two stores must behave the same.
 struct ChatStoreContract {
     /// Opens a store on a new, empty place; `reopen` opens the same place again.
-    let open: @Sendable () async throws -> (store: any ChatStore, reopen: @Sendable () async throws -> any ChatStore, close: @Sendable (any ChatStore) async throws -> Void)
+    let open:
+        @Sendable () async throws -> (
+            store: any ChatStore, reopen: @Sendable () async throws -> any ChatStore, close: @Sendable (any ChatStore) async throws -> Void
+        )
 
     static let sqlite = ChatStoreContract {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString).sqlite").path
@@ -20,7 +24,10 @@ struct ChatStoreContract {
 
     static let postgres = ChatStoreContract {
         let url = try await TestDatabase.create()
-        return (try await PostgresChatStore.open(url: url), { try await PostgresChatStore.open(url: url) }, { await ($0 as! PostgresChatStore).close() })
+        return (
+            try await PostgresChatStore.open(url: url), { try await PostgresChatStore.open(url: url) },
+            { await ($0 as! PostgresChatStore).close() }
+        )
     }
 
     static let alice = Identity(userID: "alice", name: "Alice")
@@ -35,9 +42,10 @@ struct ChatStoreContract {
         #expect(try await store.conversation("missing") == nil)
         _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "bob", members: ["carol"])
         #expect(try await store.conversations(of: "bob").map(\.id) == ["d", "g"])
-        #expect(try await store.participants(of: "g") == [
-            Participant(id: "alice", name: "Alice", online: false), Participant(id: "bob", name: "Bob", online: false),
-        ])
+        #expect(
+            try await store.participants(of: "g") == [
+                Participant(id: "alice", name: "Alice", online: false), Participant(id: "bob", name: "Bob", online: false),
+            ])
         #expect(try await store.addParticipant("carol", to: "g", limit: 3))
         #expect(try await !store.addParticipant("carol", to: "g", limit: 3), "twice is harmless")
         await #expect(throws: MembershipRefusal.full(limit: 3)) { try await store.addParticipant("dave", to: "g", limit: 3) }
@@ -55,14 +63,18 @@ struct ChatStoreContract {
     func messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() async throws {
         let (store, _, close) = try await open()
         _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
-        let first = try #require(try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 1_000))
+        let first = try #require(
+            try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 1_000))
         #expect(first.isNew && first.message.text == "Hi ✋" && first.message.senderName == "Alice" && first.message.clientMessageId == "m1")
-        let retry = try #require(try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 2_000))
+        let retry = try #require(
+            try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "Hi ✋", sentAt: 2_000))
         #expect(!retry.isNew && retry.message == first.message, "a retry returns the stored message")
-        let other = try #require(try await store.storeMessage(conversation: "d", sender: Self.bob, clientMessageId: "m1", text: "Hello", sentAt: 3_000))
+        let other = try #require(
+            try await store.storeMessage(conversation: "d", sender: Self.bob, clientMessageId: "m1", text: "Hello", sentAt: 3_000))
         #expect(other.isNew, "client message ids are per sender")
         for index in 2...5 {
-            _ = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: "\(index)", sentAt: 3_000 + Int64(index))
+            _ = try await store.storeMessage(
+                conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: "\(index)", sentAt: 3_000 + Int64(index))
         }
         let recent = try await store.recentMessages(of: "d", limit: 3)
         #expect(recent.map(\.text) == ["3", "4", "5"], "the latest, oldest first")
@@ -84,11 +96,16 @@ struct ChatStoreContract {
         _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
         _ = try await store.createConversation(id: "e", kind: .direct, title: nil, creator: "alice", members: ["bob"])
         // UTF-8 bytes, not characters: "é" is two. Texts of 400, 300, 200 (100 "é") and 100 bytes, oldest first.
-        for (index, text) in [String(repeating: "a", count: 400), String(repeating: "b", count: 300), String(repeating: "é", count: 100), String(repeating: "c", count: 100)].enumerated() {
-            _ = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: text, sentAt: Int64(index))
+        for (index, text) in [
+            String(repeating: "a", count: 400), String(repeating: "b", count: 300), String(repeating: "é", count: 100),
+            String(repeating: "c", count: 100),
+        ].enumerated() {
+            _ = try await store.storeMessage(
+                conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: text, sentAt: Int64(index))
         }
         let sizes = { (messages: [ChatMessage]) in messages.map(\.text.utf8.count) }
-        #expect(sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 300)) == [200, 100], "the newest that fit, oldest first")
+        #expect(
+            sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 300)) == [200, 100], "the newest that fit, oldest first")
         #expect(sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 600)) == [300, 200, 100])
         #expect(sizes(try await store.recentMessages(of: "d", limit: 2, withinBytes: 10_000)) == [200, 100], "the count still bounds them")
         #expect(sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 50)) == [100], "at least the newest one")
@@ -98,12 +115,17 @@ struct ChatStoreContract {
 
     func aClientMessageIDIsPerConversation() async throws {
         let (store, _, close) = try await open()
-        for id in ["d", "e"] { _ = try await store.createConversation(id: id, kind: .direct, title: nil, creator: "alice", members: ["bob"]) }
-        let first = try #require(try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "same", text: "to d", sentAt: 1))
-        let second = try #require(try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 2))
+        for id in ["d", "e"] {
+            _ = try await store.createConversation(id: id, kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        }
+        let first = try #require(
+            try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: "same", text: "to d", sentAt: 1))
+        let second = try #require(
+            try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 2))
         #expect(second.isNew && second.message.id != first.message.id, "the same id in another conversation is another message")
         #expect(try await store.recentMessages(of: "e", limit: 10).map(\.text) == ["to e"])
-        let retry = try #require(try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 3))
+        let retry = try #require(
+            try await store.storeMessage(conversation: "e", sender: Self.alice, clientMessageId: "same", text: "to e", sentAt: 3))
         #expect(!retry.isNew && retry.message == second.message)
         try await close(store)
     }
@@ -129,7 +151,8 @@ struct ChatStoreContract {
                             outcome.collided += 1
                         }
                         let clientMessageId = "m-\(task)-\(round)"
-                        let stored = try await store.storeMessage(conversation: "d", sender: Self.alice, clientMessageId: clientMessageId, text: clientMessageId, sentAt: 1)
+                        let stored = try await store.storeMessage(
+                            conversation: "d", sender: Self.alice, clientMessageId: clientMessageId, text: clientMessageId, sentAt: 1)
                         if stored?.isNew == true { outcome.sent.append(clientMessageId) }
                     }
                     return outcome
@@ -159,10 +182,12 @@ struct ChatStoreContract {
         #expect(try await store.user("claimer") == StoredUser(name: "C", isBot: false, sharesTyping: true), "the flag does not stick")
 
         let created = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["alice", "bob", "carol"])
-        #expect(created == ConversationChange(
-            conversation: Conversation(id: "team", kind: .group, title: "Team", creator: ""), created: true,
-            joined: ["alice", "bob", "carol"], left: []
-        ))
+        #expect(
+            created
+                == ConversationChange(
+                    conversation: Conversation(id: "team", kind: .group, title: "Team", creator: ""), created: true,
+                    joined: ["alice", "bob", "carol"], left: []
+                ))
         _ = try await store.storeMessage(conversation: "team", sender: Self.alice, clientMessageId: "c1", text: "hi", sentAt: 1)
         let same = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["carol", "bob", "alice"])
         #expect(!same.created && same.joined.isEmpty && same.left.isEmpty, "putting the same members again changes nothing")
@@ -170,9 +195,12 @@ struct ChatStoreContract {
             _ = try await store.putConversation(id: "team", kind: .direct, title: nil, members: ["alice", "dave"])
         }
         let changed = try await store.putConversation(id: "team", kind: .group, title: nil, members: ["alice", "dave"])
-        #expect(changed == ConversationChange(
-            conversation: Conversation(id: "team", kind: .group, title: nil, creator: ""), created: false, joined: ["dave"], left: ["bob", "carol"]
-        ), "the title and members are replaced")
+        #expect(
+            changed
+                == ConversationChange(
+                    conversation: Conversation(id: "team", kind: .group, title: nil, creator: ""), created: false, joined: ["dave"],
+                    left: ["bob", "carol"]
+                ), "the title and members are replaced")
         #expect(try await store.participants(of: "team").map(\.id) == ["alice", "dave"])
         #expect(try await store.recentMessages(of: "team", limit: 10).map(\.text) == ["hi"])
 
@@ -222,7 +250,8 @@ struct ChatStoreContract {
                     group.addTask {
                         var refused = 0
                         for index in 0..<30 {
-                            let stored = try await store.storeMessage(conversation: id, sender: sender, clientMessageId: "\(index)", text: "\(index)", sentAt: 1)
+                            let stored = try await store.storeMessage(
+                                conversation: id, sender: sender, clientMessageId: "\(index)", text: "\(index)", sentAt: 1)
                             refused += stored == nil ? 1 : 0
                         }
                         return refused
@@ -239,7 +268,8 @@ struct ChatStoreContract {
             let survivors = try await store.messages(of: id, before: nil, limit: 1_000)
             #expect(survivors.isEmpty, "trial \(trial): \(survivors.count) messages survived the delete (\(refused) were refused)")
         }
-        let after = try await store.storeMessage(conversation: "race-0", sender: senders[0], clientMessageId: "late", text: "late", sentAt: 2)
+        let after = try await store.storeMessage(
+            conversation: "race-0", sender: senders[0], clientMessageId: "late", text: "late", sentAt: 2)
         #expect(after == nil, "a former member's message to the conversation made again is refused")
         try await close(store)
     }
@@ -252,7 +282,9 @@ struct ChatStoreContract {
             let outcomes = await withTaskGroup(of: Result<ConversationChange, any Error>.self) { group in
                 for (kind, members) in [(Conversation.Kind.direct, ["a", "b"]), (.group, ["a", "b", "x", "y", "z"])] {
                     group.addTask {
-                        do { return .success(try await store.putConversation(id: id, kind: kind, title: nil, members: members)) } catch { return .failure(error) }
+                        do { return .success(try await store.putConversation(id: id, kind: kind, title: nil, members: members)) } catch {
+                            return .failure(error)
+                        }
                     }
                 }
                 return await group.reduce(into: [Result<ConversationChange, any Error>]()) { $0.append($1) }
@@ -273,7 +305,9 @@ struct ChatStoreContract {
         let added = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    do { return try await store.addParticipant("new-\(index)", to: "full", limit: 10) } catch let refusal as MembershipRefusal {
+                    do { return try await store.addParticipant("new-\(index)", to: "full", limit: 10) } catch let refusal
+                        as MembershipRefusal
+                    {
                         #expect(refusal == .full(limit: 10))
                         return false
                     }
@@ -302,7 +336,9 @@ struct SQLiteChatStoreTests {
     @Test func concurrentAddsStopAtTheLimit() async throws { try await contract.concurrentAddsStopAtTheLimit() }
 }
 
-@Suite("ChatStore on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)), .timeLimit(.minutes(1)))
+@Suite(
+    "ChatStore on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)),
+    .timeLimit(.minutes(1)))
 struct PostgresChatStoreTests {
     let contract = ChatStoreContract.postgres
     @Test func conversationsAndParticipants() async throws { try await contract.conversationsAndParticipants() }

@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import TypewireServer
 
 /// An outbox for the hub's own tests: frames go to a stream the test reads, bounded in bytes as a socket's

@@ -1,7 +1,8 @@
 import Foundation
 import TypewireTesting
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension TestServer {

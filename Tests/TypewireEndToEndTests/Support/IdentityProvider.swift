@@ -1,9 +1,9 @@
-import _CryptoExtras
 import Foundation
 import Hummingbird
 import JWTKit
 import Logging
 import Synchronization
+import _CryptoExtras
 
 /// A stand-in for an identity provider such as Firebase Authentication: RSA and EC keys, their public
 /// key set served over real HTTP on 127.0.0.1, and RS256 or ES256 tokens signed with them.
@@ -37,8 +37,10 @@ final class IdentityProvider: Sendable {
         await signers.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
         let primitives = try key.publicKey.getKeyPrimitives()
         publicKeys.withLock {
-            $0[kid] = ["kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256",
-                       "n": Self.base64URL(primitives.modulus), "e": Self.base64URL(primitives.publicExponent)]
+            $0[kid] = [
+                "kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256",
+                "n": Self.base64URL(primitives.modulus), "e": Self.base64URL(primitives.publicExponent),
+            ]
         }
         rsaPublicPEM.withLock { $0[kid] = key.publicKey.pemRepresentation }
     }
@@ -81,10 +83,11 @@ final class IdentityProvider: Sendable {
 
     /// A token signed with the first key made, whose header names no `kid`.
     func tokenNamingNoKey() async throws -> String {
-        try await signers.sign(Claims(
-            sub: .init(value: "ada"), exp: .init(value: Date().addingTimeInterval(600)),
-            iss: .init(value: Self.issuer), aud: .init(value: [Self.audience])
-        ))
+        try await signers.sign(
+            Claims(
+                sub: .init(value: "ada"), exp: .init(value: Date().addingTimeInterval(600)),
+                iss: .init(value: Self.issuer), aud: .init(value: [Self.audience])
+            ))
     }
 
     /// Serves the key set at `http://127.0.0.1:PORT/jwks.json` for the body's duration.
@@ -92,7 +95,8 @@ final class IdentityProvider: Sendable {
         let router = Router()
         router.get("jwks.json") { _, _ -> Response in
             self.readCount.add(1, ordering: .relaxed)
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: self.keySetJSON)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: self.keySetJSON)))
         }
         let (ports, port) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "typewire.test.jwks")

@@ -47,7 +47,11 @@ struct RateLimitTests {
 
     @Test func aStopIsNeverDropped() async throws {
         // A ttl of a minute: an indicator gone within the wait was cleared by the stop, not by expiry.
-        try await TestServer.run(configure: { $0.budgets.activity.burst = 1; $0.budgets.activity.rate = 0.1; $0.typing.activityTTL = .milliseconds(60_000) }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.activity.burst = 1
+            $0.budgets.activity.rate = 0.1
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             let alice = try await server.socket("alice")
             alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
@@ -67,7 +71,11 @@ struct RateLimitTests {
     }
 
     @Test func badFramesPastTheirBudgetAreDroppedThenTheSocketIsClosed() async throws {
-        try await TestServer.run(configure: { $0.budgets.badFrames.burst = 20; $0.budgets.badFrames.rate = 1; $0.budgets.abuseThreshold = 50 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.badFrames.burst = 20
+            $0.budgets.badFrames.rate = 1
+            $0.budgets.abuseThreshold = 50
+        }) { server in
             let flooder = try await server.socket("carol")
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             for _ in 0..<30 { flooder.sendRaw("not JSON") }
@@ -84,7 +92,11 @@ struct RateLimitTests {
     }
 
     @Test func stopsPastTheFrameBudgetAreDroppedThenTheSocketIsClosed() async throws {
-        try await TestServer.run(configure: { $0.budgets.frames.burst = 20; $0.budgets.frames.rate = 1; $0.budgets.abuseThreshold = 50 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.frames.burst = 20
+            $0.budgets.frames.rate = 1
+            $0.budgets.abuseThreshold = 50
+        }) { server in
             let flooder = try await server.socket("carol")
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             for index in 0..<25 { flooder.send(.activity(.init(conversation: "random-\(index)", activity: .none))) }
@@ -130,7 +142,10 @@ struct RateLimitTests {
     }
 
     @Test func lookupsOfConversationsThatDoNotExistAreLimited() async throws {
-        try await TestServer.run(configure: { $0.budgets.unknownConversations.burst = 3; $0.budgets.unknownConversations.rate = 0.001 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.unknownConversations.burst = 3
+            $0.budgets.unknownConversations.rate = 0.001
+        }) { server in
             let prober = try await server.socket("carol")
             for index in 0..<6 { prober.send(.subscribe(.init(conversation: "nope-\(index)"))) }
             var codes: [ErrorCode] = []
@@ -143,7 +158,10 @@ struct RateLimitTests {
     }
 
     @Test func aStrangersAnswersAreTheSameWhateverTheServerHasOpen() async throws {
-        try await TestServer.run(configure: { $0.budgets.unknownConversations.burst = 2; $0.budgets.unknownConversations.rate = 0.001 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.unknownConversations.burst = 2
+            $0.budgets.unknownConversations.rate = 0.001
+        }) { server in
             let alice = try await server.socket("alice")  // the direct chat is open on the server: its members are cached
             alice.send(.subscribe(.init(conversation: "direct-alice-bob")))
             try await alice.next { if case .subscribed = $0 { true } else { false } }
@@ -154,8 +172,9 @@ struct RateLimitTests {
             prober.send(.activity(.init(conversation: "direct-alice-bob", activity: .typing)))
             var codes: [ErrorCode] = []
             for _ in 0..<5 { codes.append(try await prober.error().code) }
-            #expect(codes == [.unknownConversation, .unknownConversation, .rateLimited, .rateLimited, .rateLimited],
-                    "an open conversation costs a stranger a lookup as a missing one does")
+            #expect(
+                codes == [.unknownConversation, .unknownConversation, .rateLimited, .rateLimited, .rateLimited],
+                "an open conversation costs a stranger a lookup as a missing one does")
         }
     }
 }

@@ -67,7 +67,8 @@ struct TypingOverSocketsTests {
 
     @Test(arguments: ["close", "kill"])
     func closingOrKillingTheSocketClearsTheIndicator(how: String) async throws {
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in  // cleared by the close, not by expiry
+        // A minute: cleared by the close, not by expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let alice = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.send(typing())
@@ -186,7 +187,7 @@ struct TypingOverSocketsTests {
 
     @Test func expiredAndTamperedTokensAreRefused() async throws {
         // A hello timeout of a minute: only the refusal of the token can close the sockets within the test's wait.
-        try await TestServer.run(configure: { $0.sockets.helloTimeout = .milliseconds(60_000) }) { server in
+        try await TestServer.run(configure: { $0.sockets.helloTimeout = .seconds(60) }) { server in
             let expired = try await server.token("alice", lifetime: .seconds(-60))
             let valid = try await server.token("alice")
             var parts = valid.split(separator: ".").map(String.init)
@@ -208,11 +209,15 @@ struct TypingOverSocketsTests {
 
     @Test func onlyAllowedBrowserOriginsMayOpenASocket() async throws {
         // A hello timeout of a minute: only the refused upgrade can close the foreign socket within the test's wait.
-        try await TestServer.run(configure: { $0.http.allowedOrigins = ["https://chat.example"]; $0.sockets.helloTimeout = .milliseconds(60_000) }) { server in
+        try await TestServer.run(configure: {
+            $0.http.allowedOrigins = ["https://chat.example"]
+            $0.sockets.helloTimeout = .seconds(60)
+        }) { server in
             let foreign = try await TestSocket.connect(port: server.port, token: nil, origin: "https://evil.example")
             try await waitUntilClosed(foreign)
             #expect(await foreign.closeCode == nil, "refused at the upgrade (400), before any WebSocket frame")
-            let allowed = try await TestSocket.connect(port: server.port, token: try await server.token("alice"), origin: "https://chat.example")
+            let allowed = try await TestSocket.connect(
+                port: server.port, token: try await server.token("alice"), origin: "https://chat.example")
             let app = try await TestSocket.connect(port: server.port, token: try await server.token("bob"))
             let allowedClosed = await allowed.isClosed
             let appClosed = await app.isClosed

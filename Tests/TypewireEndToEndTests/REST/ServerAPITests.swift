@@ -34,7 +34,9 @@ struct ServerAPITests {
 
     @Test func theBackendMirrorsAConversationAndTheSocketsFollow() async throws {
         try await Self.run { server in
-            #expect(try await server.serverRequest("PUT", "/users/ada", key: Self.key, json: #"{"name":"Ada"}"#).body.contains(#""name":"Ada""#))
+            #expect(
+                try await server.serverRequest("PUT", "/users/ada", key: Self.key, json: #"{"name":"Ada"}"#).body.contains(#""name":"Ada""#)
+            )
             let put = #"{"kind":"group","title":"Team","members":["ada","grace","alice"]}"#
             let created = try await server.serverRequest("PUT", "/conversations/team-1", key: Self.key, json: put)
             #expect(created.status == 201 && created.body.contains(#""joined":["ada","alice","grace"]"#))
@@ -53,12 +55,15 @@ struct ServerAPITests {
             #expect(seen.entries.count == 1)
             let typing = try await server.serverRequest("GET", "/conversations/team-1/activity", key: Self.key)
             let update = try JSONDecoder().decode(ActivityUpdate.self, from: Data(typing.body.utf8))
-            #expect(typing.status == 200 && update.conversation == "team-1" && update.entries.map(\.user) == ["grace"] && update.entries.first?.activity == .typing)
+            #expect(
+                typing.status == 200 && update.conversation == "team-1" && update.entries.map(\.user) == ["grace"]
+                    && update.entries.first?.activity == .typing)
             #expect(try await server.serverRequest("GET", "/users/ada/presence", key: Self.key).body.contains(#""online":true"#))
             #expect(try await server.serverRequest("GET", "/users/nobody/presence", key: Self.key).body.contains(#""online":false"#))
 
             // Grace leaves in the app: her typing is cleared and her subscription ends at once.
-            let removed = try await server.serverRequest("PUT", "/conversations/team-1", key: Self.key, json: #"{"kind":"group","title":"Team","members":["ada","alice"]}"#)
+            let removed = try await server.serverRequest(
+                "PUT", "/conversations/team-1", key: Self.key, json: #"{"kind":"group","title":"Team","members":["ada","alice"]}"#)
             #expect(removed.status == 200 && removed.body.contains(#""left":["grace"]"#))
             let notice = try await grace.error()
             #expect(notice.code == .unknownConversation && notice.ref == "team-1")
@@ -87,13 +92,16 @@ struct ServerAPITests {
     @Test func aUserTheBackendMadeABotStreamsWithAnOrdinaryToken() async throws {
         try await Self.run { server in
             _ = try await server.serverRequest("PUT", "/users/helper", key: Self.key, json: #"{"name":"Helper","bot":true}"#)
-            _ = try await server.serverRequest("PUT", "/conversations/help-ada", key: Self.key, json: #"{"kind":"direct","members":["helper","ada"]}"#)
+            _ = try await server.serverRequest(
+                "PUT", "/conversations/help-ada", key: Self.key, json: #"{"kind":"direct","members":["helper","ada"]}"#)
             let ada = try await TestSocket.connect(port: server.port, token: try await server.token("ada"))
             let helper = try await TestSocket.connect(port: server.port, token: try await server.token("helper"))
             ada.send(.subscribe(.init(conversation: "help-ada")))
             try await ada.next { if case .subscribed = $0 { true } else { false } }
             helper.send(.stream(.init(conversation: "help-ada", messageId: "r1", delta: "Hello", isFinal: true)))
-            try await ada.next { if case .message(let message) = $0 { message.sender == "helper" && message.text == "Hello" } else { false } }
+            try await ada.next {
+                if case .message(let message) = $0 { message.sender == "helper" && message.text == "Hello" } else { false }
+            }
 
             _ = try await server.serverRequest("PUT", "/users/helper", key: Self.key, json: #"{"name":"Helper","bot":false}"#)
             let demoted = try await TestSocket.connect(port: server.port, token: try await server.token("helper"))
@@ -111,17 +119,23 @@ struct ServerAPITests {
                 ("/conversations/c1", #"{"kind":"group","members":[]}"#, 400, "\"members\""),
                 ("/conversations/c1", #"{"kind":"direct","members":["a","b","c"]}"#, 400, "exactly two"),
                 ("/conversations/c1", #"{"kind":"group","members":["a",""]}"#, 400, "\"members[1]\""),
-                ("/conversations/c1", #"{"kind":"group","title":"\#(String(repeating: "t", count: 201))","members":["a"]}"#, 400, "\"title\""),
+                (
+                    "/conversations/c1", #"{"kind":"group","title":"\#(String(repeating: "t", count: 201))","members":["a"]}"#, 400,
+                    "\"title\""
+                ),
                 ("/conversations/\(String(repeating: "x", count: 257))", #"{"kind":"group","members":["a"]}"#, 400, "\"id\""),
                 ("/users/ada", #"{"name":12}"#, 400, "\"name\""),
                 ("/users/ada", #"["ada"]"#, 400, "JSON object"),
             ]
             for item in cases {
                 let answer = try await server.serverRequest("PUT", item.path, key: Self.key, json: item.json)
-                #expect(answer.status == item.status && Self.message(answer.body).contains(item.mentions), "\(item.json): \(answer.status) \(answer.body)")
+                #expect(
+                    answer.status == item.status && Self.message(answer.body).contains(item.mentions),
+                    "\(item.json): \(answer.status) \(answer.body)")
             }
             _ = try await server.serverRequest("PUT", "/conversations/c2", key: Self.key, json: #"{"kind":"group","members":["a"]}"#)
-            let kind = try await server.serverRequest("PUT", "/conversations/c2", key: Self.key, json: #"{"kind":"direct","members":["a","b"]}"#)
+            let kind = try await server.serverRequest(
+                "PUT", "/conversations/c2", key: Self.key, json: #"{"kind":"direct","members":["a","b"]}"#)
             #expect(kind.status == 409 && kind.body.contains("kind cannot change"))
             #expect(try await server.serverRequest("PUT", "/conversations/none/participants/a", key: Self.key).status == 404)
         }
@@ -129,13 +143,20 @@ struct ServerAPITests {
 
     /// The message of an error body: `{"error":{"message":…}}`.
     private static func message(_ body: String) -> String {
-        struct Failure: Decodable { struct Inner: Decodable { var message: String }; var error: Inner }
+        struct Failure: Decodable {
+            struct Inner: Decodable { var message: String }
+            var error: Inner
+        }
         return (try? JSONDecoder().decode(Failure.self, from: Data(body.utf8)).error.message) ?? body
     }
 
     @Test func theServerAPIIsRateLimited() async throws {
         // One request per 100 s after a burst of 5: however slow a loaded machine answers, none refills in the test.
-        try await TestServer.run(configure: { $0.serverAPI.key = Self.key; $0.serverAPI.requests.rate = 0.01; $0.serverAPI.requests.burst = 5 }) { server in
+        try await TestServer.run(configure: {
+            $0.serverAPI.key = Self.key
+            $0.serverAPI.requests.rate = 0.01
+            $0.serverAPI.requests.burst = 5
+        }) { server in
             var statuses: [Int] = []
             for _ in 0..<8 { statuses.append(try await server.serverRequest("GET", "/users/ada/presence", key: Self.key).status) }
             #expect(statuses.prefix(5).allSatisfy { $0 == 200 } && statuses.suffix(2).allSatisfy { $0 == 429 })

@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TypewireServer
 import TypewireTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A `typewire serve` process with its output in a log file: one node of a test cluster on a shared
 /// PostgreSQL database, or a single server that a test kills and restarts.
@@ -51,7 +52,8 @@ final class ServerProcess: Sendable {
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--seed-demo", "--jwt-secret", TestServer.secret] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
+        process.arguments =
+            ["serve", "--seed-demo", "--jwt-secret", TestServer.secret] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()

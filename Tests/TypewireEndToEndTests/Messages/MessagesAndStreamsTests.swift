@@ -53,7 +53,10 @@ struct MessagesAndStreamsTests {
     }
 
     @Test func replyPartsOverTheirLimitAreRefusedAndTheFinalPartsTextIsStoredWhole() async throws {
-        try await TestServer.run(configure: { $0.budgets.replyParts.burst = 3; $0.budgets.replyParts.rate = 1 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.replyParts.burst = 3
+            $0.budgets.replyParts.rate = 1
+        }) { server in
             let alice = try await server.subscribedSocket("alice", to: Self.bot)
             let clawd = try await server.socket("clawd")
             let words = (1...8).map { "word\($0) " }
@@ -118,7 +121,9 @@ struct MessagesAndStreamsTests {
         try await TestServer.run(configure: { $0.messages.maxRecentBytes = 2_500 }) { server in
             let alice = try await server.socket("alice")
             for index in 0..<5 {
-                alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m\(index)", text: String(repeating: "\(index)", count: 1_000))))
+                alice.send(
+                    .send(.init(conversation: Self.direct, clientMessageId: "m\(index)", text: String(repeating: "\(index)", count: 1_000)))
+                )
                 try await alice.next { if case .ack = $0 { true } else { false } }
             }
             let bob = try await server.socket("bob")

@@ -5,6 +5,11 @@ import Testing
 /// docs/BENCHMARKS.md. The run must end by itself with status 0, measure both targets, and lose nothing.
 @Suite("typewire bench", .timeLimit(.minutes(3)))
 struct BenchCommandTests {
+    /// The executable `swift build` made (CI builds it before the tests).
+    private static let executable = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/typewire")
+
     private static let tiny = [
         "bench", "--connections", "20", "--conversations", "2", "--members", "10", "--rate", "40",
         "--warmup", "1s", "--duration", "2s", "--json",
@@ -37,14 +42,15 @@ struct BenchCommandTests {
 
     /// Runs the built `typewire` and waits for it without blocking a thread of the cooperative pool.
     private static func run(_ arguments: [String]) async throws -> (Int32, String, String) {
-        let executable = ServerProcess.executable
+        let executable = Self.executable
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw ClusterTestError("\(executable.path) is missing: run `swift build` before the tests")
+            throw BenchTestError(message: "\(executable.path) is missing: run `swift build` before the tests")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-bench-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+        let out = folder.appendingPathComponent("out")
+        let err = folder.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
@@ -57,7 +63,7 @@ struct BenchCommandTests {
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         if process.isRunning {
             process.terminate()
-            throw ClusterTestError("typewire bench did not stop by itself within 150 s")
+            throw BenchTestError(message: "typewire bench did not stop by itself within 150 s")
         }
         return (
             process.terminationStatus,
@@ -65,4 +71,10 @@ struct BenchCommandTests {
             (try? String(contentsOf: err, encoding: .utf8)) ?? ""
         )
     }
+}
+
+/// Why the bench could not be run.
+struct BenchTestError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

@@ -156,10 +156,11 @@ struct ClusterTests {
             }
             // Dave's app reconnects to another node and sends again everything not acknowledged; here,
             // everything, since a retry of a stored message stores nothing new.
-            let acked = Set(await dave.received.compactMap { text -> String? in
-                guard case .ack(let ack)? = try? FrameCodec.decodeServerFrame(Data(text.utf8)) else { return nil }
-                return ack.clientMessageId
-            })
+            let acked = Set(
+                await dave.received.compactMap { text -> String? in
+                    guard case .ack(let ack)? = try? FrameCodec.decodeServerFrame(Data(text.utf8)) else { return nil }
+                    return ack.clientMessageId
+                })
             let again = try await nodes[0].socket("dave")
             for id in ids { again.send(.send(.init(conversation: Self.group, clientMessageId: id, text: id))) }
             for id in ids {

@@ -29,7 +29,8 @@ struct LimitsAndTokensTests {
             let missing = try await server.request("GET", "/v1/conversations/no-such-conversation/participants", as: "carol")
             #expect(private1.status == 404 && missing.status == 404)
             #expect(
-                private1.body.replacingOccurrences(of: Self.direct, with: "X") == missing.body.replacingOccurrences(of: "no-such-conversation", with: "X"),
+                private1.body.replacingOccurrences(of: Self.direct, with: "X")
+                    == missing.body.replacingOccurrences(of: "no-such-conversation", with: "X"),
                 "the same answer but for the id she asked about"
             )
             let history = try await server.request("GET", "/v1/conversations/\(Self.direct)/messages", as: "carol")
@@ -67,7 +68,10 @@ struct LimitsAndTokensTests {
 
     @Test func probingSubscribesPastTheBurstAreRefusedEachWithAnAnswer() async throws {
         // 10 000 probes on one socket run in Tests/Faults against a server process; here, the rule.
-        try await TestServer.run(configure: { $0.budgets.subscribes.burst = 20; $0.budgets.subscribes.rate = 1 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.subscribes.burst = 20
+            $0.budgets.subscribes.rate = 1
+        }) { server in
             let mallory = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: "group-six")
             let carol = try await server.socket("carol")
@@ -107,7 +111,10 @@ struct LimitsAndTokensTests {
 
     @Test func aUserOpeningSocketsFasterThanTheHandshakeBudgetIsToldToComeBackLater() async throws {
         // Rate 0.001: no handshake comes back within the test, however slow the machine.
-        try await TestServer.run(configure: { $0.budgets.handshakes.burst = 3; $0.budgets.handshakes.rate = 0.001 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.handshakes.burst = 3
+            $0.budgets.handshakes.rate = 0.001
+        }) { server in
             var sockets: [TestSocket] = []
             for _ in 0..<3 { sockets.append(try await server.socket("alice")) }  // each welcomed
             sockets[0].close()  // a closed socket does not give its handshake back
@@ -125,7 +132,10 @@ struct LimitsAndTokensTests {
     /// verification takes nothing of the budget of the user it names.
     @Test func aHelloPastTheBudgetIsRefusedBeforeItsTokenIsVerified() async throws {
         let forger = try await TokenAuthority(secret: "a-secret-that-is-not-the-servers-0123456789")
-        try await TestServer.run(configure: { $0.budgets.handshakes.burst = 2; $0.budgets.handshakes.rate = 0.001 }) { server in
+        try await TestServer.run(configure: {
+            $0.budgets.handshakes.burst = 2
+            $0.budgets.handshakes.rate = 0.001
+        }) { server in
             for _ in 0..<5 {
                 let forged = try await TestSocket.connect(port: server.port, token: nil)
                 forged.send(.hello(.init(token: try await forger.sign(Identity(userID: "erin", name: "Erin")))))

@@ -29,7 +29,10 @@ struct ProtocolClaimsTests {
     }
 
     @Test func aRequestPastTheBudgetIsAnswered429WithRetryAfter() async throws {
-        try await TestServer.run(configure: { $0.http.requestsPerUser.burst = 3; $0.http.requestsPerUser.rate = 0.001 }) { server in
+        try await TestServer.run(configure: {
+            $0.http.requestsPerUser.burst = 3
+            $0.http.requestsPerUser.rate = 0.001
+        }) { server in
             for _ in 0..<3 { #expect(try await server.request("GET", "/v1/settings", as: "alice").status == 200) }
             let refused = try await server.requestWithHeaders("GET", "/v1/settings", as: "alice")
             #expect(refused.status == 429)
@@ -74,7 +77,9 @@ private final class Socket {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
         return Socket(descriptor: descriptor)

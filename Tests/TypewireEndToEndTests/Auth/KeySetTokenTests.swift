@@ -12,7 +12,9 @@ import TypewireTesting
 struct KeySetTokenTests {
     static let rules = TokenRules(issuer: IdentityProvider.issuer, audience: IdentityProvider.audience)
 
-    private static func authority(_ address: String, clock: ManualClock, secret: String? = nil, rules: TokenRules = rules) async throws -> (TokenAuthority, KeySet) {
+    private static func authority(_ address: String, clock: ManualClock, secret: String? = nil, rules: TokenRules = rules) async throws -> (
+        TokenAuthority, KeySet
+    ) {
         let set = KeySet(source: try KeySetSource(parsing: address), refreshInterval: 60_000, now: { clock.now })
         try await set.load()
         return (try await TokenAuthority(secret: secret, keySet: set, rules: rules), set)
@@ -115,7 +117,8 @@ struct KeySetTokenTests {
             let secret = "a-server-secret-of-at-least-thirty-two-bytes"
             let (authority, _) = try await Self.authority(address, clock: ManualClock(), secret: secret)
             #expect(await authority.verify(try await provider.token(kid: "rsa-1")) != nil, "the control token passes")
-            #expect(await authority.verify(try await provider.token(kid: "rsa-1", issuer: "https://elsewhere.example")) == nil, "wrong issuer")
+            #expect(
+                await authority.verify(try await provider.token(kid: "rsa-1", issuer: "https://elsewhere.example")) == nil, "wrong issuer")
             #expect(await authority.verify(try await provider.token(kid: "rsa-1", issuer: nil)) == nil, "no issuer")
             #expect(await authority.verify(try await provider.token(kid: "rsa-1", audience: "another-app")) == nil, "wrong audience")
             #expect(await authority.verify(try await provider.token(kid: "rsa-1", lifetime: -60)) == nil, "expired")
@@ -138,7 +141,8 @@ struct KeySetTokenTests {
 
     @Test func aKeySetOverPlainHTTPOffLoopbackIsRefused() throws {
         #expect(throws: TokenAuthorityError.self) { try KeySetSource(parsing: "http://keys.example.com/jwks.json") }
-        #expect(try KeySetSource(parsing: "https://keys.example.com/jwks.json") == .address(URL(string: "https://keys.example.com/jwks.json")!))
+        #expect(
+            try KeySetSource(parsing: "https://keys.example.com/jwks.json") == .address(URL(string: "https://keys.example.com/jwks.json")!))
         #expect(try KeySetSource(parsing: "http://127.0.0.1:9/jwks.json") == .address(URL(string: "http://127.0.0.1:9/jwks.json")!))
         #expect(try KeySetSource(parsing: "keys/jwks.json") == .file("keys/jwks.json"))
     }
@@ -153,7 +157,8 @@ struct KeySetTokenTests {
                 $0.auth.keySet = try? KeySetSource(parsing: address)
                 $0.auth.tokenRules = Self.rules
             }) { server in
-                let alice = try await TestSocket.connect(port: server.port, token: try await provider.token(kid: "ec-1", user: "alice", name: "Alice"))
+                let alice = try await TestSocket.connect(
+                    port: server.port, token: try await provider.token(kid: "ec-1", user: "alice", name: "Alice"))
                 alice.send(.subscribe(.init(conversation: "direct-alice-bob")))
                 try await alice.next { if case .subscribed = $0 { true } else { false } }
                 let stranger = try await TestSocket.connect(port: server.port, token: nil)

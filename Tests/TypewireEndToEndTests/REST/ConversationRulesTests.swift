@@ -15,7 +15,7 @@ struct ConversationRulesTests {
 
     @Test func removalMidTypingClearsAtOnceAndEndsTheSubscription() async throws {
         // A ttl of a minute: an indicator gone within the wait was cleared by the removal, not by expiry.
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             let carol = try await server.subscribedSocket("carol", to: Self.group)
             carol.send(typing())
@@ -34,13 +34,16 @@ struct ConversationRulesTests {
 
     @Test func onlyTheCreatorChangesMembership() async throws {
         try await TestServer.run { server in
-            let byMember = try await server.request("POST", "/v1/conversations/\(Self.group)/participants", as: "bob", json: #"{"user":"zed"}"#)
+            let byMember = try await server.request(
+                "POST", "/v1/conversations/\(Self.group)/participants", as: "bob", json: #"{"user":"zed"}"#)
             #expect(byMember.status == 403)
-            let byStranger = try await server.request("POST", "/v1/conversations/direct-alice-bob/participants", as: "carol", json: #"{"user":"zed"}"#)
+            let byStranger = try await server.request(
+                "POST", "/v1/conversations/direct-alice-bob/participants", as: "carol", json: #"{"user":"zed"}"#)
             #expect(byStranger.status == 404, "a stranger learns nothing, not even that it exists")
             let missing = try await server.request("GET", "/v1/conversations/nope/participants", as: "carol")
             #expect(missing.status == byStranger.status)
-            let byCreator = try await server.request("POST", "/v1/conversations/\(Self.group)/participants", as: "alice", json: #"{"user":"zed"}"#)
+            let byCreator = try await server.request(
+                "POST", "/v1/conversations/\(Self.group)/participants", as: "alice", json: #"{"user":"zed"}"#)
             #expect(byCreator.status == 204)
             let zed = try await server.subscribedSocket("zed", to: Self.group)
             zed.send(typing())
@@ -92,7 +95,8 @@ struct ConversationRulesTests {
     }
 
     @Test func turningSharingOffClearsWhatWasShown() async throws {
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(60_000) }) { server in  // cleared by the setting, not by expiry
+        // A minute: cleared by the setting, not by expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             let alice = try await server.socket("alice")
             alice.send(typing())
@@ -134,7 +138,8 @@ struct ConversationRulesTests {
 
     @Test func aDirectConversationStaysBetweenTwoAndAGroupKeepsItsAdmin() async throws {
         try await TestServer.run { server in
-            let third = try await server.request("POST", "/v1/conversations/direct-alice-bob/participants", as: "alice", json: #"{"user":"carol"}"#)
+            let third = try await server.request(
+                "POST", "/v1/conversations/direct-alice-bob/participants", as: "alice", json: #"{"user":"carol"}"#)
             #expect(third.status == 400 && third.body.contains("exactly two"), "a third person would read the whole history")
             #expect(try await server.request("DELETE", "/v1/conversations/direct-alice-bob/participants/bob", as: "bob").status == 400)
             let creatorLeaves = try await server.request("DELETE", "/v1/conversations/\(Self.group)/participants/alice", as: "alice")
@@ -145,15 +150,20 @@ struct ConversationRulesTests {
 
     @Test func creatingAConversationHasLimits() async throws {
         try await TestServer.run(configure: { $0.conversations.maxMembers = 3 }) { server in
-            let tooMany = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","members":["a","b","c"]}"#)
+            let tooMany = try await server.request(
+                "POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","members":["a","b","c"]}"#)
             #expect(tooMany.status == 400 && tooMany.body.contains("at most 3"))
             let longTitle = String(repeating: "t", count: 201)
-            let titled = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","title":"\#(longTitle)","members":["a"]}"#)
+            let titled = try await server.request(
+                "POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","title":"\#(longTitle)","members":["a"]}"#)
             #expect(titled.status == 400 && titled.body.contains("title"))
             #expect(try await server.request("PUT", "/v1/blocks/erin", as: "frank").status == 204)
-            let unwanted = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"direct","members":["frank"]}"#)
+            let unwanted = try await server.request(
+                "POST", "/v1/conversations", as: "erin", json: #"{"kind":"direct","members":["frank"]}"#)
             #expect(unwanted.status == 403, "Frank blocked Erin: she cannot open a direct conversation with him")
-            #expect(try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","members":["a","b"]}"#).status == 201)
+            #expect(
+                try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","members":["a","b"]}"#).status
+                    == 201)
         }
     }
 
@@ -167,19 +177,23 @@ struct ConversationRulesTests {
             #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
             let again = try await server.request("GET", "/v1/conversations/\(Self.group)/participants", as: "bob")
             let seenByBlocker = try JSONDecoder().decode([String: [Participant]].self, from: Data(again.body.utf8))["participants"] ?? []
-            #expect(seenByBlocker.count == 6 && seenByBlocker.allSatisfy { !$0.online }, "a blocked user's presence is not shown to the blocker")
+            #expect(
+                seenByBlocker.count == 6 && seenByBlocker.allSatisfy { !$0.online }, "a blocked user's presence is not shown to the blocker"
+            )
         }
     }
 
     @Test func conversationsAreCreatedListedAndPaged() async throws {
         try await TestServer.run { server in
-            let created = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","title":"Book club","members":["frank","dave"]}"#)
+            let created = try await server.request(
+                "POST", "/v1/conversations", as: "erin", json: #"{"kind":"group","title":"Book club","members":["frank","dave"]}"#)
             #expect(created.status == 201)
             let conversation = try JSONDecoder().decode(Conversation.self, from: Data(created.body.utf8))
             #expect(conversation.creator == "erin" && conversation.title == "Book club")
             let list = try await server.request("GET", "/v1/conversations", as: "frank")
             #expect(list.body.contains(conversation.id))
-            let badDirect = try await server.request("POST", "/v1/conversations", as: "erin", json: #"{"kind":"direct","members":["a","b"]}"#)
+            let badDirect = try await server.request(
+                "POST", "/v1/conversations", as: "erin", json: #"{"kind":"direct","members":["a","b"]}"#)
             #expect(badDirect.status == 400)
             let erin = try await server.socket("erin")
             for index in 1...5 {
@@ -189,7 +203,8 @@ struct ConversationRulesTests {
             let page = try await server.request("GET", "/v1/conversations/\(conversation.id)/messages?limit=2", as: "dave")
             let latest = try JSONDecoder().decode([String: [ChatMessage]].self, from: Data(page.body.utf8))["messages"] ?? []
             #expect(latest.map(\.text) == ["message 4", "message 5"])
-            let older = try await server.request("GET", "/v1/conversations/\(conversation.id)/messages?limit=2&before=\(latest[0].id)", as: "dave")
+            let older = try await server.request(
+                "GET", "/v1/conversations/\(conversation.id)/messages?limit=2&before=\(latest[0].id)", as: "dave")
             let earlier = try JSONDecoder().decode([String: [ChatMessage]].self, from: Data(older.body.utf8))["messages"] ?? []
             #expect(earlier.map(\.text) == ["message 2", "message 3"])
         }
@@ -215,7 +230,11 @@ struct ConversationRulesTests {
     }
 
     @Test func restRequestsAndNewConversationsAreLimitedPerUser() async throws {
-        try await TestServer.run(configure: { $0.http.requestsPerUser.burst = 3; $0.http.requestsPerUser.rate = 0.01; $0.conversations.createdPerMinute = 1 }) { server in
+        try await TestServer.run(configure: {
+            $0.http.requestsPerUser.burst = 3
+            $0.http.requestsPerUser.rate = 0.01
+            $0.conversations.createdPerMinute = 1
+        }) { server in
             let create = #"{"kind":"group","title":"t","members":["bob"]}"#
             #expect(try await server.request("POST", "/v1/conversations", as: "alice", json: create).status == 201)
             let second = try await server.request("POST", "/v1/conversations", as: "alice", json: create)

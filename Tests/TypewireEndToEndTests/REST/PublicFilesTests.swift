@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TypewireServer
 import TypewireTesting
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("typewire serve: the web demo's files", .timeLimit(.minutes(1)))
@@ -21,7 +22,10 @@ struct PublicFilesTests {
     }
 
     @Test func servesTheChatPageAtTheRoot() async throws {
-        try await TestServer.run(configure: { $0.demo = true; $0.http.publicDirectory = Self.publicFolder }) { server in
+        try await TestServer.run(configure: {
+            $0.demo = true
+            $0.http.publicDirectory = Self.publicFolder
+        }) { server in
             let page = try await get("/", from: server)
             #expect(page.status == 200)
             #expect(page.type?.hasPrefix("text/html") == true)

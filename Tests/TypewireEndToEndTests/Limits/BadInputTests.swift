@@ -73,10 +73,14 @@ struct BadInputTests {
             try await eventually(within: .seconds(30)) { await alice.received.count > sent.count }
             try await Self.expectStillWorking(alice)
             let codes = await Self.errorCodes(alice)
-            #expect(codes.count == sent.count, "one error frame per bad frame (seed \(seed), \(valid) valid inputs and \(tooLarge) over the socket's limit not sent)")
+            #expect(
+                codes.count == sent.count,
+                "one error frame per bad frame (seed \(seed), \(valid) valid inputs and \(tooLarge) over the socket's limit not sent)")
             if let index = zip(codes, sent).enumerated().first(where: { $0.element.0 != $0.element.1.code })?.offset {
                 let bytes = sent[index].bytes
-                Issue.record("frame \(index) got \(codes[index]), not \(sent[index].code) (seed \(seed)): \(bytes.count) bytes, \(bytes.prefix(120))")
+                Issue.record(
+                    "frame \(index) got \(codes[index]), not \(sent[index].code) (seed \(seed)): \(bytes.count) bytes, \(bytes.prefix(120))"
+                )
             }
         }
     }

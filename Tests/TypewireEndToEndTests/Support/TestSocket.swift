@@ -1,6 +1,6 @@
 import Foundation
-import HummingbirdWSClient
 import Hummingbird
+import HummingbirdWSClient
 import Logging
 import NIOWebSocket
 import Testing
@@ -119,7 +119,9 @@ final class TestSocket: Sendable {
     }
 
     /// The next `error` frame.
-    func error(within timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async throws -> ServerFrame.Failure {
+    func error(within timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> ServerFrame.Failure
+    {
         let frame = try await next(within: timeout, sourceLocation: sourceLocation) { if case .error = $0 { true } else { false } }
         guard case .error(let failure) = frame else { throw TestSocketError.timedOut }
         return failure
@@ -172,4 +174,3 @@ private actor Inbox {
         return pending.remove(at: index)
     }
 }
-

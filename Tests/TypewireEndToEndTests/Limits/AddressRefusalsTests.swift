@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 import TypewireCore
 import TypewireTesting
+
 @testable import TypewireServer
 
 @Suite("AddressRefusals: a client whose sockets keep being refused is closed at accept", .timeLimit(.minutes(1)))
@@ -11,7 +12,9 @@ struct AddressRefusalsTests {
     private static let neighbour = try! SocketAddress(ipAddress: "203.0.113.8", port: 40_000)
     private static let proxy = try! SocketAddress(ipAddress: "10.0.0.2", port: 40_000)
 
-    private func refusals(burst: Double, countsLocal: Bool = false, clock: ManualClock, metrics: HubMetrics = HubMetrics()) -> AddressRefusals {
+    private func refusals(burst: Double, countsLocal: Bool = false, clock: ManualClock, metrics: HubMetrics = HubMetrics())
+        -> AddressRefusals
+    {
         AddressRefusals(burst: burst, countsLocalAddresses: countsLocal, now: { clock.now }, metrics: metrics)
     }
 
@@ -54,7 +57,10 @@ struct AddressRefusalsTests {
     /// Over real sockets: three refused hellos from loopback (counted for the test), and the next connection is
     /// closed before its upgrade; the sockets already open, and welcomed ones that closed, are untouched.
     @Test func aClientRefusedThreeTimesIsClosedAtAcceptAndItsOpenSocketsStay() async throws {
-        try await TestServer.run(configure: { $0.addresses.refusals = 3; $0.addresses.countsLocalAddresses = true }) { server in
+        try await TestServer.run(configure: {
+            $0.addresses.refusals = 3
+            $0.addresses.countsLocalAddresses = true
+        }) { server in
             for _ in 0..<5 { (try await server.socket("bob")).close() }  // welcomed sockets count nothing
             let alice = try await server.socket("alice")
             for _ in 0..<3 {
@@ -82,7 +88,10 @@ struct AddressRefusalsTests {
             try await alice.next { if case .subscribed = $0 { true } else { false } }
             // A second later the address has a refusal again, and `/metrics` answers (trying costs no refusal).
             var metrics = ""
-            try await eventually { metrics = (try? await server.request("GET", "/metrics", as: nil).body) ?? ""; return !metrics.isEmpty }
+            try await eventually {
+                metrics = (try? await server.request("GET", "/metrics", as: nil).body) ?? ""
+                return !metrics.isEmpty
+            }
             let line = metrics.split(separator: "\n").first { $0.hasPrefix("typewire_connections_closed_at_accept_total ") }
             #expect(try #require(line.flatMap { Double($0.split(separator: " ")[1]) }) >= 2, "the socket and the request")
         }

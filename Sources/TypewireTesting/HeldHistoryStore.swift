@@ -1,0 +1,91 @@
+import TypewireCore
+import TypewireServer
+
+/// A store whose history reads are held: `recentMessages` reads the real store, says so, then returns that
+/// (by then old) answer only once the test lets it go. Everything else goes straight to the real store.
+/// It puts a write between a subscription's history read and its end, a race a loaded machine hits by chance.
+/// With `holdingParticipants`, reads of a conversation's participants are held the same way instead.
+public final class HeldHistoryStore: ChatStore {
+    private let store: any ChatStore
+    private let holdsParticipants: Bool
+    private let (reads, readsContinuation) = AsyncStream.makeStream(of: Void.self)
+    private let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+
+    public init(_ store: any ChatStore, holdingParticipants: Bool = false) {
+        self.store = store
+        self.holdsParticipants = holdingParticipants
+    }
+
+    /// Returns once a history read has read the store and waits.
+    public func historyRead() async {
+        for await _ in reads { return }
+    }
+
+    /// Lets the waiting history read answer.
+    public func release() {
+        gateContinuation.yield()
+    }
+
+    public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
+        let messages = try await store.recentMessages(of: conversation, limit: limit)
+        if !holdsParticipants { await hold() }
+        return messages
+    }
+
+    /// Says a read was made, then waits for the test to let it go.
+    private func hold() async {
+        readsContinuation.yield()
+        for await _ in gate { break }
+    }
+
+    public func upsertUser(_ identity: Identity) async throws { try await store.upsertUser(identity) }
+    public func putUser(_ identity: Identity) async throws { try await store.putUser(identity) }
+    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
+        try await store.putConversation(id: id, kind: kind, title: title, members: members)
+    }
+    public func deleteConversation(_ id: String) async throws -> [String] { try await store.deleteConversation(id) }
+    public func user(_ id: String) async throws -> StoredUser? { try await store.user(id) }
+    public func createConversation(id: String, kind: Conversation.Kind, title: String?, creator: String, members: [String]) async throws
+        -> Conversation
+    {
+        try await store.createConversation(id: id, kind: kind, title: title, creator: creator, members: members)
+    }
+    public func conversation(_ id: String) async throws -> Conversation? { try await store.conversation(id) }
+    public func conversations(of user: String) async throws -> [Conversation] { try await store.conversations(of: user) }
+    public func participants(of conversation: String) async throws -> [Participant] {
+        let participants = try await store.participants(of: conversation)
+        if holdsParticipants { await hold() }
+        return participants
+    }
+    public func storeMessage(conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64) async throws
+        -> StoredMessage?
+    {
+        try await store.storeMessage(
+            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt)
+    }
+    public func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws
+        -> ChatMessage?
+    {
+        try await store.editMessage(messageId, in: conversation, by: sender, text: text, editedAt: editedAt)
+    }
+    public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {
+        try await store.message(id, in: conversation)
+    }
+    public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
+        try await store.messages(of: conversation, before: before, limit: limit)
+    }
+    public func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
+        try await store.addParticipant(user, to: conversation, limit: limit)
+    }
+    public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {
+        try await store.removeParticipant(user, from: conversation)
+    }
+    public func sharesTyping(_ user: String) async throws -> Bool { try await store.sharesTyping(user) }
+    public func setSharesTyping(_ shares: Bool, for user: String) async throws { try await store.setSharesTyping(shares, for: user) }
+    public func blockedUsers(of user: String) async throws -> Set<String> { try await store.blockedUsers(of: user) }
+    public func blockers(of user: String) async throws -> Set<String> { try await store.blockers(of: user) }
+    public func setSharesPresence(_ shares: Bool, for user: String) async throws { try await store.setSharesPresence(shares, for: user) }
+    public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {
+        try await store.setBlocked(blocked, user: user, by: blocker)
+    }
+}
