@@ -20,7 +20,7 @@ from faultkit import DIRECT, activity_with, mint_token, peer, record, running_se
 GROUP = "group-six"
 SUBSCRIBES = 10_000
 SOCKETS = 10_000
-#: `maxSocketsPerUser`'s default.
+#: `ServerConfiguration.Sockets.maxPerUser`'s default.
 SOCKETS_PER_USER = 100
 #: `handshakeBurst`'s and `handshakeRate`'s defaults.
 HANDSHAKE_BURST, HANDSHAKE_RATE = 50, 5
