@@ -209,6 +209,8 @@ public actor TypewireClient {
             retrySettled(.subscription(subscribed.conversation))
             for message in subscribed.recentMessages { conversations[subscribed.conversation]!.deliver(message) }
             publish(subscribed.conversation)
+        case .refreshed:
+            break  // the client does not refresh its token yet: it reconnects when the token expires
         case .activity(let update):
             guard conversations[update.conversation]?.roster != nil else { return }
             conversations[update.conversation]!.roster!.apply(update, now: .now)

@@ -2,6 +2,8 @@
 public enum ClientFrame: Hashable, Sendable {
     /// The first frame on a socket: who the client is.
     case hello(Hello)
+    /// A fresh token for the same user, on a socket that said hello: the socket lives on until it expires.
+    case refresh(Refresh)
     /// Start receiving a conversation's activity, presence and messages.
     case subscribe(Subscribe)
     /// Stop receiving a conversation.
@@ -19,6 +21,14 @@ public enum ClientFrame: Hashable, Sendable {
     public struct Hello: Codable, Hashable, Sendable {
         /// A JWT naming the user: HS256 with the server's secret, or RS256 or ES256 with a key of the identity
         /// provider's key set.
+        public var token: String
+        /// Creates the frame.
+        public init(token: String) { self.token = token }
+    }
+
+    /// `refresh {token}`: a token for the user the socket said hello as, verified as a `hello`'s is.
+    public struct Refresh: Codable, Hashable, Sendable {
+        /// The new token.
         public var token: String
         /// Creates the frame.
         public init(token: String) { self.token = token }
@@ -149,7 +159,7 @@ extension ClientFrame.Stream: Codable {
 extension ClientFrame: Codable {
     /// The kinds of frame a client sends, named as the `type` field names them.
     public enum Kind: String, CaseIterable, Sendable {
-        case hello, subscribe, unsubscribe, activity, send, edit, stream
+        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream
     }
 
     /// The frame types a client may send, by wire name.
@@ -159,6 +169,7 @@ extension ClientFrame: Codable {
     public var kind: Kind {
         switch self {
         case .hello: .hello
+        case .refresh: .refresh
         case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
         case .activity: .activity
@@ -174,7 +185,7 @@ extension ClientFrame: Codable {
     /// The conversation the frame is about; nil for `hello`.
     public var conversation: String? {
         switch self {
-        case .hello: nil
+        case .hello, .refresh: nil
         case .subscribe(let subscribe): subscribe.conversation
         case .unsubscribe(let unsubscribe): unsubscribe.conversation
         case .activity(let activity): activity.conversation
@@ -188,6 +199,7 @@ extension ClientFrame: Codable {
         let type = try FrameType.decode(from: decoder)
         switch type {
         case "hello": self = .hello(try .init(from: decoder))
+        case "refresh": self = .refresh(try .init(from: decoder))
         case "subscribe": self = .subscribe(try .init(from: decoder))
         case "unsubscribe": self = .unsubscribe(try .init(from: decoder))
         case "activity": self = .activity(try .init(from: decoder))
@@ -202,6 +214,7 @@ extension ClientFrame: Codable {
         try FrameType.encode(type, to: encoder)
         switch self {
         case .hello(let frame): try frame.encode(to: encoder)
+        case .refresh(let frame): try frame.encode(to: encoder)
         case .subscribe(let frame): try frame.encode(to: encoder)
         case .unsubscribe(let frame): try frame.encode(to: encoder)
         case .activity(let frame): try frame.encode(to: encoder)

@@ -16,6 +16,17 @@ public enum ServerFrame: Hashable, Sendable {
     case stream(StreamDelta)
     /// A frame could not be handled; the socket stays usable.
     case error(Failure)
+    /// The answer to a valid `refresh`: the socket now lives until the new token expires.
+    case refreshed(Refreshed)
+
+    /// `refreshed {expiresAt}`.
+    public struct Refreshed: Codable, Hashable, Sendable {
+        /// When the new token expires, in milliseconds since 1970: the socket is closed then unless it is
+        /// refreshed again.
+        public var expiresAt: Int64
+        /// Creates the frame.
+        public init(expiresAt: Int64) { self.expiresAt = expiresAt }
+    }
 
     /// `welcome {user, serverTime, config}`.
     public struct Welcome: Codable, Hashable, Sendable {
@@ -172,7 +183,7 @@ public enum ServerFrame: Hashable, Sendable {
 
 extension ServerFrame: Codable {
     /// The frame types a server sends, by wire name.
-    public static let typeNames = ["welcome", "subscribed", "activity", "presence", "message", "ack", "stream", "error"]
+    public static let typeNames = ["welcome", "subscribed", "activity", "presence", "message", "ack", "stream", "error", "refreshed"]
 
     /// The frame's wire name.
     public var type: String {
@@ -185,6 +196,7 @@ extension ServerFrame: Codable {
         case .ack: "ack"
         case .stream: "stream"
         case .error: "error"
+        case .refreshed: "refreshed"
         }
     }
 
@@ -199,6 +211,7 @@ extension ServerFrame: Codable {
         case "ack": self = .ack(try .init(from: decoder))
         case "stream": self = .stream(try .init(from: decoder))
         case "error": self = .error(try .init(from: decoder))
+        case "refreshed": self = .refreshed(try .init(from: decoder))
         default: throw FrameDecodingError.unknownType(type)
         }
     }
@@ -214,6 +227,7 @@ extension ServerFrame: Codable {
         case .ack(let frame): try frame.encode(to: encoder)
         case .stream(let frame): try frame.encode(to: encoder)
         case .error(let frame): try frame.encode(to: encoder)
+        case .refreshed(let frame): try frame.encode(to: encoder)
         }
     }
 }

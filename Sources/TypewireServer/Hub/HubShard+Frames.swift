@@ -10,6 +10,8 @@ extension HubShard {
         switch frame {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: .hello))
+        case .refresh:
+            break  // verified by the socket's services (`SocketServices`), never handed to the hub
         case .subscribe(let subscribe):
             await self.subscribe(id, to: subscribe.conversation)
         case .unsubscribe(let unsubscribe):

@@ -20,7 +20,9 @@ enum MessageTriage: Equatable {
         switch decode(message, maxFrameSize: rules.maxFrameSize) {
         case .success(let frame):
             switch gate.check(frame, now: now) {
-            case .pass: return .work(.frame(frame))
+            case .pass:
+                if case .refresh(let refresh) = frame { return .work(.refresh(token: refresh.token)) }
+                return .work(.frame(frame))
             case .refuse(let failure): return .answered(failure, type: frame.type)
             case .drop(let notify): return notify ? .answered(dropNotice(frame, rules: rules), type: frame.type) : .dropped(frame.type)
             case .close(let reason): return .flooded(reason: reason, type: frame.type)

@@ -117,6 +117,7 @@ final class SocketHandler: ChannelInboundHandler {
         switch outcome {
         case .done: break
         case .opened(let expiresAt): run(machine.opened(tokenExpiresAt: expiresAt, now: services.hub.now()))
+        case .refreshed(let expiresAt): run(machine.refreshed(tokenExpiresAt: expiresAt))
         case .refused(let code, let reason, let blame): run(machine.refused(code, reason, blame: blame))
         case .flooded(let reason): run(machine.floodClosing(reason))
         }
@@ -158,6 +159,7 @@ final class SocketHandler: ChannelInboundHandler {
             guard let eventLoop = outbox?.channel.eventLoop else { return }
             let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
             let wait = max(0, expiresAt.timeIntervalSinceNow)
+            tokenExpiry?.cancel()  // a refreshed token replaces the one before
             tokenExpiry = eventLoop.scheduleTask(in: .milliseconds(Int64(wait * 1_000))) {
                 loopBound.value.run(loopBound.value.machine.tokenExpired())
             }

@@ -39,6 +39,8 @@ final class SocketServices: Sendable {
         case hello(token: String, unchecked: UncheckedToken?)
         /// A frame within its budgets.
         case frame(ClientFrame)
+        /// Verify a fresh token for the socket's user and move its expiry (`refresh`).
+        case refresh(token: String)
         /// Answer the socket after the answers to its earlier frames.
         case answer(ServerFrame.Failure)
         /// Close the socket for flooding (it is read no more already), after the answers to its earlier frames.
@@ -50,10 +52,24 @@ final class SocketServices: Sendable {
     /// What the hub knows the socket as, once `hello` went through; the lane's (a mutex only hands it over
     /// between the lane's tasks).
     final class Registration: Sendable {
-        private let id = Mutex<ConnectionID?>(nil)
-        var connection: ConnectionID? {
-            get { id.withLock { $0 } }
-            set { id.withLock { $0 = newValue } }
+        private let registered = Mutex<(connection: ConnectionID, user: String)?>(nil)
+
+        /// The hub's id of the socket.
+        var connection: ConnectionID? { registered.withLock { $0?.connection } }
+        /// The user the socket said hello as.
+        var user: String? { registered.withLock { $0?.user } }
+
+        func register(_ connection: ConnectionID, user: String) {
+            registered.withLock { $0 = (connection, user) }
+        }
+
+        /// Forgets the registration.
+        /// - Returns: The hub's id of the socket, if it was registered.
+        func clear() -> ConnectionID? {
+            registered.withLock { registered in
+                defer { registered = nil }
+                return registered?.connection
+            }
         }
     }
 
@@ -63,6 +79,8 @@ final class SocketServices: Sendable {
         case done
         /// The hub took the socket; its token expires then.
         case opened(tokenExpiresAt: Date)
+        /// A fresh token was accepted: the socket now lives until it expires.
+        case refreshed(tokenExpiresAt: Date)
         /// The hello failed: close the socket with this code and reason.
         case refused(WebSocketErrorCode, String, blame: Blame)
         /// The lane reached ``Work/closeForFlooding(reason:)``: close the socket at once.
@@ -88,7 +106,7 @@ final class SocketServices: Sendable {
                 return .refused(.policyViolation, "invalid token", blame: .client)
             }
             do {
-                registration.connection = try await hub.connect(identity, outbox: outbox)
+                registration.register(try await hub.connect(identity, outbox: outbox), user: identity.userID)
                 return .opened(tokenExpiresAt: expiresAt)
             } catch {
                 outbox.enqueue(Self.helloFailure(error.code, error.message))
@@ -99,17 +117,51 @@ final class SocketServices: Sendable {
         case .frame(let frame):
             guard let id = registration.connection else { return .done }
             await hub.handle(frame, from: id)
+        case .refresh(let token):
+            hub.metrics.received("refresh")
+            guard let user = registration.user else { return .done }
+            return await refresh(token, of: user, outbox: outbox)
         case .answer(let failure):
             outbox.enqueue(Hub.encode(.error(failure)))
             hub.metrics.sent("error")
         case .closeForFlooding(let reason):
             return .flooded(reason: reason)
         case .disconnect:
-            guard let id = registration.connection else { return .done }
-            registration.connection = nil
+            guard let id = registration.clear() else { return .done }
             await hub.disconnect(id)
         }
         return .done
+    }
+
+    /// Verifies a fresh token for the socket's user, as a `hello`'s token is, and answers `refreshed`. A
+    /// refresh costs a handshake of the user's budget (``ServerConfiguration/Budgets/handshakes``); past it
+    /// it is refused with `rate_limited` and the socket kept. A token that cannot be verified is answered
+    /// with `unauthorized` and the socket lives on until its current token expires; a token for another
+    /// user closes the socket (1008).
+    private func refresh(_ token: String, of user: String, outbox: ChannelOutbox) async -> Outcome {
+        guard hub.handshakes.allow(user, now: hub.now()) else {
+            let rate = configuration.budgets.handshakes.rate
+            outbox.enqueue(Self.refreshFailure(.rateLimited, ConnectRefusal.tooManyHandshakes(rate: rate).message))
+            return .done
+        }
+        guard let unchecked = UncheckedToken(of: token),
+            let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked)
+        else {
+            outbox.enqueue(Self.refreshFailure(.unauthorized, "The token is invalid or expired; the socket keeps its current token."))
+            return .done
+        }
+        guard identity.userID == user else {
+            outbox.enqueue(Self.refreshFailure(.unauthorized, "The token names another user; a socket keeps the user it said hello as."))
+            return .refused(.policyViolation, "a token for another user", blame: .client)
+        }
+        outbox.enqueue(Hub.encode(.refreshed(.init(expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1_000)))))
+        hub.metrics.sent("refreshed")
+        return .refreshed(tokenExpiresAt: expiresAt)
+    }
+
+    /// An error answering `refresh`.
+    private static func refreshFailure(_ code: ErrorCode, _ message: String) -> OutboundFrame {
+        Hub.encode(.error(.init(code: code, message: message, ref: "refresh", request: .refresh)))
     }
 
     /// The refusal of a `hello` whose token names a user past their handshake budget

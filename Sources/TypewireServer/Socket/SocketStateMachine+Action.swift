@@ -36,7 +36,7 @@ extension SocketStateMachine {
         case countReceived(String)
         /// The hello deadline is over.
         case cancelHelloDeadline
-        /// Close the socket when its token expires.
+        /// Close the socket when its token expires (instead of when the token before it did).
         case scheduleTokenExpiry(Date)
         /// Stop the hello deadline, the token's expiry and the pings.
         case cancelTimers

@@ -194,6 +194,11 @@ struct SocketStateMachine {
         return close(code, reason)
     }
 
+    /// A fresh token was accepted (`refresh`): the socket lives until it expires instead.
+    mutating func refreshed(tokenExpiresAt expiresAt: Date) -> [Action] {
+        phase == .open ? [.scheduleTokenExpiry(expiresAt)] : []
+    }
+
     /// The lane reached the close for flooding, after the answers to the socket's earlier frames.
     mutating func floodClosing(_ reason: String) -> [Action] {
         close(.policyViolation, reason, then: .closeNow)

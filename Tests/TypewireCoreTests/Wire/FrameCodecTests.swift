@@ -6,6 +6,7 @@ import TypewireCore
 struct FrameCodecTests {
     static let clientFrames: [ClientFrame] = [
         .hello(.init(token: "eyJ.a.b")),
+        .refresh(.init(token: "eyJ.c.d")),
         .subscribe(.init(conversation: "c1")),
         .unsubscribe(.init(conversation: "c1")),
         .activity(.init(conversation: "c1", activity: .typing)),
@@ -19,6 +20,7 @@ struct FrameCodecTests {
     ]
 
     static let serverFrames: [ServerFrame] = [
+        .refreshed(.init(expiresAt: 1_700_003_600_000)),
         .welcome(
             .init(
                 user: .init(id: "alice", name: "Alice", online: true), serverTime: 1_700_000_000_000,

@@ -103,6 +103,39 @@ struct SocketHandlerTests {
         }
     }
 
+    @Test func aRefreshedTokenKeepsTheSocketPastTheFirstTokensExpiryThenItsOwnCloses() async throws {
+        try await TestSocketChannel.run(configure: { $0.sockets.pingInterval = .seconds(600) }) { socket in
+            try await socket.sendText(#"{"type":"hello","token":"\#(try await socket.token("alice", lifetime: .seconds(30)))"}"#)
+            _ = try await socket.texts(count: 1)
+            try await socket.sendText(#"{"type":"refresh","token":"\#(try await socket.token("alice", lifetime: .seconds(120)))"}"#)
+            let refreshed = try await socket.texts(count: 1)
+            #expect(refreshed.first?.contains(#""type":"refreshed""#) == true, "\(refreshed)")
+            await socket.loop.advanceTime(by: .seconds(31))
+            #expect(try await socket.written().isEmpty, "the first token's expiry closes nothing")
+            #expect(await socket.channel.isActive)
+            await socket.loop.advanceTime(by: .seconds(90))
+            let frames = try await socket.written()
+            #expect(frames.first.map { String(buffer: $0.data) }?.contains("The token expired") == true, "\(frames)")
+            #expect(frames.last.map(TestSocketChannel.closeCode) == .policyViolation)
+        }
+    }
+
+    @Test func anInvalidRefreshIsRefusedAndTheSocketKeptButAnotherUsersTokenCloses1008() async throws {
+        try await TestSocketChannel.run { socket in
+            try await socket.sendText(#"{"type":"hello","token":"\#(try await socket.token("alice"))"}"#)
+            _ = try await socket.texts(count: 1)
+            try await socket.sendText(#"{"type":"refresh","token":"not-a-token"}"#)
+            let refused = try await socket.texts(count: 1)
+            #expect(
+                refused.first?.contains(#""code":"unauthorized""#) == true && refused.first?.contains("keeps its current token") == true)
+            #expect(await socket.channel.isActive)
+            try await socket.sendText(#"{"type":"refresh","token":"\#(try await socket.token("bob"))"}"#)
+            let frames = try await socket.frames(until: { $0.opcode == .connectionClose })
+            #expect(frames.first.map { String(buffer: $0.data) }?.contains("another user") == true, "\(frames)")
+            #expect(frames.last.map(TestSocketChannel.closeCode) == .policyViolation)
+        }
+    }
+
     @Test func theServersShutdownClosesASocketStillSayingHelloWithGoingAway() async throws {
         try await TestSocketChannel.run { socket in
             socket.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())

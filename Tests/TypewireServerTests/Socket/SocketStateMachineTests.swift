@@ -178,6 +178,24 @@ struct SocketStateMachineTests {
             ])
     }
 
+    @Test func aRefreshGoesToTheServicesAndItsAnswerMovesTheExpiry() {
+        var machine = Self.openMachine()
+        #expect(machine.text(#"{"type":"refresh","token":"t2"}"#) == [.submit(.refresh(token: "t2"))])
+        let later = Date(timeIntervalSince1970: 2_000_000_000)
+        #expect(machine.refreshed(tokenExpiresAt: later) == [.scheduleTokenExpiry(later)])
+        var closing = Self.openMachine()
+        _ = closing.quiesced()
+        #expect(closing.refreshed(tokenExpiresAt: later) == [], "a closing socket's expiry no longer matters")
+    }
+
+    @Test func aRefreshBeforeWelcomeIsNoHello() {
+        var machine = Self.machine()
+        #expect(
+            machine.text(#"{"type":"refresh","token":"t"}"#) == [
+                .sendHelloFailure(.unauthorized, "Send {\"type\":\"hello\",\"token\":\"…\"} first.")
+            ])
+    }
+
     // MARK: Control frames
 
     @Test func aPeerThatMissesAPingIsDroppedAndOneThatAnswersIsPingedAgain() {
