@@ -20,7 +20,7 @@ struct SocketHandlerTests {
             let frames = try await socket.texts(count: 2)
             #expect(frames[0].contains(#""type":"welcome""#), "\(frames)")
             #expect(frames[1].contains(#""type":"subscribed""#) && frames[1].contains("direct-alice-bob"), "\(frames)")
-            #expect(await socket.channel.isActive)
+            #expect(socket.channel.isActive)
         }
     }
 
@@ -112,7 +112,7 @@ struct SocketHandlerTests {
             #expect(refreshed.first?.contains(#""type":"refreshed""#) == true, "\(refreshed)")
             await socket.loop.advanceTime(by: .seconds(31))
             #expect(try await socket.written().isEmpty, "the first token's expiry closes nothing")
-            #expect(await socket.channel.isActive)
+            #expect(socket.channel.isActive)
             await socket.loop.advanceTime(by: .seconds(90))
             let frames = try await socket.written()
             #expect(frames.first.map { String(buffer: $0.data) }?.contains("The token expired") == true, "\(frames)")
@@ -128,7 +128,7 @@ struct SocketHandlerTests {
             let refused = try await socket.texts(count: 1)
             #expect(
                 refused.first?.contains(#""code":"unauthorized""#) == true && refused.first?.contains("keeps its current token") == true)
-            #expect(await socket.channel.isActive)
+            #expect(socket.channel.isActive)
             try await socket.sendText(#"{"type":"refresh","token":"\#(try await socket.token("bob"))"}"#)
             let frames = try await socket.frames(until: { $0.opcode == .connectionClose })
             #expect(frames.first.map { String(buffer: $0.data) }?.contains("another user") == true, "\(frames)")
@@ -212,7 +212,7 @@ struct TestSocketChannel {
     /// breaks it fails rather than hangs).
     func isClosed() async throws -> Bool {
         await loop.run()
-        return await !channel.isActive
+        return !channel.isActive
     }
 
     /// Frames as the hub writes them (from its own loop): waited for up to 10 s, the loop run meanwhile.
