@@ -72,6 +72,8 @@ extension TypewireClient {
             guard conversations[ref] != nil else { return }
             if failure.code == .unknownConversation { return conversationEnded(ref) }
             if retry { retryLater(.subscription(ref)) }
+        case "refresh":
+            refreshRefused(failure)
         default:
             break  // an activity or a hello: nothing waits for it
         }

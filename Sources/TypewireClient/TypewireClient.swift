@@ -6,7 +6,8 @@ import TypewireCore
 /// A connection to a Typewire server, for an app.
 ///
 /// Run it for as long as the app wants to be connected (`await client.run()` in a task; cancel the task
-/// to stop). It says hello with a fresh token from the token provider, reconnects after any drop with
+/// to stop). It says hello with a fresh token from the token provider, hands the live socket a fresh one
+/// ahead of that token's expiry (`refresh`: no reconnect, no offline blink), reconnects after any drop with
 /// exponential backoff and jitter, and after each reconnect subscribes again to every open conversation
 /// and sends again every message and edit not yet acknowledged (the server stores each
 /// `clientMessageId` once).
@@ -43,6 +44,12 @@ public actor TypewireClient {
     private let logger: Logger
 
     private var outgoing: AsyncStream<String>.Continuation?
+    /// The token the current socket lives by (its hello's, or the last refresh the server accepted).
+    private var socketToken: String?
+    /// A token sent in a `refresh` and not answered yet.
+    private var offeredToken: String?
+    /// Waits for the time to refresh the current socket's token (``TokenRefresh``).
+    private var refreshTask: Task<Void, Never>?
     /// Whether the current socket was welcomed: frames are sent only then.
     private(set) var welcomed = false
     private var currentUser: String?
@@ -75,7 +82,8 @@ public actor TypewireClient {
     ///   - url: The server's socket, e.g. `ws://127.0.0.1:8080/v1/socket`.
     ///   - configuration: Backoff, text and streaming options.
     ///   - logger: Where connection events are logged (at debug level).
-    ///   - token: Returns a valid token; called before every connection attempt, so it may refresh one.
+    ///   - token: Returns a valid token; called before every connection attempt, and ahead of the current
+    ///     token's expiry for a fresh one that the live socket takes over (``TokenRefresh``).
     public init(
         url: String, configuration: Configuration = .init(), logger: Logger = Logger(label: "typewire.client"),
         token: @escaping @Sendable () async throws -> String
@@ -102,7 +110,7 @@ public actor TypewireClient {
                 ) { inbound, outbound, _ in
                     let (texts, continuation) = AsyncStream.makeStream(of: String.self)
                     continuation.yield(Self.encode(.hello(.init(token: token))))
-                    await self.attach(continuation)
+                    await self.attach(continuation, token: token)
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for await text in texts { try await outbound.write(.text(text)) }
@@ -149,8 +157,9 @@ public actor TypewireClient {
         for observer in stateObservers.values { observer.yield(new) }
     }
 
-    private func attach(_ continuation: AsyncStream<String>.Continuation) {
+    private func attach(_ continuation: AsyncStream<String>.Continuation, token: String) {
         outgoing = continuation
+        socketToken = token
         welcomed = false
     }
 
@@ -159,6 +168,10 @@ public actor TypewireClient {
     private func detach() -> Bool {
         outgoing?.finish()
         outgoing = nil
+        refreshTask?.cancel()
+        refreshTask = nil
+        socketToken = nil
+        offeredToken = nil
         let wasWelcomed = welcomed
         welcomed = false
         activeIn.removeAll()  // the server clears a closed socket's activity
@@ -187,6 +200,7 @@ public actor TypewireClient {
             serverConfiguration = welcome.config
             welcomed = true
             setState(.connected)
+            scheduleRefresh()
             resync()
         case .subscribed(let subscribed):
             guard let user = currentUser, conversations[subscribed.conversation] != nil else { return }
@@ -210,7 +224,9 @@ public actor TypewireClient {
             for message in subscribed.recentMessages { conversations[subscribed.conversation]!.deliver(message) }
             publish(subscribed.conversation)
         case .refreshed:
-            break  // the client does not refresh its token yet: it reconnects when the token expires
+            if let offeredToken { socketToken = offeredToken }
+            offeredToken = nil
+            scheduleRefresh()
         case .activity(let update):
             guard conversations[update.conversation]?.roster != nil else { return }
             conversations[update.conversation]!.roster!.apply(update, now: .now)
@@ -232,6 +248,52 @@ public actor TypewireClient {
         case .error(let failure):
             handle(failure)
         }
+    }
+
+    // MARK: Token refresh
+
+    /// Whether no fresh token waits for the server's answer (for tests).
+    var socketTokenIsAccepted: Bool { offeredToken == nil && socketToken != nil }
+
+    /// Waits until the current socket's token is due for a refresh (``TokenRefresh``), then offers a fresh
+    /// one. A token whose expiry cannot be read is not refreshed: the socket reconnects when it expires.
+    private func scheduleRefresh(retry: Bool = false) {
+        refreshTask?.cancel()
+        refreshTask = nil
+        var random = SystemRandomNumberGenerator()
+        guard let token = socketToken, let expiry = TokenRefresh.expiry(of: token),
+            var due = TokenRefresh.time(expiry: expiry, now: Date(), using: &random)
+        else { return }
+        if retry { due = min(expiry.addingTimeInterval(-1), Date().addingTimeInterval(max(1, expiry.timeIntervalSinceNow / 4))) }
+        let wait = Duration.milliseconds(Int64(max(0, due.timeIntervalSinceNow) * 1_000))
+        refreshTask = Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            guard !Task.isCancelled else { return }
+            await self?.offerFreshToken()
+        }
+    }
+
+    /// Asks the token provider for a fresh token and hands it to the live socket. A provider that fails is
+    /// asked again later while the socket's token lasts; then the socket reconnects as after any drop.
+    private func offerFreshToken() async {
+        guard welcomed else { return }
+        do {
+            let fresh = try await token()
+            guard welcomed, !Task.isCancelled else { return }
+            offeredToken = fresh
+            transmit(.refresh(.init(token: fresh)))
+        } catch {
+            logger.warning("the token provider failed; asking again before the token expires", metadata: ["error": "\(error)"])
+            scheduleRefresh(retry: true)
+        }
+    }
+
+    /// The server refused a `refresh`: past the user's handshake budget it is offered again later; a token
+    /// it cannot verify is not, and the socket reconnects (with a new token) once its token expires.
+    func refreshRefused(_ failure: ServerFrame.Failure) {
+        offeredToken = nil
+        if failure.code == .rateLimited { return scheduleRefresh(retry: true) }
+        logger.warning("the server refused a fresh token", metadata: ["code": "\(failure.code)", "message": "\(failure.message)"])
     }
 
     /// After a welcome: subscribes again, tells the composers, and sends again what was not acknowledged.

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+import Testing
+import TypewireCore
+import TypewireTesting
+
+@testable import TypewireClient
+
+/// The client hands its live socket a fresh token ahead of the old one's expiry: no reconnect, and nobody
+/// sees the user go offline.
+@Suite("Token refresh", .timeLimit(.minutes(1)))
+struct TokenRefreshTests: ClientTesting {
+    @Test func theExpiryIsReadFromTheTokenWithoutItsSignature() async throws {
+        try await TestServer.run { server in
+            let token = try await server.token("alice", lifetime: .seconds(3_600))
+            let expiry = try #require(TokenRefresh.expiry(of: token))
+            #expect(abs(expiry.timeIntervalSinceNow - 3_600) < 5)
+        }
+        #expect(TokenRefresh.expiry(of: "not-a-token") == nil)
+        #expect(TokenRefresh.expiry(of: "a.e30.b") == nil, "a JWT without exp")
+    }
+
+    @Test func aTokenIsRefreshedAQuarterOfItsLifeAheadAtMostFiveMinutesLessJitter() {
+        var random = SplitMix64(seed: 7)
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        for _ in 0..<100 {
+            let hour = TokenRefresh.time(expiry: now + 3_600, now: now, using: &random)!.timeIntervalSince(now)
+            #expect((3_270...3_300).contains(hour), "\(hour)")
+            let short = TokenRefresh.time(expiry: now + 4, now: now, using: &random)!.timeIntervalSince(now)
+            #expect((2.6...3).contains(short), "\(short)")
+        }
+        #expect(TokenRefresh.time(expiry: now + 2, now: now, using: &random) == nil, "too late: reconnect instead")
+    }
+
+    @Test func shortLivedTokensAreRefreshedOnTheLiveSocketAndNobodySeesTheUserGoOffline() async throws {
+        try await TestServer.run { server in
+            let tokens = Mutex(0)
+            let alice = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) {
+                tokens.withLock { $0 += 1 }
+                return try await server.token("alice", lifetime: .seconds(4))
+            }
+            let states = Mutex<[ConnectionState]>([])
+            let observing = Task { for await state in await alice.states() { states.withLock { $0.append(state) } } }
+            defer { observing.cancel() }
+            try await withClients(["bob"], of: server) { clients in
+                let bobChat = try await openChat(clients[0])
+                let offline = Mutex(0)
+                let watching = Task {
+                    for await presence in bobChat.presence where presence.user == "alice" && !presence.online {
+                        offline.withLock { $0 += 1 }
+                    }
+                }
+                defer { watching.cancel() }
+                let connection = Task { await alice.run() }
+                defer { connection.cancel() }
+                _ = try await openChat(alice)
+                // The hello's token and three refreshes: about 8 s of 4 s tokens.
+                let deadline = ContinuousClock.now + .seconds(30)
+                while tokens.withLock({ $0 }) < 4 {
+                    guard ContinuousClock.now < deadline else { throw ClientTestError.timedOut }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                try await waitUntil(alice) { $0.socketTokenIsAccepted }
+                let seen = states.withLock { $0 }
+                let sinceConnected = seen.drop { $0 != .connected }
+                #expect(Array(sinceConnected) == [.connected], "connected once, never dropped: \(seen)")
+                #expect(offline.withLock { $0 } == 0, "Bob never saw Alice go offline")
+            }
+        }
+    }
+}
