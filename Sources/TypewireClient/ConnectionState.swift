@@ -6,6 +6,9 @@ public enum ConnectionState: Hashable, Sendable {
     case connected
     /// The socket dropped; the client waits `retryIn` before it tries again.
     case waitingToReconnect(retryIn: Duration)
+    /// The app asked for no connection (``TypewireClient/disconnect()``, or the background's grace ran out):
+    /// nothing is connected until ``TypewireClient/reconnectNow()`` or ``TypewireClient/enterForeground()``.
+    case paused
     /// The client stopped (its `run()` ended).
     case stopped
 }

@@ -5,7 +5,7 @@ import TypewireCore
 
 /// A connection to a Typewire server, for an app.
 ///
-/// Run it for as long as the app wants to be connected (`await client.run()` in a task; cancel the task
+/// Run it for as long as the app wants to be connected (`try await client.run()` in a task; cancel the task
 /// to stop). It says hello with a fresh token from the token provider, hands the live socket a fresh one
 /// ahead of that token's expiry (`refresh`: no reconnect, no offline blink), reconnects after any drop with
 /// exponential backoff and jitter, and after each reconnect subscribes again to every open conversation
@@ -14,7 +14,7 @@ import TypewireCore
 ///
 /// ```swift
 /// let client = TypewireClient(url: "ws://127.0.0.1:8080/v1/socket") { try await fetchToken() }
-/// let connection = Task { await client.run() }
+/// let connection = Task { try await client.run() }
 /// let chat = await client.conversation("direct-alice-bob")
 /// for await state in chat.typing { label.text = state.text ?? "" }
 /// ```
@@ -28,12 +28,25 @@ public actor TypewireClient {
         /// The least time between two `stream` frames of a bot's reply: parts written sooner are sent
         /// together, which keeps a fast writer under the server's message rate (5 a second by default).
         public var streamInterval: Duration
+        /// How often the client pings the server; a pong missing at the next ping drops the connection
+        /// (then it reconnects), so a socket that died silently (a network switch) is not taken for connected
+        /// for long. Default 15 s.
+        public var pingInterval: Duration
+        /// How long after ``TypewireClient/enterBackground()`` the socket stays open (a quick switch to
+        /// another app and back keeps it); then it closes, and the others see the user offline. 0 closes it
+        /// at once. Default 10 s.
+        public var backgroundGrace: Duration
 
         /// Creates a configuration.
-        public init(backoff: Backoff = .init(), text: TypingText.Configuration = .init(), streamInterval: Duration = .milliseconds(250)) {
+        public init(
+            backoff: Backoff = .init(), text: TypingText.Configuration = .init(), streamInterval: Duration = .milliseconds(250),
+            pingInterval: Duration = .seconds(15), backgroundGrace: Duration = .seconds(10)
+        ) {
             self.backoff = backoff
             self.text = text
             self.streamInterval = streamInterval
+            self.pingInterval = pingInterval
+            self.backgroundGrace = backgroundGrace
         }
     }
 
@@ -43,7 +56,15 @@ public actor TypewireClient {
     let formatter: TypingText
     private let logger: Logger
 
-    private var outgoing: AsyncStream<String>.Continuation?
+    private var outgoing: AsyncStream<Outgoing>.Continuation?
+    /// Whether ``run()`` runs (a second one is refused).
+    private var running = false
+    /// The app asked for no connection (``disconnect()``, or the background's grace ran out).
+    var paused = false
+    /// Ends a wait of ``run()`` (its backoff, or a pause) at once.
+    private var wake: AsyncStream<Void>.Continuation?
+    /// Closes the socket once the background's grace has passed.
+    var backgroundTimer: Task<Void, Never>?
     /// The token the current socket lives by (its hello's, or the last refresh the server accepted).
     private var socketToken: String?
     /// A token sent in a `refresh` and not answered yet.
@@ -97,23 +118,51 @@ public actor TypewireClient {
 
     // MARK: Connection
 
-    /// Connects, and reconnects after every drop, until the calling task is cancelled.
-    public func run() async {
+    /// What goes out on the socket.
+    enum Outgoing: Sendable {
+        /// A frame.
+        case text(String)
+        /// Close the socket (normal closure): the app asked for it.
+        case close
+    }
+
+    /// Connects, and reconnects after every drop, until the calling task is cancelled. While the app has
+    /// asked for no connection (``disconnect()``, the background) it waits, connected to nothing.
+    /// - Throws: ``TypewireClientError`` if this client runs already: one `run()` per client (share the client
+    ///   between an app's windows rather than running it twice).
+    public func run() async throws(TypewireClientError) {
+        guard !running else {
+            throw TypewireClientError(
+                reason: .closed, message: "This client is running already: one run() per client; share the client between windows."
+            )
+        }
+        running = true
+        defer { running = false }
         var attempt = 0
         var random = SystemRandomNumberGenerator()
         while !Task.isCancelled {
+            if paused {
+                setState(.paused)
+                await sleep(for: nil)
+                continue
+            }
             setState(.connecting)
             do {
                 let token = try await token()
-                try await WebSocketClient.connect(
-                    url: url, configuration: .init(maxFrameSize: 1 << 20), logger: logger
-                ) { inbound, outbound, _ in
-                    let (texts, continuation) = AsyncStream.makeStream(of: String.self)
-                    continuation.yield(Self.encode(.hello(.init(token: token))))
+                var socketConfiguration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
+                socketConfiguration.autoPing = .enabled(timePeriod: configuration.pingInterval)
+                try await WebSocketClient.connect(url: url, configuration: socketConfiguration, logger: logger) { inbound, outbound, _ in
+                    let (items, continuation) = AsyncStream.makeStream(of: Outgoing.self)
+                    continuation.yield(.text(Self.encode(.hello(.init(token: token)))))
                     await self.attach(continuation, token: token)
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
-                            for await text in texts { try await outbound.write(.text(text)) }
+                            for await item in items {
+                                switch item {
+                                case .text(let text): try await outbound.write(.text(text))
+                                case .close: return try await outbound.close(.normalClosure, reason: "the app disconnected")
+                                }
+                            }
                         }
                         for try await message in inbound.messages(maxSize: 1 << 20) {
                             guard case .text(let text) = message,
@@ -129,12 +178,38 @@ public actor TypewireClient {
             }
             if detach() { attempt = 0 }
             guard !Task.isCancelled else { break }
+            if paused { continue }
             attempt += 1
             let wait = configuration.backoff.delay(attempt: attempt, using: &random)
             setState(.waitingToReconnect(retryIn: wait))
-            try? await Task.sleep(for: wait)
+            await sleep(for: wait)
         }
         setState(.stopped)
+    }
+
+    /// Waits this long (nil: until woken), or less if ``wakeUp()`` is called or the task is cancelled.
+    private func sleep(for duration: Duration?) async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        wake = continuation
+        let timer = duration.map { duration in
+            Task {
+                try? await Task.sleep(for: duration)
+                continuation.finish()
+            }
+        }
+        for await _ in stream { break }
+        timer?.cancel()
+        wake = nil
+    }
+
+    /// Ends the current wait of ``run()`` (its backoff or a pause).
+    func wakeUp() {
+        wake?.finish()
+    }
+
+    /// Closes the current socket (normal closure), if there is one.
+    func closeSocket() {
+        outgoing?.yield(.close)
     }
 
     /// The connection's state, now and as it changes.
@@ -157,7 +232,7 @@ public actor TypewireClient {
         for observer in stateObservers.values { observer.yield(new) }
     }
 
-    private func attach(_ continuation: AsyncStream<String>.Continuation, token: String) {
+    private func attach(_ continuation: AsyncStream<Outgoing>.Continuation, token: String) {
         outgoing = continuation
         socketToken = token
         welcomed = false
@@ -187,7 +262,7 @@ public actor TypewireClient {
     @discardableResult
     func transmit(_ frame: ClientFrame) -> Bool {
         guard welcomed, let outgoing else { return false }
-        outgoing.yield(Self.encode(frame))
+        outgoing.yield(.text(Self.encode(frame)))
         return true
     }
 

@@ -59,7 +59,7 @@ public struct DemoBot: Service {
         let ids = try await conversations()
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                group.addTask { await client.run() }
+                group.addTask { try? await client.run() }
                 for id in ids {
                     let chat = await client.conversation(id)
                     group.addTask { await answer(in: chat, after: startedAt) }

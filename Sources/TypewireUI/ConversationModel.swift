@@ -41,7 +41,7 @@ public final class ConversationModel {
     @ObservationIgnored private var isClearingDraft = false
     @ObservationIgnored private var reopensInForeground = false
 
-    /// A model of one conversation of a client (which runs elsewhere: `Task { await client.run() }`).
+    /// A model of one conversation of a client (which runs elsewhere: `Task { try await client.run() }`).
     public init(client: TypewireClient, conversationID: String) {
         self.client = client
         self.conversationID = conversationID

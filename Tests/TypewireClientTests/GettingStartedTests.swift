@@ -10,7 +10,7 @@ import TypewireClient
 /// An app's chat screen: shows who is typing, and tells the others when the user types.
 func chatScreen(url: String, token: @escaping @Sendable () async throws -> String) async throws {
     let client = TypewireClient(url: url, token: token)   // token: before every connection, and ahead of expiry
-    let connection = Task { await client.run() }         // connects; reconnects after every drop
+    let connection = Task { try await client.run() }     // connects; reconnects after every drop
     defer { connection.cancel() }
 
     let chat = await client.conversation("direct-alice-bob")

@@ -51,7 +51,7 @@ struct TokenRefreshTests: ClientTesting {
                     }
                 }
                 defer { watching.cancel() }
-                let connection = Task { await alice.run() }
+                let connection = Task { try await alice.run() }
                 defer { connection.cancel() }
                 _ = try await openChat(alice)
                 // The hello's token and three refreshes: about 8 s of 4 s tokens.

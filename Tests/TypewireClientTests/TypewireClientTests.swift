@@ -56,8 +56,8 @@ struct TypewireClientTests: ClientTesting {
         try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(600) }) { server in
             let alice = client("alice", of: server)
             let bob = client("bob", of: server)
-            let aliceConnection = Task { await alice.run() }
-            let bobConnection = Task { await bob.run() }
+            let aliceConnection = Task { try await alice.run() }
+            let bobConnection = Task { try await bob.run() }
             defer { aliceConnection.cancel() }
             let aliceChat = try await openChat(alice)
             let bobChat = try await openChat(bob)

@@ -16,7 +16,7 @@ struct DemoBotTests {
             let botRun = Task { try await bot.run() }
             defer { botRun.cancel() }
             let alice = TypewireClient(url: server.socketURL) { try await server.token("alice") }
-            let aliceRun = Task { await alice.run() }
+            let aliceRun = Task { try await alice.run() }
             defer { aliceRun.cancel() }
             let chat = await alice.conversation("bot-clawd")
             var typing = chat.typing.makeAsyncIterator()

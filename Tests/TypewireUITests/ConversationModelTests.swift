@@ -21,7 +21,7 @@ struct ConversationModelTests {
                 try await server.token(user)
             }
         }
-        let connections = clients.map { client in Task { await client.run() } }
+        let connections = clients.map { client in Task { try await client.run() } }
         defer { connections.forEach { $0.cancel() } }
         for client in clients {
             for await state in await client.states() where state == .connected { break }

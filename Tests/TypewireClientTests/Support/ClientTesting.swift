@@ -22,14 +22,14 @@ extension ClientTesting {
         .init(backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)))
     }
 
-    func client(_ user: String, of server: TestServer) -> TypewireClient {
-        TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) { try await server.token(user) }
+    func client(_ user: String, of server: TestServer, configuration: TypewireClient.Configuration = Self.quickBackoff) -> TypewireClient {
+        TypewireClient(url: server.socketURL, configuration: configuration) { try await server.token(user) }
     }
 
     /// Runs clients of the given users, connecting, for the body's duration.
     func withClients(_ users: [String], of server: TestServer, _ body: ([TypewireClient]) async throws -> Void) async throws {
         let clients = users.map { client($0, of: server) }
-        let connections = clients.map { client in Task { await client.run() } }
+        let connections = clients.map { client in Task { try await client.run() } }
         defer { connections.forEach { $0.cancel() } }
         try await body(clients)
     }
@@ -50,21 +50,22 @@ extension ClientTesting {
     /// SQLite file and port: `whileUp` runs before the stop, `duringOutage` while no server runs, and
     /// `afterRestart` with the new server.
     func acrossARestart(
-        _ users: [String], whileUp: ([TypewireClient]) async throws -> Void = { _ in },
+        _ users: [String], configuration: TypewireClient.Configuration = Self.quickBackoff,
+        whileUp: ([TypewireClient]) async throws -> Void = { _ in },
         duringOutage: ([TypewireClient]) async throws -> Void, afterRestart: (TestServer, [TypewireClient]) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
         var port = 0
         var clients: [TypewireClient] = []
-        var connections: [Task<Void, Never>] = []
+        var connections: [Task<Void, any Error>] = []
         defer {
             connections.forEach { $0.cancel() }
             try? FileManager.default.removeItem(at: folder)
         }
         try await TestServer.run(folder: folder) { server in
             port = server.port
-            clients = users.map { client($0, of: server) }
-            connections = clients.map { client in Task { await client.run() } }
+            clients = users.map { client($0, of: server, configuration: configuration) }
+            connections = clients.map { client in Task { try await client.run() } }
             for client in clients { try await waitUntilConnected(client) }
             try await whileUp(clients)
         }

@@ -24,7 +24,7 @@ struct ServerKillTests {
         }
         let alice = client("alice")
         let bob = client("bob")
-        let connections = [Task { await alice.run() }, Task { await bob.run() }]
+        let connections = [Task { try await alice.run() }, Task { try await bob.run() }]
         defer { connections.forEach { $0.cancel() } }
         let aliceChat = await alice.conversation("direct-alice-bob")
         let bobChat = await bob.conversation("direct-alice-bob")

@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+import Testing
+import TypewireCore
+import TypewireTesting
+
+@testable import TypewireClient
+
+/// What an app does to its connection: one run per client, disconnect and reconnect, background and
+/// foreground, a network change.
+@Suite("Client lifecycle", .timeLimit(.minutes(1)))
+struct LifecycleTests: ClientTesting {
+    @Test func aSecondRunOfTheSameClientIsRefused() async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice"], of: server) { clients in
+                try await waitUntilConnected(clients[0])
+                let error = await #expect(throws: TypewireClientError.self) { try await clients[0].run() }
+                #expect(error?.message.contains("running already") == true)
+                #expect(await clients[0].check { $0.welcomed }, "the first run goes on")
+            }
+        }
+    }
+
+    @Test func disconnectShowsTheUserOfflineUntilReconnectNow() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let alice = clients[0]
+                await alice.disconnect()
+                _ = try await first(chats[1].presence) { $0.user == "alice" && !$0.online }
+                _ = try await first(await alice.states()) { $0 == .paused }
+                await alice.reconnectNow()
+                _ = try await first(chats[1].presence) { $0.user == "alice" && $0.online }
+                try await waitUntilSubscribed(alice, to: Self.direct)
+            }
+        }
+    }
+
+    @Test func theBackgroundStopsTypingAtOnceThenClosesAfterTheGraceAndTheForegroundReconnects() async throws {
+        var configuration = Self.quickBackoff
+        configuration.backgroundGrace = .seconds(1)
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
+            let alice = client("alice", of: server, configuration: configuration)
+            let connection = Task { try await alice.run() }
+            defer { connection.cancel() }
+            try await withChats(["bob"], of: server) { _, chats in
+                let aliceChat = try await openChat(alice)
+                await aliceChat.setActivity(.typing)
+                _ = try await first(chats[0].typing) { $0.text != nil }
+                let seen = Mutex<[Bool]>([])  // Alice's presence as Bob sees it, in order
+                let watching = Task {
+                    for await presence in chats[0].presence where presence.user == "alice" { seen.withLock { $0.append(presence.online) } }
+                }
+                defer { watching.cancel() }
+                await alice.enterBackground()
+                _ = try await first(chats[0].typing) { $0.text == nil }
+                #expect(!seen.withLock { $0.contains(false) }, "typing stops before the socket closes")
+                _ = try await first(await alice.states()) { $0 == .paused }
+                try await eventually { seen.withLock { $0.last == false } }
+                await alice.enterForeground()
+                try await eventually { seen.withLock { $0.last == true } }
+            }
+        }
+    }
+
+    @Test func aNetworkChangeConnectsAtOnceInsteadOfWaitingOutTheBackoff() async throws {
+        var configuration = Self.quickBackoff
+        configuration.backoff = Backoff(initial: .seconds(60), maximum: .seconds(60), jitter: 0)
+        try await acrossARestart(
+            ["alice"], configuration: configuration,
+            duringOutage: { clients in
+                _ = try await first(await clients[0].states()) { if case .waitingToReconnect = $0 { true } else { false } }
+            },
+            afterRestart: { _, clients in
+                await clients[0].networkChanged()
+                try await waitUntilConnected(clients[0])  // within 10 s, a sixth of the backoff
+            }
+        )
+    }
+}
