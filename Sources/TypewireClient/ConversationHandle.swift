@@ -90,6 +90,20 @@ public final class ConversationHandle: Sendable {
         lane.yield(.activity(activity))
     }
 
+    /// Whether the server did not know the conversation when the client last asked, and the client asks
+    /// again (for ``TypewireClient/Configuration/conversationWait``): an app shows "waiting for the
+    /// conversation" rather than an empty chat.
+    public var isWaitingForConversation: Bool {
+        get async { await client.isWaitingFor(id) }
+    }
+
+    /// Why the server ended this conversation's handles (their sequences finished): the user is not in it,
+    /// or it never came to exist within ``TypewireClient/Configuration/conversationWait``. Nil while it is
+    /// open, or if the app closed it.
+    public var endReason: TypewireClientError? {
+        get async { await client.endReason(of: id) }
+    }
+
     /// Ends this handle's sequences and composers. The last handle of a conversation to close also stops
     /// the user's activity there, unsubscribes and ends the bot replies.
     public func close() async {

@@ -9,6 +9,11 @@ struct ConversationState {
     var lastPublished: TypingState = .idle
     var expiryTimer: Task<Void, Never>?
     var isSubscribed = false
+    /// Whether a `subscribe` ever went through: an `unknown_conversation` then means the user left it.
+    var wasSubscribed = false
+    /// Since when the server has not known the conversation (an app's backend may create it a moment after
+    /// the user opened it), while the client asks again.
+    var unknownSince: ContinuousClock.Instant?
 
     /// Every composer of every view: each is told when the connection comes and goes.
     var composers: [Composer] { views.values.flatMap { $0.composers.values } }

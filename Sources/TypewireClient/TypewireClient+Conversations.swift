@@ -13,6 +13,7 @@ extension TypewireClient {
         let (steps, lane) = AsyncStream.makeStream(of: ConversationStep.self)
         openings += 1
         let number = openings
+        endings[id] = nil
         conversations[id, default: ConversationState()].views[number] = ConversationView(
             number: number, typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation,
             replies: repliesContinuation, lane: lane
@@ -68,9 +69,33 @@ extension TypewireClient {
 
     /// The server ended the user's membership (removed, or the conversation is gone): the handles end as
     /// if closed, and nothing is sent there again.
-    func conversationEnded(_ id: String) {
+    func conversationEnded(_ id: String, error: TypewireClientError? = nil) {
         activeIn.remove(id)
+        if let error { endings[id] = error }
         close(id)
+    }
+
+    /// The server does not know the conversation, or the user is not in it. One that was followed here
+    /// before ends at once (the user left it); one never followed yet is asked for again with backoff for
+    /// ``Configuration/conversationWait``, since an app's backend may create it a moment later, and then
+    /// ends with the server's error (``ConversationHandle/endReason``).
+    func conversationUnknown(_ id: String, error: TypewireClientError) {
+        guard let conversation = conversations[id] else { return }
+        guard !conversation.wasSubscribed else { return conversationEnded(id, error: error) }
+        let since = conversation.unknownSince ?? .now
+        conversations[id]!.unknownSince = since
+        guard ContinuousClock.now - since < configuration.conversationWait else { return conversationEnded(id, error: error) }
+        retryLater(.subscription(id))
+    }
+
+    /// Whether the server did not know the conversation when last asked, and the client asks again.
+    func isWaitingFor(_ id: String) -> Bool {
+        conversations[id]?.unknownSince != nil
+    }
+
+    /// Why the conversation's handles ended, if the server ended them.
+    func endReason(of id: String) -> TypewireClientError? {
+        endings[id]
     }
 
     /// A composer for an open conversation, with the server's intervals unless given others.

@@ -70,7 +70,7 @@ extension TypewireClient {
             replyRefused(ref, error: error, retry: retry)
         case "subscribe":
             guard conversations[ref] != nil else { return }
-            if failure.code == .unknownConversation { return conversationEnded(ref) }
+            if failure.code == .unknownConversation { return conversationUnknown(ref, error: error) }
             if retry { retryLater(.subscription(ref)) }
         case "refresh":
             refreshRefused(failure)

@@ -32,6 +32,10 @@ public actor TypewireClient {
         /// (then it reconnects), so a socket that died silently (a network switch) is not taken for connected
         /// for long. Default 15 s.
         public var pingInterval: Duration
+        /// How long a conversation the server does not know is asked for again before its handles end with
+        /// ``ErrorCode/unknownConversation``: an app's backend may create it a moment after the user opened
+        /// it (docs/INTEGRATION.md mirrors conversations from Firestore). Default 30 s.
+        public var conversationWait: Duration
         /// How long after ``TypewireClient/enterBackground()`` the socket stays open (a quick switch to
         /// another app and back keeps it); then it closes, and the others see the user offline. 0 closes it
         /// at once. Default 10 s.
@@ -40,8 +44,9 @@ public actor TypewireClient {
         /// Creates a configuration.
         public init(
             backoff: Backoff = .init(), text: TypingText.Configuration = .init(), streamInterval: Duration = .milliseconds(250),
-            pingInterval: Duration = .seconds(15), backgroundGrace: Duration = .seconds(10)
+            pingInterval: Duration = .seconds(15), backgroundGrace: Duration = .seconds(10), conversationWait: Duration = .seconds(30)
         ) {
+            self.conversationWait = conversationWait
             self.backoff = backoff
             self.text = text
             self.streamInterval = streamInterval
@@ -57,6 +62,8 @@ public actor TypewireClient {
     private let logger: Logger
 
     private var outgoing: AsyncStream<Outgoing>.Continuation?
+    /// Why the server ended conversations' handles (the last reason of each; cleared when one is opened again).
+    var endings: [String: TypewireClientError] = [:]
     /// Whether ``run()`` runs (a second one is refused).
     private var running = false
     /// The app asked for no connection (``disconnect()``, or the background's grace ran out).
@@ -295,6 +302,8 @@ public actor TypewireClient {
             }
             conversations[subscribed.conversation]!.roster = roster
             conversations[subscribed.conversation]!.isSubscribed = true
+            conversations[subscribed.conversation]!.wasSubscribed = true
+            conversations[subscribed.conversation]!.unknownSince = nil
             retrySettled(.subscription(subscribed.conversation))
             for message in subscribed.recentMessages { conversations[subscribed.conversation]!.deliver(message) }
             publish(subscribed.conversation)

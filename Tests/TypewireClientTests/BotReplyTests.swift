@@ -43,8 +43,10 @@ struct BotReplyTests: ClientTesting {
     }
 
     @Test func anErrorIsMatchedToItsRequestByKindWhenIdsOfTwoKindsAreEqual() async throws {
+        var configuration = Self.quickBackoff
+        configuration.conversationWait = .milliseconds(500)  // an unknown conversation is waited for this long
         try await TestServer.run { server in
-            try await withChats(["clawd"], in: Self.botChat, of: server) { clients, chats in
+            try await withChats(["clawd"], in: Self.botChat, of: server, configuration: configuration) { clients, chats in
                 // A reply whose id is also the id of a conversation the bot then opens, which does not exist.
                 let reply = try await chats[0].beginReply(messageId: "no-such-conversation")
                 _ = await clients[0].conversation("no-such-conversation")

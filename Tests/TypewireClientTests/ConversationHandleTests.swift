@@ -94,13 +94,16 @@ struct ConversationHandleTests: ClientTesting {
         }
     }
 
-    @Test func aConversationThatDoesNotExistEndsItsHandle() async throws {
+    @Test func aConversationThatDoesNotExistEndsItsHandleOnceTheWaitForItIsOver() async throws {
+        var configuration = Self.quickBackoff
+        configuration.conversationWait = .milliseconds(500)
         try await TestServer.run { server in
-            try await withClients(["alice"], of: server) { clients in
+            try await withClients(["alice"], of: server, configuration: configuration) { clients in
                 try await waitUntilConnected(clients[0])
                 let chat = await clients[0].conversation("no-such-conversation")
                 for await _ in chat.typing {}
                 #expect(await clients[0].liveCounts.conversations == 0)
+                #expect(await chat.endReason?.code == .unknownConversation)
             }
         }
     }

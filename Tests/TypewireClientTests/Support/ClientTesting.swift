@@ -27,8 +27,11 @@ extension ClientTesting {
     }
 
     /// Runs clients of the given users, connecting, for the body's duration.
-    func withClients(_ users: [String], of server: TestServer, _ body: ([TypewireClient]) async throws -> Void) async throws {
-        let clients = users.map { client($0, of: server) }
+    func withClients(
+        _ users: [String], of server: TestServer, configuration: TypewireClient.Configuration = Self.quickBackoff,
+        _ body: ([TypewireClient]) async throws -> Void
+    ) async throws {
+        let clients = users.map { client($0, of: server, configuration: configuration) }
         let connections = clients.map { client in Task { try await client.run() } }
         defer { connections.forEach { $0.cancel() } }
         try await body(clients)
@@ -37,9 +40,10 @@ extension ClientTesting {
     /// Runs clients of the given users, each with the conversation open and subscribed.
     func withChats(
         _ users: [String], in conversation: String = direct, of server: TestServer,
+        configuration: TypewireClient.Configuration = Self.quickBackoff,
         _ body: ([TypewireClient], [ConversationHandle]) async throws -> Void
     ) async throws {
-        try await withClients(users, of: server) { clients in
+        try await withClients(users, of: server, configuration: configuration) { clients in
             var chats: [ConversationHandle] = []
             for client in clients { chats.append(try await openChat(client, conversation)) }
             try await body(clients, chats)
