@@ -9,6 +9,10 @@ public enum ConnectionState: Hashable, Sendable {
     /// The app asked for no connection (``TypewireClient/disconnect()``, or the background's grace ran out):
     /// nothing is connected until ``TypewireClient/reconnectNow()`` or ``TypewireClient/enterForeground()``.
     case paused
+    /// The client gave up connecting: the server refused its token, or the token provider failed,
+    /// ``TypewireClient/Configuration/authenticationAttempts`` times in a row. Nothing is tried again until
+    /// ``TypewireClient/reconnectNow()`` (once the app has a valid session again).
+    case failed(TypewireClientError)
     /// The client stopped (its `run()` ended).
     case stopped
 }

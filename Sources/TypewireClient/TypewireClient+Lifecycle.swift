@@ -38,10 +38,12 @@ extension TypewireClient {
         wakeUp()
     }
 
-    /// Connects at once: after ``disconnect()``, or instead of waiting out the backoff after a drop (the
-    /// network came back). A connected client stays as it is.
+    /// Connects at once: after ``disconnect()``, after the client gave up authenticating
+    /// (``ConnectionState/failed(_:)``; the app has a valid session again), or instead of waiting out the
+    /// backoff after a drop (the network came back). A connected client stays as it is.
     public func reconnectNow() {
         paused = false
+        forgetAuthenticationFailure()
         wakeUp()
     }
 

@@ -74,6 +74,8 @@ extension TypewireClient {
             if retry { retryLater(.subscription(ref)) }
         case "refresh":
             refreshRefused(failure)
+        case "hello":
+            helloRefused(failure)
         default:
             break  // an activity or a hello: nothing waits for it
         }

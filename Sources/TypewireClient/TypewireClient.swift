@@ -32,6 +32,9 @@ public actor TypewireClient {
         /// (then it reconnects), so a socket that died silently (a network switch) is not taken for connected
         /// for long. Default 15 s.
         public var pingInterval: Duration
+        /// How many times in a row the server may refuse the client's token (`unauthorized`), or the token
+        /// provider fail, before the client stops and reports ``ConnectionState/failed(_:)``. Default 3.
+        public var authenticationAttempts: Int
         /// How long a conversation the server does not know is asked for again before its handles end with
         /// ``ErrorCode/unknownConversation``: an app's backend may create it a moment after the user opened
         /// it (docs/INTEGRATION.md mirrors conversations from Firestore). Default 30 s.
@@ -47,6 +50,7 @@ public actor TypewireClient {
             pingInterval: Duration = .seconds(15), backgroundGrace: Duration = .seconds(10), conversationWait: Duration = .seconds(30)
         ) {
             self.conversationWait = conversationWait
+            self.authenticationAttempts = 3
             self.backoff = backoff
             self.text = text
             self.streamInterval = streamInterval
@@ -64,6 +68,10 @@ public actor TypewireClient {
     private var outgoing: AsyncStream<Outgoing>.Continuation?
     /// Why the server ended conversations' handles (the last reason of each; cleared when one is opened again).
     var endings: [String: TypewireClientError] = [:]
+    /// Why the last connection attempts failed to authenticate, and how many in a row did.
+    private var authenticationFailure: (error: TypewireClientError, count: Int)?
+    /// The refusal of the current socket's `hello`, if the server refused its token.
+    private var helloRefusal: TypewireClientError?
     /// Whether ``run()`` runs (a second one is refused).
     private var running = false
     /// The app asked for no connection (``disconnect()``, or the background's grace ran out).
@@ -149,13 +157,18 @@ public actor TypewireClient {
         var random = SystemRandomNumberGenerator()
         while !Task.isCancelled {
             if paused {
-                setState(.paused)
+                setState(authenticationFailure.map { .failed($0.error) } ?? .paused)
                 await sleep(for: nil)
                 continue
             }
             setState(.connecting)
             do {
-                let token = try await token()
+                let token: String
+                do {
+                    token = try await self.token()
+                } catch {
+                    throw TypewireClientError(reason: .tokenProvider, message: "The token provider failed: \(error)")
+                }
                 var socketConfiguration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
                 socketConfiguration.autoPing = .enabled(timePeriod: configuration.pingInterval)
                 try await WebSocketClient.connect(url: url, configuration: socketConfiguration, logger: logger) { inbound, outbound, _ in
@@ -180,10 +193,17 @@ public actor TypewireClient {
                         group.cancelAll()
                     }
                 }
+            } catch let error as TypewireClientError where error.reason == .tokenProvider {
+                authenticationFailed(error)
             } catch {
                 logger.debug("connection ended", metadata: ["error": "\(error)"])
             }
-            if detach() { attempt = 0 }
+            if let refusal = helloRefusal { authenticationFailed(refusal) }
+            helloRefusal = nil
+            if detach() {
+                attempt = 0
+                authenticationFailure = nil
+            }
             guard !Task.isCancelled else { break }
             if paused { continue }
             attempt += 1
@@ -192,6 +212,26 @@ public actor TypewireClient {
             await sleep(for: wait)
         }
         setState(.stopped)
+    }
+
+    /// Counts an attempt that failed to authenticate; past ``Configuration/authenticationAttempts`` in a row
+    /// the client stops (``ConnectionState/failed(_:)``) until ``reconnectNow()``.
+    private func authenticationFailed(_ error: TypewireClientError) {
+        let count = (authenticationFailure?.count ?? 0) + 1
+        authenticationFailure = (error, count)
+        logger.warning("could not authenticate", metadata: ["error": "\(error)", "attempt": "\(count)"])
+        if count >= configuration.authenticationAttempts { paused = true }
+    }
+
+    /// The server refused the `hello`'s token (its answer before it closes the socket).
+    func helloRefused(_ failure: ServerFrame.Failure) {
+        guard failure.code == .unauthorized else { return }
+        helloRefusal = TypewireClientError(reason: .server(failure.code), message: failure.message)
+    }
+
+    /// Forgets why authentication failed (the app asks for a connection again).
+    func forgetAuthenticationFailure() {
+        authenticationFailure = nil
     }
 
     /// Waits this long (nil: until woken), or less if ``wakeUp()`` is called or the task is cancelled.

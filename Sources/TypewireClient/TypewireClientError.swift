@@ -9,6 +9,8 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
         /// The conversation or the bot reply was closed or ended before the request was done (the client's
         /// own reason; no server sends it).
         case closed
+        /// The app's token provider threw (its error's description is in ``TypewireClientError/message``).
+        case tokenProvider
     }
 
     /// Who stopped the request, and why.
@@ -26,6 +28,7 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
         switch reason {
         case .server(let code): "\(message) (\(code))"
         case .closed: "\(message) (closed)"
+        case .tokenProvider: "\(message) (token provider)"
         }
     }
 

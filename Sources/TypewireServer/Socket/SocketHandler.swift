@@ -136,6 +136,9 @@ final class SocketHandler: ChannelInboundHandler {
             if lane?.submit(work) == true { run(machine.laneFilled()) }
         case .sendHelloFailure(let code, let message):
             outbox?.send(SocketServices.helloFailure(code, message))
+        case .sendRefreshed(let expiresAt):
+            outbox?.send(Hub.encode(.refreshed(.init(expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1_000)))))
+            services.hub.metrics.sent("refreshed")
         case .sendPing:
             outbox?.send(OutboundFrame(control: .ping, payload: ByteBuffer()))
         case .answerPing(let payload):

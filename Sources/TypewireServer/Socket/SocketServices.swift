@@ -133,7 +133,8 @@ final class SocketServices: Sendable {
         return .done
     }
 
-    /// Verifies a fresh token for the socket's user, as a `hello`'s token is, and answers `refreshed`. A
+    /// Verifies a fresh token for the socket's user, as a `hello`'s token is (the socket answers `refreshed`
+    /// once its expiry moved, ``SocketStateMachine/refreshed(tokenExpiresAt:)``). A
     /// refresh costs a handshake of the user's budget (``ServerConfiguration/Budgets/handshakes``); past it
     /// it is refused with `rate_limited` and the socket kept. A token that cannot be verified is answered
     /// with `unauthorized` and the socket lives on until its current token expires; a token for another
@@ -154,8 +155,6 @@ final class SocketServices: Sendable {
             outbox.enqueue(Self.refreshFailure(.unauthorized, "The token names another user; a socket keeps the user it said hello as."))
             return .refused(.policyViolation, "a token for another user", blame: .client)
         }
-        outbox.enqueue(Hub.encode(.refreshed(.init(expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1_000)))))
-        hub.metrics.sent("refreshed")
         return .refreshed(tokenExpiresAt: expiresAt)
     }
 

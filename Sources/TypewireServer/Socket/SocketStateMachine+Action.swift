@@ -22,6 +22,8 @@ extension SocketStateMachine {
         case sendHelloFailure(ErrorCode, String)
         /// Send a ping.
         case sendPing
+        /// Answer a `refresh`: the socket now expires then.
+        case sendRefreshed(Date)
         /// Answer a ping with its payload.
         case answerPing(ByteBuffer)
         /// Send a close frame (once), after what is queued.

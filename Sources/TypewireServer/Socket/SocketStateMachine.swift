@@ -194,9 +194,9 @@ struct SocketStateMachine {
         return close(code, reason)
     }
 
-    /// A fresh token was accepted (`refresh`): the socket lives until it expires instead.
+    /// A fresh token was accepted (`refresh`): the socket lives until it expires instead, and is told so.
     mutating func refreshed(tokenExpiresAt expiresAt: Date) -> [Action] {
-        phase == .open ? [.scheduleTokenExpiry(expiresAt)] : []
+        phase == .open ? [.scheduleTokenExpiry(expiresAt), .sendRefreshed(expiresAt)] : []
     }
 
     /// The lane reached the close for flooding, after the answers to the socket's earlier frames.

@@ -95,7 +95,9 @@ struct SocketHandlerTests {
     @Test func theTokensExpiryClosesAWelcomedSocket() async throws {
         try await TestSocketChannel.run { socket in
             try await socket.sendText(#"{"type":"hello","token":"\#(try await socket.token("alice", lifetime: .seconds(30)))"}"#)
-            _ = try await socket.texts(count: 1)
+            try await socket.sendText(#"{"type":"subscribe","conversation":"direct-alice-bob"}"#)
+            // `subscribed` comes once the socket is open (frames behind the hello wait for it): the expiry is set.
+            _ = try await socket.texts(count: 2)
             await socket.loop.advanceTime(by: .seconds(31))
             let frames = try await socket.written()
             #expect(frames.first.map { String(buffer: $0.data) }?.contains("The token expired") == true, "\(frames)")

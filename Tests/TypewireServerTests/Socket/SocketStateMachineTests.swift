@@ -182,7 +182,7 @@ struct SocketStateMachineTests {
         var machine = Self.openMachine()
         #expect(machine.text(#"{"type":"refresh","token":"t2"}"#) == [.submit(.refresh(token: "t2"))])
         let later = Date(timeIntervalSince1970: 2_000_000_000)
-        #expect(machine.refreshed(tokenExpiresAt: later) == [.scheduleTokenExpiry(later)])
+        #expect(machine.refreshed(tokenExpiresAt: later) == [.scheduleTokenExpiry(later), .sendRefreshed(later)])
         var closing = Self.openMachine()
         _ = closing.quiesced()
         #expect(closing.refreshed(tokenExpiresAt: later) == [], "a closing socket's expiry no longer matters")
