@@ -1,5 +1,6 @@
-// The page's WebSocket to the server (/v1/socket): says hello with a token, hands every frame to the app,
-// and reconnects with backoff and jitter when the socket drops.
+// The page's WebSocket to the server (/v1/socket): says hello with a token, hands the live socket a fresh
+// token ahead of the old one's expiry (`refresh`), hands every frame to the app, and reconnects with backoff
+// and jitter when the socket drops.
 
 /**
  * The delay before reconnect attempt `attempt` (0-based): 0.5 s doubling to at most 10 s, with up to 30 %
@@ -10,8 +11,39 @@ export function reconnectDelay(attempt, random = Math.random) {
   return Math.round(base * (0.7 + 0.3 * random()));
 }
 
+/**
+ * The expiry (`exp`) a JWT claims, in milliseconds since 1970, read without checking its signature (the
+ * server checks it); null for a token that is not a JWT or names no expiry.
+ */
+export function tokenExpiry(token) {
+  const parts = String(token).split('.');
+  if (parts.length !== 3) return null;
+  try {
+    const base64 = parts[1].replaceAll('-', '+').replaceAll('_', '/');
+    const claims = JSON.parse(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4)));
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When to refresh a token that expires at `expiry` (milliseconds), seen at `now`: the Swift client's rule
+ * (`TokenRefresh`): a quarter of its remaining life ahead of the expiry (1 s to 5 minutes), and up to a
+ * tenth of that life earlier at random (at most 30 s). Null with 2 s or less to live: reconnect instead.
+ */
+export function refreshTime(expiry, now, random = Math.random) {
+  const remaining = expiry - now;
+  if (remaining <= 2000) return null;
+  const lead = Math.min(300_000, Math.max(1000, remaining / 4));
+  return expiry - lead - random() * Math.min(30_000, remaining / 10);
+}
+
 export class Connection {
   #socket = null;
+  #token = null;
+  #offered = null;
+  #refreshTimer = null;
   #attempt = 0;
   #timer = null;
   #stopped = false;
@@ -47,6 +79,7 @@ export class Connection {
   stop() {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#refreshTimer);
     this.#ready = false;
     this.#socket?.close(1000, 'bye');
     this.#socket = null;
@@ -75,6 +108,7 @@ export class Connection {
     if (this.#stopped) return;
     const socket = new WebSocket(this.url);
     this.#socket = socket;
+    this.#token = token;
     socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'hello', token })));
     socket.addEventListener('message', (event) => {
       if (socket !== this.#socket) return;
@@ -88,11 +122,21 @@ export class Connection {
         this.#ready = true;
         this.#attempt = 0;
         this.onStatus('online');
+        this.#scheduleRefresh();
+      } else if (frame.type === 'refreshed') {
+        if (this.#offered) this.#token = this.#offered;
+        this.#offered = null;
+        return this.#scheduleRefresh();
+      } else if (frame.type === 'error' && frame.request === 'refresh') {
+        this.#offered = null;  // past the handshake budget: try again later; a refused token: reconnect at expiry
+        if (frame.code === 'rate_limited') this.#scheduleRefresh(5000);
+        return;
       }
       this.onFrame(frame);
     });
     socket.addEventListener('close', () => {
       if (socket !== this.#socket) return;
+      clearTimeout(this.#refreshTimer);
       const wasReady = this.#ready;
       this.#ready = false;
       this.#socket = null;
@@ -100,6 +144,26 @@ export class Connection {
       this.onStatus('offline', wasReady);
       this.#scheduleReconnect();
     });
+  }
+
+  /** Waits until the socket's token is due for a refresh (or `after` ms), then offers a fresh one. */
+  #scheduleRefresh(after) {
+    clearTimeout(this.#refreshTimer);
+    const expiry = tokenExpiry(this.#token);
+    const due = expiry === null ? null : refreshTime(expiry, Date.now());
+    if (due === null) return;
+    const wait = after === undefined ? due - Date.now() : Math.min(after, expiry - 1000 - Date.now());
+    this.#refreshTimer = setTimeout(async () => {
+      try {
+        const fresh = await this.tokenSource();
+        if (!this.#ready) return;
+        this.#offered = fresh;
+        this.send({ type: 'refresh', token: fresh });
+      } catch (error) {
+        console.warn('Typewire: no fresh token, trying again', error);
+        this.#scheduleRefresh(5000);
+      }
+    }, Math.max(0, wait));
   }
 
   #scheduleReconnect() {
