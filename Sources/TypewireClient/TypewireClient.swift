@@ -386,9 +386,11 @@ public actor TypewireClient {
         refreshTask = nil
         var random = SystemRandomNumberGenerator()
         guard let token = socketToken, let expiry = TokenRefresh.expiry(of: token),
-            var due = TokenRefresh.time(expiry: expiry, now: Date(), using: &random)
+            let scheduled = TokenRefresh.time(expiry: expiry, now: Date(), using: &random)
         else { return }
-        if retry { due = min(expiry.addingTimeInterval(-1), Date().addingTimeInterval(max(1, expiry.timeIntervalSinceNow / 4))) }
+        // Offered again: a quarter of what is left from now, and a second before the expiry at the latest.
+        let again = min(expiry.addingTimeInterval(-1), Date().addingTimeInterval(max(1, expiry.timeIntervalSinceNow / 4)))
+        let due = retry ? again : scheduled
         let wait = Duration.milliseconds(Int64(max(0, due.timeIntervalSinceNow) * 1_000))
         refreshTask = Task { [weak self] in
             try? await Task.sleep(for: wait)

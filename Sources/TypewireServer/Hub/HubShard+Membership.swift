@@ -13,9 +13,11 @@ extension HubShard {
         members.remove(user, from: conversation)
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
         for id in users.sockets(of: user) {
-            guard let connection = connections[id], subscriptions.contains(id, in: conversation) else { continue }
+            guard let connection = connections[id] else { continue }
+            let change = subscriptions.unsubscribe(id, from: conversation)
+            guard change.count != 0 else { continue }
             connection.activityViews[conversation] = nil
-            apply(subscriptions.unsubscribe(id, from: conversation), to: connection)
+            apply(change, to: connection)
             reply(
                 to: id,
                 .init(

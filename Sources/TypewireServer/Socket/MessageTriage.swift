@@ -6,14 +6,14 @@ import TypewireCore
 enum MessageTriage: Equatable {
     /// Hand this work to the hub, in order.
     case work(SocketServices.Work)
-    /// Dropped within the budgets (of this type, if it could be read).
-    case dropped(String?)
+    /// Dropped within the budgets (its type, or `invalid`).
+    case dropped(String)
     /// Past its budget and answered (`rate_limited`).
     case answered(ServerFrame.Failure, type: String)
     /// Not readable and answered (within the bad frames' budget).
     case badFrameAnswered(ServerFrame.Failure, type: String)
     /// The socket keeps flooding: close it with the policy-violation code.
-    case flooded(reason: String, type: String?)
+    case flooded(reason: String, type: String)
 
     static func triage(_ message: MessageAssembler.Message, gate: inout InboundGate, rules: SocketRules, now: Int64) -> MessageTriage {
         let refusal: Refusal
@@ -71,7 +71,7 @@ enum MessageTriage: Equatable {
         if case .activity(let request) = frame, request.activity.isActive {
             return .init(code: .rateLimited, message: rules.activityDropNotice, ref: "activity", request: .activity)
         }
-        return .init(
-            code: .rateLimited, message: "\(rules.frameDropNotice) '\(frame.type)' among them.", ref: frame.type, request: frame.type)
+        let message = "More than \(rules.frameRate) frames a second: the excess is dropped, this '\(frame.type)' among them."
+        return .init(code: .rateLimited, message: message, ref: frame.type, request: frame.type)
     }
 }

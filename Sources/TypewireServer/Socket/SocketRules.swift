@@ -22,8 +22,8 @@ final class SocketRules: Sendable {
     let budgets: ServerConfiguration.Budgets
     /// What a socket is told when its activity is dropped.
     let activityDropNotice: String
-    /// What a socket is told when its frames are dropped, before the frame's type.
-    let frameDropNotice: String
+    /// ``ServerConfiguration/Budgets/frames``' rate, for what a socket is told when its frames are dropped.
+    let frameRate: Int
 
     init(_ configuration: ServerConfiguration) {
         maxFrameSize = configuration.sockets.maxFrameSize
@@ -34,6 +34,6 @@ final class SocketRules: Sendable {
         let refresh = configuration.typing.refreshInterval.wholeMilliseconds
         activityDropNotice =
             "More than \(activity) activity frames a second, or \(frames) frames in all: the excess is dropped. A composer needs one every \(refresh) ms."
-        frameDropNotice = "More than \(frames) frames a second: the excess is dropped, this"
+        frameRate = frames
     }
 }

@@ -70,11 +70,13 @@ struct SocketStateMachine {
             actions = chargeControl(now: now)  // a fragment cannot be dropped: a flood of them closes
             guard !isClosing else { return actions }
         }
+        let outcome: [Action]
         switch assembler.take(opcode: opcode, fin: fin, data: data) {
         case .incomplete: return actions
-        case .message(let message): return actions + received(message, now: now, spentHandshake: spentHandshake)
-        case .close(let code, let reason): return actions + close(code, reason, then: .closeNow)
+        case .message(let message): outcome = received(message, now: now, spentHandshake: spentHandshake)
+        case .close(let code, let reason): outcome = close(code, reason, then: .closeNow)
         }
+        return actions.isEmpty ? outcome : actions + outcome  // a whole frame's actions, with no copy
     }
 
     /// A ping: answered within the frame budget.
