@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "typewire",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "TypewireCore", targets: ["TypewireCore"]),
         .library(name: "TypewireSimulation", targets: ["TypewireSimulation"]),
@@ -14,11 +14,19 @@ let package = Package(
         .library(name: "TypewireTesting", targets: ["TypewireTesting"]),
         .executable(name: "typewire", targets: ["typewire"]),
     ],
+    traits: [
+        .trait(
+            name: "Server",
+            description:
+                "The server, its tools and its tests. An app that only links TypewireClient or TypewireUI adds the package with `traits: []` and resolves none of their dependencies."
+        ),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.2.0"),
@@ -28,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
@@ -39,15 +48,17 @@ let package = Package(
             name: "TypewireServer",
             dependencies: [
                 "TypewireCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
+                server("SQLiteNIO", "sqlite-nio"),
+                server("PostgresNIO", "postgres-nio"),
+                server("JWTKit", "jwt-kit"),
+                server("Crypto", "swift-crypto"),
+                server("Prometheus", "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
+                .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -60,8 +71,9 @@ let package = Package(
             name: "TypewireClient",
             dependencies: [
                 "TypewireCore",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(
@@ -72,9 +84,9 @@ let package = Package(
             name: "TypewireTesting",
             dependencies: [
                 "TypewireServer",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("PostgresNIO", "postgres-nio"),
+                server("Hummingbird", "hummingbird"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -84,7 +96,7 @@ let package = Package(
                 "TypewireCore",
                 "TypewireClient",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         // `typewire bench` and `typewire relay`: the load generator and the bare broadcast baseline.
@@ -98,11 +110,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
+                server("Histogram", "hdrhistogram-swift"),
+                server("Hummingbird", "hummingbird"),
+                server("HummingbirdCore", "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -113,10 +125,10 @@ let package = Package(
                 "TypewireServer",
                 "TypewireDemo",
                 "TypewireBench",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                server("ArgumentParser", "swift-argument-parser"),
+                server("Hummingbird", "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
             ]
         ),
         // Bad client frames for the decoder's property tests and the sockets' bad-input tests; not a product.
@@ -128,8 +140,9 @@ let package = Package(
                 "TypewireCore",
                 "TypewireServer",
                 "TypewireTesting",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                server("Hummingbird", "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -145,11 +158,13 @@ let package = Package(
                 "TypewireClient",
                 "TypewireTesting",
                 "TypewireFuzzing",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                server("Hummingbird", "hummingbird"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                server("JWTKit", "jwt-kit"),
+                server("_CryptoExtras", "swift-crypto"),
+                .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
@@ -163,8 +178,9 @@ let package = Package(
                 "TypewireClient",
                 "TypewireTesting",
                 "TypewireServer",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -181,8 +197,8 @@ let package = Package(
             dependencies: [
                 "TypewireCore",
                 "TypewireFuzzing",
-                .product(name: "Clocks", package: "swift-clocks"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                server("Clocks", "swift-clocks"),
+                server("PropertyBased", "swift-property-based"),
             ]
         ),
         .testTarget(
@@ -193,3 +209,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A product only the server, its tools and its tests use: it counts only with the `Server` trait (on by
+/// default), so an app that adds the package with `traits: []` resolves none of these packages.
+func server(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Server"]))
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the repository, in order, and stops at the first failure:
 #   0. `swift format lint --strict` with the repository's .swift-format (the toolchain's swift-format),
-#   1. builds everything (so a broken executable fails too),
+#   1. builds everything (so a broken executable fails too), and an app's package that adds this checkout
+#      for the client products only: it resolves none of the server's packages and builds
+#      (scripts/consumer_check.sh),
 #   2. the Swift tests,
 #   3. the web demo's JavaScript tests (node's built-in runner),
 #   4. the browser tests (pytest + selenium + headless Chromium) against the built server,
@@ -25,6 +27,8 @@ step "swift format lint --strict -r Sources Tests Package.swift"
 swift format lint --strict -r Sources Tests Package.swift
 step "swift build --build-tests ${BUILD[*]}"
 swift build --build-tests "${BUILD[@]}"
+step "bash scripts/consumer_check.sh"
+bash scripts/consumer_check.sh
 # The decoder's property tests (100 000 inputs) and `typewire bench` (two servers and a load generator)
 # load both cores for seconds; they run on their own, so that the timing tests' liveness bounds do not
 # measure them. Plain `swift test` runs everything at once.

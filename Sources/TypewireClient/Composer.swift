@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import TypewireCore
 
 /// What a text field drives: it turns the user's editing into the few typing frames that keep the other
@@ -26,18 +26,18 @@ public final class Composer: Sendable {
     }
 
     private let handle: ConversationHandle
-    private let machine: Mutex<Machine>
+    private let machine: NIOLockedValueBox<Machine>
 
     init(handle: ConversationHandle, configuration: TypingEmitter<ContinuousClock.Instant>.Configuration, isConnected: Bool) {
         self.handle = handle
         var emitter = TypingEmitter<ContinuousClock.Instant>(configuration: configuration)
         if !isConnected { _ = emitter.handle(.connectionLost, now: .now) }
-        machine = Mutex(Machine(emitter: emitter))
+        machine = NIOLockedValueBox(Machine(emitter: emitter))
     }
 
     /// The intervals this composer works with.
     public var configuration: TypingEmitter<ContinuousClock.Instant>.Configuration {
-        machine.withLock { $0.emitter.configuration }
+        machine.withLockedValue { $0.emitter.configuration }
     }
 
     /// The text in the input field changed (call it on every edit, with the whole text).
@@ -69,7 +69,7 @@ public final class Composer: Sendable {
     /// nothing.
     public func end() {
         feed(.leftConversation)
-        machine.withLock { machine in
+        machine.withLockedValue { machine in
             machine.isEnded = true
             machine.timer?.cancel()
             machine.timer = nil
@@ -82,11 +82,11 @@ public final class Composer: Sendable {
     }
 
     /// Whether the composer's timer runs (for leak tests).
-    var hasTimer: Bool { machine.withLock { $0.timer != nil } }
+    var hasTimer: Bool { machine.withLockedValue { $0.timer != nil } }
 
     private func feed(_ input: TypingEmitter<ContinuousClock.Instant>.Input) {
         let now = ContinuousClock.now
-        machine.withLock { machine in
+        machine.withLockedValue { machine in
             guard !machine.isEnded else { return }
             if let frame = machine.emitter.handle(input, now: now) {
                 if case .messageSent = input { handle.enqueue(.sent) } else { handle.enqueue(.activity(frame.activity)) }
@@ -103,7 +103,7 @@ public final class Composer: Sendable {
                 try? await Task.sleep(until: deadline, clock: .continuous)
                 guard !Task.isCancelled, let self else { return }
                 let now = ContinuousClock.now
-                machine.withLock { machine in
+                machine.withLockedValue { machine in
                     if let frame = machine.emitter.tick(now: now) { handle.enqueue(.activity(frame.activity)) }
                 }
             }
@@ -113,7 +113,7 @@ public final class Composer: Sendable {
     /// The next deadline, or nil after marking the timer gone (under one lock, so a keystroke that
     /// needs a timer starts a new one).
     private func nextDeadlineOrRetire() -> ContinuousClock.Instant? {
-        machine.withLock { machine in
+        machine.withLockedValue { machine in
             guard !machine.isEnded, let deadline = machine.emitter.nextDeadline else {
                 machine.timer = nil
                 return nil

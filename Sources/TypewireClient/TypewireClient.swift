@@ -1,7 +1,7 @@
 import Foundation
-import HummingbirdWSClient
 import Logging
 import TypewireCore
+import WSClient
 
 /// A connection to a Typewire server, for an app.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import TypewireCore
 import TypewireTesting
@@ -16,16 +16,16 @@ struct AuthenticationFailureTests: ClientTesting {
 
     @Test func aTokenTheServerKeepsRefusingStopsTheClientUntilReconnectNow() async throws {
         try await TestServer.run { server in
-            let valid = Mutex(false)
+            let valid = NIOLockedValueBox(false)
             let client = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) {
-                valid.withLock { $0 } ? try await server.token("alice") : "not-a-token"
+                valid.withLockedValue { $0 } ? try await server.token("alice") : "not-a-token"
             }
             let connection = Task { try await client.run() }
             defer { connection.cancel() }
             let failed = try await first(await client.states()) { if case .failed = $0 { true } else { false } }
             guard case .failed(let error) = failed else { return }
             #expect(error.code == .unauthorized, "\(error)")
-            valid.withLock { $0 = true }  // the app signed the user in again
+            valid.withLockedValue { $0 = true }  // the app signed the user in again
             await client.reconnectNow()
             try await waitUntilConnected(client)
         }
@@ -33,9 +33,9 @@ struct AuthenticationFailureTests: ClientTesting {
 
     @Test func aFailingTokenProviderIsReportedWithItsError() async throws {
         try await TestServer.run { server in
-            let calls = Mutex(0)
+            let calls = NIOLockedValueBox(0)
             let client = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) { () async throws -> String in
-                calls.withLock { $0 += 1 }
+                calls.withLockedValue { $0 += 1 }
                 throw ProviderDown()
             }
             let connection = Task { try await client.run() }
@@ -43,7 +43,7 @@ struct AuthenticationFailureTests: ClientTesting {
             let failed = try await first(await client.states()) { if case .failed = $0 { true } else { false } }
             guard case .failed(let error) = failed else { return }
             #expect(error.reason == .tokenProvider && error.message.contains("the session expired"), "\(error)")
-            #expect(calls.withLock { $0 } == 3, "asked as often as configured, then no more")
+            #expect(calls.withLockedValue { $0 } == 3, "asked as often as configured, then no more")
         }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import TypewireCore
 import TypewireTesting
@@ -46,18 +46,20 @@ struct LifecycleTests: ClientTesting {
                 let aliceChat = try await openChat(alice)
                 await aliceChat.setActivity(.typing)
                 _ = try await first(chats[0].typing) { $0.text != nil }
-                let seen = Mutex<[Bool]>([])  // Alice's presence as Bob sees it, in order
+                let seen = NIOLockedValueBox<[Bool]>([])  // Alice's presence as Bob sees it, in order
                 let watching = Task {
-                    for await presence in chats[0].presence where presence.user == "alice" { seen.withLock { $0.append(presence.online) } }
+                    for await presence in chats[0].presence where presence.user == "alice" {
+                        seen.withLockedValue { $0.append(presence.online) }
+                    }
                 }
                 defer { watching.cancel() }
                 await alice.enterBackground()
                 _ = try await first(chats[0].typing) { $0.text == nil }
-                #expect(!seen.withLock { $0.contains(false) }, "typing stops before the socket closes")
+                #expect(!seen.withLockedValue { $0.contains(false) }, "typing stops before the socket closes")
                 _ = try await first(await alice.states()) { $0 == .paused }
-                try await eventually { seen.withLock { $0.last == false } }
+                try await eventually { seen.withLockedValue { $0.last == false } }
                 await alice.enterForeground()
-                try await eventually { seen.withLock { $0.last == true } }
+                try await eventually { seen.withLockedValue { $0.last == true } }
             }
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import TypewireCore
 import TypewireTesting
@@ -34,20 +34,20 @@ struct TokenRefreshTests: ClientTesting {
 
     @Test func shortLivedTokensAreRefreshedOnTheLiveSocketAndNobodySeesTheUserGoOffline() async throws {
         try await TestServer.run { server in
-            let tokens = Mutex(0)
+            let tokens = NIOLockedValueBox(0)
             let alice = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) {
-                tokens.withLock { $0 += 1 }
+                tokens.withLockedValue { $0 += 1 }
                 return try await server.token("alice", lifetime: .seconds(4))
             }
-            let states = Mutex<[ConnectionState]>([])
-            let observing = Task { for await state in await alice.states() { states.withLock { $0.append(state) } } }
+            let states = NIOLockedValueBox<[ConnectionState]>([])
+            let observing = Task { for await state in await alice.states() { states.withLockedValue { $0.append(state) } } }
             defer { observing.cancel() }
             try await withClients(["bob"], of: server) { clients in
                 let bobChat = try await openChat(clients[0])
-                let offline = Mutex(0)
+                let offline = NIOLockedValueBox(0)
                 let watching = Task {
                     for await presence in bobChat.presence where presence.user == "alice" && !presence.online {
-                        offline.withLock { $0 += 1 }
+                        offline.withLockedValue { $0 += 1 }
                     }
                 }
                 defer { watching.cancel() }
@@ -56,15 +56,15 @@ struct TokenRefreshTests: ClientTesting {
                 _ = try await openChat(alice)
                 // The hello's token and three refreshes: about 8 s of 4 s tokens.
                 let deadline = ContinuousClock.now + .seconds(30)
-                while tokens.withLock({ $0 }) < 4 {
+                while tokens.withLockedValue({ $0 }) < 4 {
                     guard ContinuousClock.now < deadline else { throw ClientTestError.timedOut }
                     try await Task.sleep(for: .milliseconds(50))
                 }
                 try await waitUntil(alice) { $0.socketTokenIsAccepted }
-                let seen = states.withLock { $0 }
+                let seen = states.withLockedValue { $0 }
                 let sinceConnected = seen.drop { $0 != .connected }
                 #expect(Array(sinceConnected) == [.connected], "connected once, never dropped: \(seen)")
-                #expect(offline.withLock { $0 } == 0, "Bob never saw Alice go offline")
+                #expect(offline.withLockedValue { $0 } == 0, "Bob never saw Alice go offline")
             }
         }
     }

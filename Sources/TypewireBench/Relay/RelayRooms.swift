@@ -1,24 +1,24 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import TypewireServer
 
 /// The bare relay's rooms: which sockets follow each conversation, each as its outbox.
 ///
-/// One `Mutex` over a dictionary: a frame's recipients are copied out under the lock and written outside it.
+/// One lock over a dictionary: a frame's recipients are copied out under the lock and written outside it.
 final class RelayRooms: Sendable {
     private struct State {
         var rooms: [String: [ObjectIdentifier: ChannelOutbox]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Puts a socket into a conversation's room.
     func join(_ outbox: ChannelOutbox, room: String) {
-        state.withLock { $0.rooms[room, default: [:]][ObjectIdentifier(outbox)] = outbox }
+        state.withLockedValue { $0.rooms[room, default: [:]][ObjectIdentifier(outbox)] = outbox }
     }
 
     /// Takes a socket out of these rooms.
     func leave(_ outbox: ChannelOutbox, rooms: some Sequence<String>) {
-        state.withLock { state in
+        state.withLockedValue { state in
             for room in rooms {
                 state.rooms[room]?[ObjectIdentifier(outbox)] = nil
                 if state.rooms[room]?.isEmpty == true { state.rooms[room] = nil }
@@ -28,7 +28,7 @@ final class RelayRooms: Sendable {
 
     /// Writes the same frame to every socket in the room (the sender's included).
     func broadcast(_ frame: OutboundFrame, to room: String) {
-        let recipients = state.withLock { $0.rooms[room].map { Array($0.values) } ?? [] }
+        let recipients = state.withLockedValue { $0.rooms[room].map { Array($0.values) } ?? [] }
         for outbox in recipients { outbox.enqueue(frame) }
     }
 }

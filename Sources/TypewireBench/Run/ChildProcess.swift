@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import TypewireServer
 
 /// A child process of the benchmark (a server or a worker), its output in a log file.
@@ -86,13 +86,13 @@ final class ChildProcess: Sendable {
 public final class ChildRegistry: Sendable {
     /// The one registry.
     public static let shared = ChildRegistry()
-    private let running = Mutex<Set<Int32>>([])
+    private let running = NIOLockedValueBox<Set<Int32>>([])
 
-    func add(_ pid: Int32) { running.withLock { _ = $0.insert(pid) } }
-    func remove(_ pid: Int32) { running.withLock { _ = $0.remove(pid) } }
+    func add(_ pid: Int32) { running.withLockedValue { _ = $0.insert(pid) } }
+    func remove(_ pid: Int32) { running.withLockedValue { _ = $0.remove(pid) } }
 
     /// Kills every child (the deadline passed).
     public func killAll() {
-        running.withLock { for pid in $0 { kill(pid, SIGKILL) } }
+        running.withLockedValue { for pid in $0 { kill(pid, SIGKILL) } }
     }
 }

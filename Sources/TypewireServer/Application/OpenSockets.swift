@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
-import Synchronization
 
 /// The WebSockets a server has open, so that its shutdown can wait until all of them have closed without
 /// keeping a task per socket (Hummingbird keeps a connection's task until `handle` returns; for a socket that
@@ -11,7 +11,7 @@ package final class OpenSockets: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// Where the count is shown (`typewire_sockets`), if anywhere.
     private let gauge: Gauge?
 
@@ -21,11 +21,11 @@ package final class OpenSockets: Sendable {
     }
 
     /// How many sockets are open now.
-    package var count: Int { state.withLock { $0.open } }
+    package var count: Int { state.withLockedValue { $0.open } }
 
     /// Counts a socket until its channel closes.
     package func opened(_ channel: any Channel) {
-        state.withLock { $0.open += 1 }
+        state.withLockedValue { $0.open += 1 }
         gauge?.increment()
         channel.closeFuture.whenComplete { _ in self.closed() }
     }
@@ -33,7 +33,7 @@ package final class OpenSockets: Sendable {
     /// Returns once no socket is open (at once if none is).
     package func allClosed() async {
         await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
+            let now = state.withLockedValue { state in
                 guard state.open > 0 else { return true }
                 state.waiting.append(continuation)
                 return false
@@ -44,7 +44,7 @@ package final class OpenSockets: Sendable {
 
     private func closed() {
         gauge?.decrement()
-        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiting = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.open -= 1
             guard state.open == 0 else { return [] }
             defer { state.waiting.removeAll() }

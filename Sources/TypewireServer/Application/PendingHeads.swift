@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
-import Synchronization
 
 /// The connections of each client address that have not yet sent a whole first request head (the HTTP
 /// phase, which ``RequestHeadGuard`` bounds in time), bounded per address
@@ -13,7 +13,7 @@ import Synchronization
 /// Addresses of this host and of private networks are not counted unless
 /// ``ServerConfiguration/Addresses/countsLocalAddresses`` (a proxy connects from one for all its clients).
 final class PendingHeads: Sendable {
-    private let counts = Mutex<[ClientAddress: Int]>([:])
+    private let counts = NIOLockedValueBox<[ClientAddress: Int]>([:])
     private let limit: Int
     private let countsLocalAddresses: Bool
     private let closedAtAccept: Counter
@@ -32,7 +32,7 @@ final class PendingHeads: Sendable {
     /// - Returns: Whether it may be served (if not, it was not counted).
     func opened(_ peer: SocketAddress?) -> Bool {
         guard let client = counted(peer) else { return true }
-        let admitted = counts.withLock { counts in
+        let admitted = counts.withLockedValue { counts in
             guard counts[client, default: 0] < limit else { return false }
             counts[client, default: 0] += 1
             return true
@@ -44,7 +44,7 @@ final class PendingHeads: Sendable {
     /// A counted connection's first head is complete, or the connection closed before it was.
     func ended(_ peer: SocketAddress?) {
         guard let client = counted(peer) else { return }
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             let left = counts[client, default: 1] - 1
             counts[client] = left > 0 ? left : nil
         }

@@ -1,3 +1,4 @@
+import Atomics
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -6,7 +7,6 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOWebSocket
-import Synchronization
 
 /// The server's connections: HTTP/1 for Hummingbird, and at the socket path an upgrade to a WebSocket run by
 /// channel handlers on the connection's event loop (no task or stream per socket).
@@ -193,7 +193,7 @@ private struct SocketUpgrader: NIOTypedHTTPServerProtocolUpgrader {
 
 /// True the first time it is asked, from any thread.
 private final class FirstTime: Sendable {
-    private let asked = Atomic<Bool>(false)
+    private let asked = ManagedAtomic<Bool>(false)
 
     func now() -> Bool { !asked.exchange(true, ordering: .relaxed) }
 }

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import TypewireCore
 
 /// What one node of a cluster tells the others, so that members connected to any node see the same
@@ -69,7 +69,7 @@ public struct ClusterPublisher: Sendable {
 
 /// Counts the events a full publisher dropped, and says so in the log (the first, then every thousandth).
 final class DropCount: Sendable {
-    private let count = Mutex(0)
+    private let count = NIOLockedValueBox(0)
     private let logger: Logger
 
     init(logger: Logger) {
@@ -77,7 +77,7 @@ final class DropCount: Sendable {
     }
 
     func add() {
-        let total = count.withLock { count -> Int in
+        let total = count.withLockedValue { count -> Int in
             count += 1
             return count
         }

@@ -1,8 +1,9 @@
+import Atomics
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import Synchronization
 import TypewireCore
 
 /// The real-time heart of one node: connections, subscriptions, activity, presence and fan-out, sharded
@@ -32,12 +33,12 @@ public final class Hub: Sendable {
     /// Where events for the other nodes of a cluster go; nil on a single node.
     private let cluster: ClusterPublisher?
     private let streams = SharedOpenReplies()
-    private let nextConnectionID = Atomic<ConnectionID>(1)
+    private let nextConnectionID = ManagedAtomic<ConnectionID>(1)
     /// The sockets each user has on this node: served (the user's presence for the other nodes) and holding
     /// a place (``ServerConfiguration/Sockets/maxPerUser``).
-    private let userSockets = Mutex(UserSockets())
+    private let userSockets = NIOLockedValueBox(UserSockets())
     /// The server is shutting down: no socket is taken any more.
-    private let shuttingDown = Atomic<Bool>(false)
+    private let shuttingDown = ManagedAtomic<Bool>(false)
 
     /// Creates a hub.
     /// - Parameters:
@@ -119,7 +120,7 @@ public final class Hub: Sendable {
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
         guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.budgets.handshakes.rate) }
         let limit = configuration.sockets.maxPerUser
-        guard userSockets.withLock({ $0.places(of: identity.userID) }) < limit else { throw .tooManySockets(limit: limit) }
+        guard userSockets.withLockedValue({ $0.places(of: identity.userID) }) < limit else { throw .tooManySockets(limit: limit) }
         let stored: StoredUser?
         let blocked: Set<String>
         let blockers: Set<String>
@@ -137,8 +138,8 @@ public final class Hub: Sendable {
         // Checked again after the waits: the server may be shutting down, and other sockets of the user may
         // have connected meanwhile. The socket's place is taken here, before the shards hear of it.
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
-        let id = nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue
-        guard let firstDevice = userSockets.withLock({ $0.take(id, of: identity.userID, limit: limit) }) else {
+        let id = nextConnectionID.loadThenWrappingIncrement(ordering: .relaxed)
+        guard let firstDevice = userSockets.withLockedValue({ $0.take(id, of: identity.userID, limit: limit) }) else {
             throw .tooManySockets(limit: limit)
         }
         let budget = SocketBudget(unknownConversations: configuration.budgets.unknownConversations)
@@ -169,7 +170,7 @@ public final class Hub: Sendable {
     /// last socket, the user goes offline. The socket's place against the user's cap is free again.
     public func disconnect(_ id: ConnectionID) async {
         await stopServing(id)
-        userSockets.withLock { $0.release(id) }
+        userSockets.withLockedValue { $0.release(id) }
     }
 
     /// Forgets a socket that reads too slowly to follow (its outbox overflowed, and closes it within the close
@@ -190,8 +191,8 @@ public final class Hub: Sendable {
         forgotten.outbox.finish()
         metrics.connections.decrement()
         let user = forgotten.user
-        guard userSockets.withLock({ $0.stopServing(of: user) }) else { return true }
-        streams.withLock { $0.forget(bot: user) }
+        guard userSockets.withLockedValue({ $0.stopServing(of: user) }) else { return true }
+        streams.withLockedValue { $0.forget(bot: user) }
         cluster?.publish(.presence(user: user, online: false))
         return true
     }
@@ -273,7 +274,7 @@ public final class Hub: Sendable {
 
     private func applyPresenceSharing(_ shares: Bool, for user: String) async {
         for shard in shards { await shard.applyPresenceSharingChanged(shares, for: user) }
-        guard userSockets.withLock({ $0.isServed(user) }) else { return }
+        guard userSockets.withLockedValue({ $0.isServed(user) }) else { return }
         cluster?.publish(.presence(user: user, online: shares))
     }
 

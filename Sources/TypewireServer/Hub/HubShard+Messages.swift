@@ -45,7 +45,7 @@ extension HubShard {
         if let replyID = ReplyID.replyMessageId(of: send.clientMessageId) {
             // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
             let key = StreamKey(conversation: send.conversation, messageId: replyID, bot: identity.userID)
-            streams.withLock { $0.remove(key) }
+            streams.withLockedValue { $0.remove(key) }
         }
         guard let outbox = connections[id]?.outbox else { return }
         deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
@@ -111,7 +111,7 @@ extension HubShard {
             configuration.messages.replyTimeout.wholeMilliseconds, configuration.messages.maxOpenReplies, configuration.messages.maxLength
         )
         // One turn of the node's replies: a bot streaming in conversations of two shards cannot pass its cap.
-        let outcome = streams.withLock { replies -> StreamPartOutcome in
+        let outcome = streams.withLockedValue { replies -> StreamPartOutcome in
             replies.forgetSilent(of: key.bot, before: time - replyTimeout)
             let known = replies[key]
             guard known != nil || part.isFinal || replies.count(of: key.bot) < maxOpenReplies else { return .tooManyOpen }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Identifies a reply a bot is streaming.
 struct StreamKey: Hashable {
@@ -57,10 +57,10 @@ struct OpenReplies {
 /// shards count against one cap. Touched by `stream` frames (and a bot's `send` of a cut-off reply), not by
 /// other frames.
 final class SharedOpenReplies: Sendable {
-    private let replies = Mutex(OpenReplies())
+    private let replies = NIOLockedValueBox(OpenReplies())
 
     /// Runs `body` on the replies, alone.
-    func withLock<T>(_ body: (inout OpenReplies) -> T) -> T {
-        replies.withLock { body(&$0) }
+    func withLockedValue<T>(_ body: (inout OpenReplies) -> T) -> T {
+        replies.withLockedValue { body(&$0) }
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A token bucket per key (a user, a client address): a pure value fed the server's time in milliseconds.
 ///
@@ -42,13 +42,13 @@ struct RateLimiters<Key: Hashable & Sendable>: Sendable {
 /// ``RateLimiters`` shared by every connection of a node, behind a lock: the REST requests per user
 /// (``RequestLimiter``), the handshakes per user (``HandshakeBudgets``), the refused sockets per client address.
 final class SharedRateLimiters<Key: Hashable & Sendable>: Sendable {
-    private let limiters: Mutex<RateLimiters<Key>>
+    private let limiters: NIOLockedValueBox<RateLimiters<Key>>
 
     /// - Parameters:
     ///   - rate: Tokens regained per second and key.
     ///   - burst: Tokens a key has at once.
     init(rate: Double, burst: Double) {
-        limiters = Mutex(RateLimiters(rate: rate, burst: burst))
+        limiters = NIOLockedValueBox(RateLimiters(rate: rate, burst: burst))
     }
 
     /// Buckets of the budget, one per key.
@@ -58,11 +58,11 @@ final class SharedRateLimiters<Key: Hashable & Sendable>: Sendable {
 
     /// Takes one token of the key's bucket if there is one (``RateLimiters/allow(_:now:)``).
     func allow(_ key: Key, now: Int64) -> Bool {
-        limiters.withLock { $0.allow(key, now: now) }
+        limiters.withLockedValue { $0.allow(key, now: now) }
     }
 
     /// Whether the key's bucket is empty now; takes nothing (``RateLimiters/isSpent(_:now:)``).
     func isSpent(_ key: Key, now: Int64) -> Bool {
-        limiters.withLock { $0.isSpent(key, now: now) }
+        limiters.withLockedValue { $0.isSpent(key, now: now) }
     }
 }

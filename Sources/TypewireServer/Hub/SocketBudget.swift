@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What one socket may spend, whichever of the hub's shards it spends it in: its subscriptions
 /// (``ServerConfiguration/Sockets/maxSubscriptions``) and its lookups of conversations it turned out not to
@@ -11,29 +11,29 @@ final class SocketBudget: Sendable {
         var unknownLookups: RateLimiter
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     init(unknownConversations: RateBudget) {
-        state = Mutex(State(unknownLookups: RateLimiter(unknownConversations)))
+        state = NIOLockedValueBox(State(unknownLookups: RateLimiter(unknownConversations)))
     }
 
     /// The conversations the socket follows, in every shard.
     var subscriptions: Int {
-        state.withLock { $0.subscriptions }
+        state.withLockedValue { $0.subscriptions }
     }
 
     /// Counts subscriptions begun (a positive change) or ended (a negative one).
     func addSubscriptions(_ change: Int) {
-        state.withLock { $0.subscriptions += change }
+        state.withLockedValue { $0.subscriptions += change }
     }
 
     /// Takes one lookup of a conversation not in the membership cache, if the budget has one.
     func allowUnknownLookup(now: Int64) -> Bool {
-        state.withLock { $0.unknownLookups.allow(now: now) }
+        state.withLockedValue { $0.unknownLookups.allow(now: now) }
     }
 
     /// Gives a lookup back: the conversation was the user's after all.
     func refundUnknownLookup() {
-        state.withLock { $0.unknownLookups.refund() }
+        state.withLockedValue { $0.unknownLookups.refund() }
     }
 }

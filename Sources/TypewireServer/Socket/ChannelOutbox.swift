@@ -1,6 +1,7 @@
+import Atomics
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc  // linger
@@ -26,8 +27,8 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     package let channel: any Channel
     private let writer: LoopWriter
     private let closeTimeout: TimeAmount
-    private let ended = Atomic<Bool>(false)
-    private let overflowed = Mutex<(@Sendable () async -> Void)?>(nil)
+    private let ended = ManagedAtomic<Bool>(false)
+    private let overflowed = NIOLockedValueBox<(@Sendable () async -> Void)?>(nil)
     /// Written to since the last flush (the loop's).
     private var needsFlush = false
     /// A close frame has been written (the loop's).
@@ -72,7 +73,7 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     }
 
     package func onOverflow(_ handler: @escaping @Sendable () async -> Void) {
-        overflowed.withLock { $0 = handler }
+        overflowed.withLockedValue { $0 = handler }
     }
 
     package func close(reason: String) async {
@@ -168,7 +169,7 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         cutOff = true
         writeClose(code: .goingAway, reason: "the connection \(reason); reconnect", waitForPeer: false)
         closeAfterFlush()
-        guard let handler = overflowed.withLock({ $0 }) else { return }
+        guard let handler = overflowed.withLockedValue({ $0 }) else { return }
         Task { await handler() }
     }
 

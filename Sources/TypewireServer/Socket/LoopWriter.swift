@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Writes frames to the sockets of one event loop in batches: what is written in one turn of the loop goes
 /// without a flush, and each socket is flushed once at the end of the turn, so the frames one socket gets
@@ -22,7 +22,7 @@ package final class LoopWriter: @unchecked Sendable {
     }
 
     let eventLoop: any EventLoop
-    private let pending = Mutex(Pending())
+    private let pending = NIOLockedValueBox(Pending())
     /// Sockets written to in this turn and not yet flushed (the loop's).
     private var dirty: [ChannelOutbox] = []
     /// Whether a flush of `dirty` is scheduled (the loop's).
@@ -34,7 +34,7 @@ package final class LoopWriter: @unchecked Sendable {
 
     /// Queues a write from any thread; it reaches the loop with the others of this turn.
     func submit(_ item: Item, to outbox: ChannelOutbox) {
-        let hop = pending.withLock { pending in
+        let hop = pending.withLockedValue { pending in
             pending.items.append((outbox, item))
             defer { pending.hopScheduled = true }
             return !pending.hopScheduled
@@ -47,7 +47,7 @@ package final class LoopWriter: @unchecked Sendable {
     func writePending() {
         eventLoop.assertInEventLoop()
         var items: [(ChannelOutbox, Item)] = []
-        pending.withLock { pending in
+        pending.withLockedValue { pending in
             pending.hopScheduled = false
             swap(&items, &pending.items)
         }
@@ -83,13 +83,13 @@ package final class LoopWriter: @unchecked Sendable {
 
 /// The ``LoopWriter`` of each event loop of a server.
 package final class LoopWriters: Sendable {
-    private let writers = Mutex<[ObjectIdentifier: LoopWriter]>([:])
+    private let writers = NIOLockedValueBox<[ObjectIdentifier: LoopWriter]>([:])
 
     package init() {}
 
     /// The writer of `eventLoop`, made on first use.
     package func writer(for eventLoop: any EventLoop) -> LoopWriter {
-        writers.withLock { writers in
+        writers.withLockedValue { writers in
             let key = ObjectIdentifier(eventLoop)
             if let writer = writers[key] { return writer }
             let writer = LoopWriter(eventLoop: eventLoop)

@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// One socket's work for the hub, run in the order it came: items run one after another on a task that
 /// exists only while there is work, so an idle socket holds no task. The task is the owner's (the hub's),
@@ -20,7 +20,7 @@ final class SocketLane<Item: Sendable, Owner: EventLoopActor>: Sendable {
         var paused = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let owner: Owner
     private let work: @Sendable (Item, isolated Owner) async -> Void
     private let resume: @Sendable () -> Void
@@ -38,7 +38,7 @@ final class SocketLane<Item: Sendable, Owner: EventLoopActor>: Sendable {
     /// Queues an item.
     /// - Returns: Whether to stop reading the socket until `resume` is called.
     func submit(_ item: Item) -> Bool {
-        let (start, pause) = state.withLock { state in
+        let (start, pause) = state.withLockedValue { state in
             state.items.append(item)
             let start = !state.running
             state.running = true
@@ -52,7 +52,7 @@ final class SocketLane<Item: Sendable, Owner: EventLoopActor>: Sendable {
 
     private func run(on owner: isolated Owner) async {
         while true {
-            let (next, resumes): (Item?, Bool) = state.withLock { state in
+            let (next, resumes): (Item?, Bool) = state.withLockedValue { state in
                 guard let item = state.items.popFirst() else {
                     state.running = false
                     return (nil, false)

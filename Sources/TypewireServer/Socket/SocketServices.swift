@@ -1,8 +1,8 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
-import Synchronization
 import TypewireCore
 
 /// What every socket of a server shares (one instance, referenced by each socket's handler): the hub, the
@@ -52,21 +52,21 @@ final class SocketServices: Sendable {
     /// What the hub knows the socket as, once `hello` went through; the lane's (a mutex only hands it over
     /// between the lane's tasks).
     final class Registration: Sendable {
-        private let registered = Mutex<(connection: ConnectionID, user: String)?>(nil)
+        private let registered = NIOLockedValueBox<(connection: ConnectionID, user: String)?>(nil)
 
         /// The hub's id of the socket.
-        var connection: ConnectionID? { registered.withLock { $0?.connection } }
+        var connection: ConnectionID? { registered.withLockedValue { $0?.connection } }
         /// The user the socket said hello as.
-        var user: String? { registered.withLock { $0?.user } }
+        var user: String? { registered.withLockedValue { $0?.user } }
 
         func register(_ connection: ConnectionID, user: String) {
-            registered.withLock { $0 = (connection, user) }
+            registered.withLockedValue { $0 = (connection, user) }
         }
 
         /// Forgets the registration.
         /// - Returns: The hub's id of the socket, if it was registered.
         func clear() -> ConnectionID? {
-            registered.withLock { registered in
+            registered.withLockedValue { registered in
                 defer { registered = nil }
                 return registered?.connection
             }

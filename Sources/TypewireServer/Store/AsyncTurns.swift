@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Gives callers turns one at a time, in the order they asked, across suspension points: what runs in
 /// a turn is never interleaved with another turn, even when it awaits.
@@ -8,14 +8,14 @@ import Synchronization
 /// transaction spans several awaited statements, and another caller's statement must not land inside
 /// it. No package on this machine offers an async mutex (NIO's and the standard library's locks block a
 /// thread, which must never happen across an `await`), so it is written here: a flag and a FIFO of
-/// waiting continuations behind a `Mutex`.
+/// waiting continuations behind a lock.
 final class AsyncTurns: Sendable {
     private struct State {
         var busy = false
         var waiting = CircularBuffer<CheckedContinuation<Void, Never>>()
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Runs `body` in a turn of its own, after every turn asked for before it.
     func run<T>(_ body: () async throws -> T) async throws -> T {
@@ -32,7 +32,7 @@ final class AsyncTurns: Sendable {
 
     private func begin() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
+            let now = state.withLockedValue { state -> Bool in
                 guard state.busy else {
                     state.busy = true
                     return true
@@ -45,7 +45,7 @@ final class AsyncTurns: Sendable {
     }
 
     private func end() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiting.isEmpty else {
                 state.busy = false
                 return nil

@@ -1,7 +1,7 @@
+import Atomics
 import Logging
 import NIOPosix
 import SQLiteNIO
-import Synchronization
 
 /// The connections of one SQLite file: one writer, whose work runs in turns, and readers beside it.
 ///
@@ -25,7 +25,7 @@ final class SQLiteConnections: Sendable {
     private let pools: [NIOThreadPool]
     private let turns = AsyncTurns()
     private let inMemory: Bool
-    private let nextReader = Atomic<Int>(0)
+    private let nextReader = ManagedAtomic<Int>(0)
 
     private init(writer: SQLiteConnection, readers: [SQLiteConnection], pools: [NIOThreadPool], inMemory: Bool) {
         self.writer = writer
@@ -92,7 +92,7 @@ final class SQLiteConnections: Sendable {
     /// Runs reads on a reader connection.
     func read<T>(_ body: (SQLiteConnection) async throws -> T) async throws -> T {
         if inMemory || readers.isEmpty { return try await turns.run { try await body(writer) } }
-        let index = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue
+        let index = nextReader.loadThenWrappingIncrement(ordering: .relaxed)
         return try await body(readers[index % readers.count])
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import TypewireCore
 import TypewireTesting
 
@@ -188,9 +188,9 @@ extension ClientTesting {
 
 /// A flag one task sets and others read.
 final class Flag: Sendable {
-    private let value = Mutex(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
+    private let value = NIOLockedValueBox(false)
+    var isSet: Bool { value.withLockedValue { $0 } }
+    func set() { value.withLockedValue { $0 = true } }
 }
 
 extension TypewireClient {

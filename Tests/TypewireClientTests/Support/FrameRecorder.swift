@@ -1,7 +1,7 @@
 import Foundation
-import HummingbirdWSClient
 import Logging
 import TypewireCore
+import WSClient
 
 /// A plain WebSocket that says hello, subscribes to one conversation and records every server frame
 /// in the order it arrives: the receiver's view, where the order of typing and messages is visible.

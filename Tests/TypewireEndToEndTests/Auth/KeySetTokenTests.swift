@@ -124,7 +124,7 @@ struct KeySetTokenTests {
             #expect(await authority.verify(try await provider.token(kid: "rsa-1", lifetime: -60)) == nil, "expired")
 
             // alg confusion: an HS256 token whose HMAC secret is the RSA public key, naming its kid.
-            let pem = try #require(provider.rsaPublicPEM.withLock { $0["rsa-1"] })
+            let pem = try #require(provider.rsaPublicPEM.withLockedValue { $0["rsa-1"] })
             let forger = JWTKeyCollection()
             await forger.add(hmac: HMACKey(from: pem), digestAlgorithm: .sha256, kid: "rsa-1")
             let claims = IdentityProvider.Claims(

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 import TypewireClient
 import TypewireCore
@@ -72,7 +72,7 @@ struct ServerKillTests {
 
 /// Acknowledged sends, counted from the sending tasks.
 private final class Acknowledgements: Sendable {
-    private let value = Mutex(0)
-    var total: Int { value.withLock { $0 } }
-    func count() { value.withLock { $0 += 1 } }
+    private let value = NIOLockedValueBox(0)
+    var total: Int { value.withLockedValue { $0 } }
+    func count() { value.withLockedValue { $0 += 1 } }
 }

@@ -1,8 +1,9 @@
+import Atomics
 import Foundation
 import Hummingbird
 import JWTKit
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import _CryptoExtras
 
 /// A stand-in for an identity provider such as Firebase Authentication: RSA and EC keys, their public
@@ -24,25 +25,25 @@ final class IdentityProvider: Sendable {
     }
 
     private let signers = JWTKeyCollection()
-    private let publicKeys: Mutex<[String: [String: String]]> = Mutex([:])
-    private let published: Mutex<[String]> = Mutex([])
-    private let readCount = Atomic<Int>(0)
+    private let publicKeys: NIOLockedValueBox<[String: [String: String]]> = NIOLockedValueBox([:])
+    private let published: NIOLockedValueBox<[String]> = NIOLockedValueBox([])
+    private let readCount = ManagedAtomic<Int>(0)
 
     /// The RSA public key of `kid` in PEM form (for the `alg` confusion attack).
-    let rsaPublicPEM: Mutex<[String: String]> = Mutex([:])
+    let rsaPublicPEM: NIOLockedValueBox<[String: String]> = NIOLockedValueBox([:])
 
     /// Makes an RSA key (RS256) named `kid`; it is published only once ``publish(_:)`` names it.
     func addRSAKey(_ kid: String) async throws {
         let key = try Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
         await signers.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
         let primitives = try key.publicKey.getKeyPrimitives()
-        publicKeys.withLock {
+        publicKeys.withLockedValue {
             $0[kid] = [
                 "kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256",
                 "n": Self.base64URL(primitives.modulus), "e": Self.base64URL(primitives.publicExponent),
             ]
         }
-        rsaPublicPEM.withLock { $0[kid] = key.publicKey.pemRepresentation }
+        rsaPublicPEM.withLockedValue { $0[kid] = key.publicKey.pemRepresentation }
     }
 
     /// Makes an EC P-256 key (ES256) named `kid`.
@@ -50,20 +51,20 @@ final class IdentityProvider: Sendable {
         let key = ES256PrivateKey()
         await signers.add(ecdsa: key, kid: JWKIdentifier(string: kid))
         guard let parameters = key.publicKey.parameters else { throw ProviderError() }
-        publicKeys.withLock {
+        publicKeys.withLockedValue {
             $0[kid] = ["kty": "EC", "kid": kid, "use": "sig", "alg": "ES256", "crv": "P-256", "x": parameters.x, "y": parameters.y]
         }
     }
 
     /// Which keys the served set holds from now on.
-    func publish(_ kids: [String]) { published.withLock { $0 = kids } }
+    func publish(_ kids: [String]) { published.withLockedValue { $0 = kids } }
 
     /// How many times the key set was fetched.
     var reads: Int { readCount.load(ordering: .relaxed) }
 
     /// The key set as JSON.
     var keySetJSON: String {
-        let keys = published.withLock { kids in publicKeys.withLock { all in kids.compactMap { all[$0] } } }
+        let keys = published.withLockedValue { kids in publicKeys.withLockedValue { all in kids.compactMap { all[$0] } } }
         let data = try! JSONSerialization.data(withJSONObject: ["keys": keys], options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
@@ -94,7 +95,7 @@ final class IdentityProvider: Sendable {
     func serve(_ body: (_ address: String) async throws -> Void) async throws {
         let router = Router()
         router.get("jwks.json") { _, _ -> Response in
-            self.readCount.add(1, ordering: .relaxed)
+            self.readCount.wrappingIncrement(ordering: .relaxed)
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: self.keySetJSON)))
         }

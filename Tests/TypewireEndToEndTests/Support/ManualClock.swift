@@ -1,8 +1,8 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A clock the test moves by hand, in milliseconds.
 final class ManualClock: Sendable {
-    private let value = Mutex<Int64>(1_000_000)
-    var now: Int64 { value.withLock { $0 } }
-    func advance(by milliseconds: Int64) { value.withLock { $0 += milliseconds } }
+    private let value = NIOLockedValueBox<Int64>(1_000_000)
+    var now: Int64 { value.withLockedValue { $0 } }
+    func advance(by milliseconds: Int64) { value.withLockedValue { $0 += milliseconds } }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import Hummingbird
-import HummingbirdWSClient
 import Logging
 import NIOWebSocket
 import Testing
 import TypewireCore
+import WSClient
 
 /// A real WebSocket client for tests: sends frames, collects what the server sends, and waits (with a
 /// deadline) for the frame a test expects.

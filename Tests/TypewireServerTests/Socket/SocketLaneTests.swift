@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import Synchronization
 import Testing
 
 @testable import TypewireServer
@@ -14,21 +14,21 @@ private actor LoopOwner: EventLoopActor {
 @Suite("SocketLane: a socket's work in order on its owner's loop, with a task only while busy", .timeLimit(.minutes(1)))
 struct SocketLaneTests {
     @Test func itemsRunInOrderAndAPilingSocketIsPausedThenResumed() async {
-        let done = Mutex<[Int]>([])
-        let resumed = Mutex(0)
+        let done = NIOLockedValueBox<[Int]>([])
+        let resumed = NIOLockedValueBox(0)
         let (finished, finish) = AsyncStream.makeStream(of: Void.self)
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
-        let offLoop = Mutex(0)
+        let offLoop = NIOLockedValueBox(0)
         let lane = SocketLane<Int, LoopOwner>(
             owner: LoopOwner(),
             work: { item, owner in
-                if !owner.eventLoop.inEventLoop { offLoop.withLock { $0 += 1 } }
+                if !owner.eventLoop.inEventLoop { offLoop.withLockedValue { $0 += 1 } }
                 if item == 0 { for await _ in gate { break } }  // the first item waits: the rest pile up
                 await Task.yield()
-                done.withLock { $0.append(item) }
+                done.withLockedValue { $0.append(item) }
                 if item == 99 { finish.yield() }
             },
-            resume: { resumed.withLock { $0 += 1 } }
+            resume: { resumed.withLockedValue { $0 += 1 } }
         )
         let pauses = (0..<100).filter { lane.submit($0) }
         // Once, when 64 items wait: the 64th or 65th submitted, as the first may already be running.
@@ -36,8 +36,8 @@ struct SocketLaneTests {
         #expect(pauses.count == 1 && [pauseAt - 1, pauseAt].contains(pauses[0]), "reading paused at \(pauses)")
         open.yield()
         for await _ in finished { break }
-        #expect(done.withLock { $0 } == Array(0..<100))
-        #expect(resumed.withLock { $0 } == 1, "reading resumes once the lane caught up")
-        #expect(offLoop.withLock { $0 } == 0, "the work runs on its owner's event loop")
+        #expect(done.withLockedValue { $0 } == Array(0..<100))
+        #expect(resumed.withLockedValue { $0 } == 1, "reading resumes once the lane caught up")
+        #expect(offLoop.withLockedValue { $0 } == 0, "the work runs on its owner's event loop")
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 @testable import TypewireServer
 
@@ -12,7 +12,7 @@ final class QueueOutbox: Outbox {
     }
 
     private let frames: AsyncStream<String>.Continuation
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let byteLimit: Int
 
     init(frames: AsyncStream<String>.Continuation, byteLimit: Int = 1 << 30) {
@@ -28,7 +28,7 @@ final class QueueOutbox: Outbox {
 
     func enqueue(_ frame: OutboundFrame) {
         let text = frame.text
-        let outcome: Outcome = state.withLock { state in
+        let outcome: Outcome = state.withLockedValue { state in
             guard !state.ended else { return .dropped }
             guard state.queuedBytes + text.utf8.count <= byteLimit else {
                 state.ended = true
@@ -47,12 +47,12 @@ final class QueueOutbox: Outbox {
     }
 
     func finish() {
-        state.withLock { $0.ended = true }
+        state.withLockedValue { $0.ended = true }
         frames.finish()
     }
 
     func onOverflow(_ handler: @escaping @Sendable () async -> Void) {
-        state.withLock { $0.overflowed = handler }
+        state.withLockedValue { $0.overflowed = handler }
     }
 
     func close(reason: String) async {
