@@ -47,9 +47,16 @@ extension TypewireClient {
         wakeUp()
     }
 
+    /// The device's network path was updated: when the network comes back, or the preferred interface
+    /// changes, the client connects again at once (``networkChanged()``); other updates change nothing.
+    /// On Apple platforms the client follows `NWPathMonitor` itself (``Configuration/followsNetworkPath``).
+    public func networkPathUpdated(_ path: NetworkPath) {
+        if networkPath.update(path) { networkChanged() }
+    }
+
     /// The device's network changed (another interface, or back after none): a socket on the old path may
     /// be dead without a word, so it is closed and the client connects again at once; a client waiting out
-    /// its backoff connects at once. On Apple platforms an app feeds it from `NWPathMonitor`.
+    /// its backoff connects at once.
     public func networkChanged() {
         guard !paused else { return }
         closeSocket()

@@ -30,8 +30,9 @@ public actor TypewireClient {
         public var streamInterval: Duration
         /// How often the client pings the server; a pong missing at the next ping drops the connection
         /// (then it reconnects), so a socket that died silently (a network switch) is not taken for connected
-        /// for long. Default 15 s.
-        public var pingInterval: Duration
+        /// for long. Default nil: as often as the server pings, as its last `welcome` said (15 s on a first
+        /// connection, and with a server that does not say).
+        public var pingInterval: Duration?
         /// How many times in a row the server may refuse the client's token (`unauthorized`), or the token
         /// provider fail, before the client stops and reports ``ConnectionState/failed(_:)``. Default 3.
         public var authenticationAttempts: Int
@@ -43,11 +44,15 @@ public actor TypewireClient {
         /// another app and back keeps it); then it closes, and the others see the user offline. 0 closes it
         /// at once. Default 10 s.
         public var backgroundGrace: Duration
+        /// Whether the client follows the device's network path itself (`NWPathMonitor`, on Apple
+        /// platforms only) and connects again at once when the network comes back or changes interface
+        /// (``TypewireClient/networkPathUpdated(_:)``). Default true.
+        public var followsNetworkPath: Bool
 
         /// Creates a configuration.
         public init(
             backoff: Backoff = .init(), text: TypingText.Configuration = .init(), streamInterval: Duration = .milliseconds(250),
-            pingInterval: Duration = .seconds(15), backgroundGrace: Duration = .seconds(10), conversationWait: Duration = .seconds(30)
+            pingInterval: Duration? = nil, backgroundGrace: Duration = .seconds(10), conversationWait: Duration = .seconds(30)
         ) {
             self.conversationWait = conversationWait
             self.authenticationAttempts = 3
@@ -56,6 +61,7 @@ public actor TypewireClient {
             self.streamInterval = streamInterval
             self.pingInterval = pingInterval
             self.backgroundGrace = backgroundGrace
+            self.followsNetworkPath = true
         }
     }
 
@@ -88,6 +94,8 @@ public actor TypewireClient {
     private var refreshTask: Task<Void, Never>?
     /// Whether the current socket was welcomed: frames are sent only then.
     private(set) var welcomed = false
+    /// What the network path's updates mean for the socket.
+    var networkPath = NetworkPathWatch()
     private var currentUser: String?
 
     /// The user the server's last `welcome` named (nil before the first connection).
@@ -152,7 +160,11 @@ public actor TypewireClient {
             )
         }
         running = true
-        defer { running = false }
+        let pathFollower = configuration.followsNetworkPath ? followNetworkPath() : nil
+        defer {
+            running = false
+            pathFollower?.cancel()
+        }
         var attempt = 0
         var random = SystemRandomNumberGenerator()
         while !Task.isCancelled {
@@ -169,9 +181,10 @@ public actor TypewireClient {
                 } catch {
                     throw TypewireClientError(reason: .tokenProvider, message: "The token provider failed: \(error)")
                 }
+                let pingInterval = configuration.pingInterval ?? serverConfiguration?.pingInterval.map { .milliseconds($0) } ?? .seconds(15)
                 var socketConfiguration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
-                socketConfiguration.autoPing = .enabled(timePeriod: configuration.pingInterval)
-                try await WebSocketClient.connect(url: url, configuration: socketConfiguration, logger: logger) { inbound, outbound, _ in
+                socketConfiguration.autoPing = .enabled(timePeriod: pingInterval)
+                try await SocketTransport.connect(url: url, configuration: socketConfiguration, logger: logger) { inbound, outbound, _ in
                     let (items, continuation) = AsyncStream.makeStream(of: Outgoing.self)
                     continuation.yield(.text(Self.encode(.hello(.init(token: token)))))
                     await self.attach(continuation, token: token)

@@ -78,4 +78,33 @@ struct LifecycleTests: ClientTesting {
             }
         )
     }
+
+    @Test func theNetworkPathComingBackConnectsAtOnce() async throws {
+        var configuration = Self.quickBackoff
+        configuration.backoff = Backoff(initial: .seconds(60), maximum: .seconds(60), jitter: 0)
+        configuration.followsNetworkPath = false  // the test is the path monitor
+        try await acrossARestart(
+            ["alice"], configuration: configuration,
+            whileUp: { clients in
+                await clients[0].networkPathUpdated(NetworkPath(isSatisfied: true, interfaces: ["en0"]))
+            },
+            duringOutage: { clients in
+                await clients[0].networkPathUpdated(NetworkPath(isSatisfied: false, interfaces: []))
+                _ = try await first(await clients[0].states()) { if case .waitingToReconnect = $0 { true } else { false } }
+            },
+            afterRestart: { _, clients in
+                await clients[0].networkPathUpdated(NetworkPath(isSatisfied: true, interfaces: ["pdp_ip0"]))
+                try await waitUntilConnected(clients[0])  // within 10 s, a sixth of the backoff
+            }
+        )
+    }
+
+    @Test func theClientTakesTheServersPingIntervalFromItsWelcome() async throws {
+        try await TestServer.run(configure: { $0.sockets.pingInterval = .milliseconds(1_500) }) { server in
+            try await withClients(["alice"], of: server) { clients in
+                try await waitUntilConnected(clients[0])
+                #expect(await clients[0].serverConfiguration?.pingInterval == 1_500)
+            }
+        }
+    }
 }

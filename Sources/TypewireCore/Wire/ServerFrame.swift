@@ -55,12 +55,18 @@ public enum ServerFrame: Hashable, Sendable {
         /// Whether the server keeps messages; false in typing-only mode, where `send`, `edit` and `stream`
         /// are refused and a client stops its typing itself when the user sends (absent means true).
         public var storesMessages: Bool
+        /// How often the server pings the socket; a client pings as often, so that it notices a dead
+        /// connection as soon as the server does (absent: the client chooses).
+        public var pingInterval: Int64?
         /// Creates the configuration.
-        public init(activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64, storesMessages: Bool = true) {
+        public init(
+            activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64, storesMessages: Bool = true, pingInterval: Int64? = nil
+        ) {
             self.activityTTL = activityTTL
             self.refreshInterval = refreshInterval
             self.idleTimeout = idleTimeout
             self.storesMessages = storesMessages
+            self.pingInterval = pingInterval
         }
 
         public init(from decoder: any Decoder) throws {
@@ -69,6 +75,7 @@ public enum ServerFrame: Hashable, Sendable {
             refreshInterval = try container.decode(Int64.self, forKey: .refreshInterval)
             idleTimeout = try container.decode(Int64.self, forKey: .idleTimeout)
             storesMessages = try container.decodeIfPresent(Bool.self, forKey: .storesMessages) ?? true
+            pingInterval = try container.decodeIfPresent(Int64.self, forKey: .pingInterval)
         }
     }
 

@@ -157,7 +157,8 @@ public final class Hub: Sendable {
                 config: .init(
                     activityTTL: configuration.typing.activityTTL.wholeMilliseconds,
                     refreshInterval: configuration.typing.refreshInterval.wholeMilliseconds,
-                    idleTimeout: configuration.typing.idleTimeout.wholeMilliseconds, storesMessages: configuration.storage.storesMessages
+                    idleTimeout: configuration.typing.idleTimeout.wholeMilliseconds, storesMessages: configuration.storage.storesMessages,
+                    pingInterval: configuration.sockets.pingInterval.wholeMilliseconds
                 )
             ))
         outbox.enqueue(Self.encode(welcome))
