@@ -125,6 +125,7 @@ let package = Package(
                 "TypewireServer",
                 "TypewireDemo",
                 "TypewireBench",
+                "TypewireClient",
                 server("ArgumentParser", "swift-argument-parser"),
                 server("Hummingbird", "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,7 +4,9 @@ import TypewireCore
 struct PendingSend {
     var conversation: String
     var text: String
-    var continuation: CheckedContinuation<String, any Error>
+    /// The caller of `send` waiting for the server's id; nil for a message from the outbox file, written
+    /// before the app was last killed.
+    var continuation: CheckedContinuation<String, any Error>?
 }
 
 /// An edit waiting for the server to fan the edited message out.

@@ -12,7 +12,7 @@ extension TypewireClient {
         }
         let clientMessageId = UUID().uuidString.lowercased()
         activeIn.remove(conversation)  // the server clears the sender's activity when it stores the message
-        pendingSends[clientMessageId] = PendingSend(conversation: conversation, text: text, continuation: continuation)
+        queueSend(clientMessageId, in: conversation, text: text, continuation: continuation)
         resendMessage(clientMessageId)
     }
 
@@ -58,8 +58,8 @@ extension TypewireClient {
             guard let pending = pendingSends[ref] else { return }
             if retry { return retryLater(.message(ref)) }
             retrySettled(.message(ref))
-            pendingSends.removeValue(forKey: ref)
-            pending.continuation.resume(throwing: error)
+            _ = settleSend(ref)
+            pending.continuation?.resume(throwing: error)
         case "edit":
             guard let pending = pendingEdits[ref] else { return }
             if retry { return retryLater(.edit(ref)) }

@@ -50,7 +50,7 @@ extension TypewireClient {
         let clientMessageId = ReplyState.clientMessageId(of: messageId)
         activeIn.remove(reply.conversation)  // storing the reply clears the bot's activity
         return try await withCheckedThrowingContinuation { continuation in
-            pendingSends[clientMessageId] = PendingSend(conversation: reply.conversation, text: reply.text, continuation: continuation)
+            queueSend(clientMessageId, in: reply.conversation, text: reply.text, continuation: continuation)
             // The final part carries the whole text, so parts refused or lost on the way do not matter; if
             // it cannot go now, the whole text goes as a `send` after the reconnect (stored once either way).
             let end = ClientFrame.Stream(
@@ -78,7 +78,7 @@ extension TypewireClient {
             if retry { return retryLater(.message(clientMessageId)) }
             retrySettled(.message(clientMessageId))
             replies.removeValue(forKey: messageId)
-            pendingSends.removeValue(forKey: clientMessageId)?.continuation.resume(throwing: error)
+            settleSend(clientMessageId)?.continuation?.resume(throwing: error)
         } else if retry {
             return  // a part refused for now: others see a gap until the final part brings the whole text
         } else {

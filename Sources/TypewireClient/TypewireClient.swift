@@ -48,6 +48,11 @@ public actor TypewireClient {
         /// platforms only) and connects again at once when the network comes back or changes interface
         /// (``TypewireClient/networkPathUpdated(_:)``). Default true.
         public var followsNetworkPath: Bool
+        /// Where messages not yet acknowledged are kept so that they survive the app being killed, and are
+        /// sent again (stored once) when it next runs; nil keeps them in memory only. Default
+        /// ``OutboxFile/standard``: a file in Application Support on Apple platforms, nil elsewhere. One
+        /// file per client.
+        public var outbox: OutboxFile?
 
         /// Creates a configuration.
         public init(
@@ -62,6 +67,7 @@ public actor TypewireClient {
             self.pingInterval = pingInterval
             self.backgroundGrace = backgroundGrace
             self.followsNetworkPath = true
+            self.outbox = .standard
         }
     }
 
@@ -69,7 +75,7 @@ public actor TypewireClient {
     private let token: @Sendable () async throws -> String
     let configuration: Configuration
     let formatter: TypingText
-    private let logger: Logger
+    let logger: Logger
 
     private var outgoing: AsyncStream<Outgoing>.Continuation?
     /// Why the server ended conversations' handles (the last reason of each; cleared when one is opened again).
@@ -94,6 +100,9 @@ public actor TypewireClient {
     private var refreshTask: Task<Void, Never>?
     /// Whether the current socket was welcomed: frames are sent only then.
     private(set) var welcomed = false
+    /// The messages waiting for their `ack`, as the outbox file keeps them.
+    var unsent = UnsentMessages()
+    var outboxLoaded = false
     /// What the network path's updates mean for the socket.
     var networkPath = NetworkPathWatch()
     private var currentUser: String?
@@ -160,6 +169,7 @@ public actor TypewireClient {
             )
         }
         running = true
+        loadOutbox()
         let pathFollower = configuration.followsNetworkPath ? followNetworkPath() : nil
         defer {
             running = false
@@ -379,7 +389,7 @@ public actor TypewireClient {
         case .ack(let ack):
             replyAcknowledged(ack.clientMessageId)
             retrySettled(.message(ack.clientMessageId))
-            pendingSends.removeValue(forKey: ack.clientMessageId)?.continuation.resume(returning: ack.messageId)
+            settleSend(ack.clientMessageId)?.continuation?.resume(returning: ack.messageId)
         case .stream(let part):
             conversations[part.conversation]?.yield(part)
         case .error(let failure):
@@ -441,6 +451,7 @@ public actor TypewireClient {
             transmit(.subscribe(.init(conversation: id)))
             for composer in conversation.composers { composer.connectionChanged(isConnected: true) }
         }
+        restoreUnsentMessages()
         for clientMessageId in pendingSends.keys { resendMessage(clientMessageId) }
         for messageId in pendingEdits.keys { resendEdit(messageId) }
         for messageId in replies.keys { refreshReplyActivity(messageId) }

@@ -1,11 +1,11 @@
 import ArgumentParser
 
-/// The `typewire` command: the server, its tools and the simulator.
+/// The `typewire` command: the server, its tools, a client and the simulator.
 @main
 struct Typewire: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "typewire",
         abstract: "Real-time typing indicators and presence for chat apps.",
-        subcommands: [Serve.self, Token.self, Simulate.self, Bench.self, Relay.self]
+        subcommands: [Serve.self, Token.self, Client.self, Simulate.self, Bench.self, Relay.self]
     )
 }

@@ -60,40 +60,24 @@ def running_server(name, sqlite, *, host="127.0.0.1", extra=()):
         yield server
 
 
-class Peer:
-    """A WebSocket client in this process; a thread reads every frame (answering pings) with its arrival time."""
+class Arrivals:
+    """What a client received, each with its arrival time, appended by a reader thread, and waited for."""
 
-    def __init__(self, url, token, label):
+    def __init__(self, label):
         self.label = label
-        self.ws = websocket.create_connection(url, timeout=10)
-        self.ws.settimeout(None)
         self.frames = []  # (arrival, frame)
         self.closed_at = None
         self._changed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True, name=f"peer-{label}")
-        self._reader.start()
-        self.send({"type": "hello", "token": token})
-        self.wait_for(lambda f: f["type"] == "welcome", 10, "welcome")
 
-    def _read(self):
-        try:
-            while True:
-                opcode, frame = self.ws.recv_data_frame(control_frame=False)
-                arrival = time.monotonic()
-                if opcode == websocket.ABNF.OPCODE_CLOSE:
-                    break
-                if opcode == websocket.ABNF.OPCODE_TEXT:
-                    with self._changed:
-                        self.frames.append((arrival, json.loads(frame.data.decode())))
-                        self._changed.notify_all()
-        except Exception:  # the socket closed or failed: nothing more will come
-            pass
+    def _arrived(self, frame):
+        with self._changed:
+            self.frames.append((time.monotonic(), frame))
+            self._changed.notify_all()
+
+    def _ended(self):
         with self._changed:
             self.closed_at = time.monotonic()
             self._changed.notify_all()
-
-    def send(self, frame):
-        self.ws.send(json.dumps(frame))
 
     def mark(self):
         """The number of frames received so far, to wait only for later ones."""
@@ -114,9 +98,37 @@ class Peer:
                 left = deadline - time.monotonic()
                 if left <= 0 or self.closed_at is not None:
                     recent = [f for _, f in self.frames[since:]][-8:]
-                    state = "its socket closed" if self.closed_at is not None else f"{timeout} s passed"
+                    state = "it closed" if self.closed_at is not None else f"{timeout} s passed"
                     raise AssertionError(f"{self.label} never got {what}: {state}; last frames: {recent}")
                 self._changed.wait(left)
+
+
+class Peer(Arrivals):
+    """A WebSocket client in this process; a thread reads every frame (answering pings) with its arrival time."""
+
+    def __init__(self, url, token, label):
+        super().__init__(label)
+        self.ws = websocket.create_connection(url, timeout=10)
+        self.ws.settimeout(None)
+        self._reader = threading.Thread(target=self._read, daemon=True, name=f"peer-{label}")
+        self._reader.start()
+        self.send({"type": "hello", "token": token})
+        self.wait_for(lambda f: f["type"] == "welcome", 10, "welcome")
+
+    def _read(self):
+        try:
+            while True:
+                opcode, frame = self.ws.recv_data_frame(control_frame=False)
+                if opcode == websocket.ABNF.OPCODE_CLOSE:
+                    break
+                if opcode == websocket.ABNF.OPCODE_TEXT:
+                    self._arrived(json.loads(frame.data.decode()))
+        except Exception:  # the socket closed or failed: nothing more will come
+            pass
+        self._ended()
+
+    def send(self, frame):
+        self.ws.send(json.dumps(frame))
 
     def subscribe(self, conversation):
         self.send({"type": "subscribe", "conversation": conversation})
@@ -183,12 +195,16 @@ class Child:
 
 
 @contextlib.contextmanager
-def child(*args, **kwargs):
-    process = Child(*args, **kwargs)
+def stopped_after(process):
+    """Yields a started process (a `Child`, a `SwiftClient`) and always stops it on the way out."""
     try:
         yield process
     finally:
         process.stop()
+
+
+def child(*args, **kwargs):
+    return stopped_after(Child(*args, **kwargs))
 
 
 class FreezableProxy:
@@ -273,3 +289,43 @@ def record(name, **figures):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with open(ARTIFACTS / "measurements.jsonl", "a", encoding="utf-8") as out:
         out.write(json.dumps({"test": name, "at": time.time(), **figures}) + "\n")
+
+
+class SwiftClient(Arrivals):
+    """`typewire client` (the Swift SDK's client) in a process of its own, following one conversation: commands
+    go to its standard input; its events (JSON lines: `state`, `acked`, `typing`) are read on a thread."""
+
+    def __init__(self, url, token, conversation=DIRECT, outbox=None, prefix=()):
+        super().__init__("the Swift client")
+        arguments = [*prefix, str(BINARY), "client", "--url", url, "--token", token, "--conversation", conversation]
+        if outbox is not None:
+            arguments += ["--outbox", str(outbox)]
+        self.process = subprocess.Popen(arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self._arrived(json.loads(line))
+        self._ended()
+
+    def command(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(10)
+        self._reader.join(5)
+        for stream in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+def connected(event):
+    return event.get("state") == "connected"
+
+
+def swift_client(*args, **kwargs):
+    return stopped_after(SwiftClient(*args, **kwargs))

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Where a client keeps the messages the server has not acknowledged yet, so that they survive the app
+/// being killed: a small JSON file, written whole (to a temporary file, then renamed over the old one) each
+/// time a message is added or settled. After a relaunch the client sends them again with their
+/// `clientMessageId`, and the server stores each once.
+///
+/// One file per client: two clients on one file overwrite each other's messages.
+public struct OutboxFile: Sendable, Hashable {
+    /// The file.
+    public var url: URL
+
+    /// Keeps the outbox in `url` (its folder is created when needed).
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// The default: `Typewire/outbox.json` in the app's Application Support folder on Apple platforms
+    /// (backed up, not purged like caches); nil elsewhere (messages then live in memory only).
+    public static var standard: OutboxFile? {
+        #if canImport(Darwin)
+            guard let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else { return nil }
+            return OutboxFile(url: folder.appendingPathComponent("Typewire/outbox.json"))
+        #else
+            return nil
+        #endif
+    }
+
+    /// What the file holds; empty if there is no file yet.
+    func load() throws -> UnsentMessages {
+        guard FileManager.default.fileExists(atPath: url.path) else { return UnsentMessages() }
+        return try JSONDecoder().decode(UnsentMessages.self, from: Data(contentsOf: url))
+    }
+
+    /// Replaces what the file holds.
+    func save(_ messages: UnsentMessages) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try JSONEncoder().encode(messages).write(to: url, options: .atomic)
+    }
+}
