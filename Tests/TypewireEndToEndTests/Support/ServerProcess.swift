@@ -119,9 +119,21 @@ final class ServerProcess: Sendable {
         guard process.isRunning else { return }
         process.terminate()
         if await !waitForExit(within: .seconds(10)) {
-            Issue.record("node on port \(port) did not stop within 10 s of SIGTERM; killed it (log: \(log.path))")
+            Issue.record(
+                "node on port \(port) did not stop within 10 s of SIGTERM (\(processState)); killed it (log: \(log.path))")
             await kill()
         }
+    }
+
+    /// The process's state as the kernel sees it (`/proc/PID/stat`: `Z` exited and not yet reaped, `S`
+    /// sleeping, `R` running), and where each of its threads waits: what a stop that hangs is doing.
+    private var processState: String {
+        let pid = process.processIdentifier
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "gone"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let waits = threads.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/wchan", encoding: .utf8) }
+        return "state \(state); threads waiting in \(Set(waits).sorted().joined(separator: ", "))"
     }
 
     @discardableResult
