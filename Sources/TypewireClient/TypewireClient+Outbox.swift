@@ -31,7 +31,7 @@ extension TypewireClient {
     /// After a welcome: the welcomed user's messages from the outbox file that this run does not know yet
     /// (written before the app was killed) wait for their `ack` again, and are sent with the others.
     func restoreUnsentMessages() {
-        guard let user = userID, configuration.outbox != nil else { return }
+        guard let user = userID, configuration.outbox != nil, !unsent.messages.isEmpty else { return }
         for message in unsent.claim(by: user) where pendingSends[message.clientMessageId] == nil {
             pendingSends[message.clientMessageId] = PendingSend(conversation: message.conversation, text: message.text, continuation: nil)
         }

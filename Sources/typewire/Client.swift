@@ -54,7 +54,7 @@ struct Client: AsyncParsableCommand {
                     case "typing": await chat.setActivity(.typing)
                     case "stop": await chat.setActivity(.none)
                     case "network-changed": await client.networkChanged()
-                    case "quit": group.cancelAll()
+                    case "quit": break
                     default: output.write(["error": "unknown command: \(command)"])
                     }
                     if command == "quit" { break }
