@@ -401,6 +401,8 @@ public actor TypewireClient {
 
     /// Whether no fresh token waits for the server's answer (for tests).
     var socketTokenIsAccepted: Bool { offeredToken == nil && socketToken != nil }
+    /// How many `refresh` frames this client has sent (for tests).
+    private(set) var refreshesOffered = 0
 
     /// Waits until the current socket's token is due for a refresh (``TokenRefresh``), then offers a fresh
     /// one. A token whose expiry cannot be read is not refreshed: the socket reconnects when it expires.
@@ -429,7 +431,11 @@ public actor TypewireClient {
         do {
             let fresh = try await token()
             guard welcomed, !Task.isCancelled else { return }
+            // A provider that caches its token gives the same one until close to its expiry (Firebase's
+            // `getIDToken()` renews it in its last 5 minutes): nothing to hand over, asked again later.
+            guard fresh != socketToken else { return scheduleRefresh(retry: true) }
             offeredToken = fresh
+            refreshesOffered += 1
             transmit(.refresh(.init(token: fresh)))
         } catch {
             logger.warning("the token provider failed; asking again before the token expires", metadata: ["error": "\(error)"])

@@ -6,10 +6,13 @@ import TypewireCore
 /// `typewire client`: the Swift SDK's client from a shell, for trying a server by hand and for the fault
 /// tests (`Tests/Faults`), which kill it, cut its network and relaunch it.
 ///
-/// Reads commands from standard input, one a line: `send TEXT`, `typing`, `stop`, `network-changed`,
-/// `quit`. Writes what happens to standard output, one JSON object a line: `{"state": …}` for every
-/// connection state, `{"acked": TEXT, "id": …}` when the server stored a message, `{"typing": TEXT}` for
-/// the indicator's text (empty when nobody types).
+/// Reads commands from standard input, one a line: `type TEXT` (the input field now holds TEXT, as on a
+/// keystroke), `clear` (the field was cleared), `send TEXT` (sent from the field: typing stops),
+/// `typing` and `stop` (the activity set directly), `network-changed`, `quit`. Keystrokes go through the
+/// SDK's ``Composer``, so its rules decide the frames (start at once, refreshes, the idle stop). Writes
+/// what happens to standard output, one JSON object a line: `{"state": …}` for every connection state,
+/// `{"acked": TEXT, "id": …}` when the server stored a message, `{"message": TEXT, "from": USER}` for
+/// every message that arrives, `{"typing": TEXT}` for the indicator's text (empty when nobody types).
 struct Client: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the Swift client: commands on standard input, events as JSON lines on standard output."
@@ -44,13 +47,19 @@ struct Client: AsyncParsableCommand {
                 group.addTask {
                     for await typing in chat.typing { output.write(["typing": typing.text ?? ""]) }
                 }
+                group.addTask {
+                    for await message in chat.messages { output.write(["message": message.text, "from": message.sender]) }
+                }
+                let composer = await chat.composer()
                 for await line in Self.standardInputLines() {
                     let (command, argument) = Self.split(line)
                     switch command {
                     case "send":
                         group.addTask {
-                            if let id = try? await chat.send(argument) { output.write(["acked": argument, "id": id]) }
+                            if let id = try? await composer.send(argument) { output.write(["acked": argument, "id": id]) }
                         }
+                    case "type": composer.textDidChange(argument)
+                    case "clear": composer.didClear()
                     case "typing": await chat.setActivity(.typing)
                     case "stop": await chat.setActivity(.none)
                     case "network-changed": await client.networkChanged()

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 import websocket
 
@@ -207,19 +208,24 @@ def child(*args, **kwargs):
     return stopped_after(Child(*args, **kwargs))
 
 
-class FreezableProxy:
-    """A TCP proxy on 127.0.0.1 to a server. `freeze()` stops forwarding in both directions and keeps
-    both sockets open: no FIN, no RST, no data, like a network that silently drops every packet."""
+class TcpProxy:
+    """A TCP proxy on 127.0.0.1 to a server: each connection it accepts gets one to the server, and
+    `_connected(client, upstream)` (a subclass's) starts what carries the bytes between them."""
 
     def __init__(self, target_port):
         self.target = ("127.0.0.1", target_port)
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
-        self.frozen = threading.Event()
         self.stopped = threading.Event()
         self.sockets = []
-        self.threads = [threading.Thread(target=self._accept, daemon=True)]
-        self.threads[0].start()
+        self.connections = 0
+        self.threads = []
+        self._start(self._accept)
+
+    def _start(self, target, *args):
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        thread.start()
+        self.threads.append(thread)
 
     def _accept(self):
         self.listener.settimeout(0.1)
@@ -234,10 +240,31 @@ class FreezableProxy:
             for s in (client, upstream):
                 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.sockets += [client, upstream]
-            for source, sink in ((client, upstream), (upstream, client)):
-                thread = threading.Thread(target=self._pump, args=(source, sink), daemon=True)
-                thread.start()
-                self.threads.append(thread)
+            self.connections += 1
+            self._connected(client, upstream)
+
+    def close(self):
+        self.stopped.set()
+        for s in [self.listener, *self.sockets]:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked in recv, which close alone may not
+            with contextlib.suppress(OSError):
+                s.close()
+        for thread in self.threads:
+            thread.join(2)
+
+
+class FreezableProxy(TcpProxy):
+    """`freeze()` stops forwarding in both directions and keeps both sockets open: no FIN, no RST, no data,
+    like a network that silently drops every packet."""
+
+    def __init__(self, target_port):
+        self.frozen = threading.Event()
+        super().__init__(target_port)
+
+    def _connected(self, client, upstream):
+        for source, sink in ((client, upstream), (upstream, client)):
+            self._start(self._pump, source, sink)
 
     def _pump(self, source, sink):
         while not self.stopped.is_set():
@@ -260,14 +287,6 @@ class FreezableProxy:
     def freeze(self):
         self.frozen.set()
 
-    def close(self):
-        self.stopped.set()
-        for s in [self.listener, *self.sockets]:
-            with contextlib.suppress(OSError):
-                s.close()
-        for thread in self.threads:
-            thread.join(2)
-
 
 @contextlib.contextmanager
 def freezable_proxy(target_port):
@@ -276,6 +295,14 @@ def freezable_proxy(target_port):
         yield proxy
     finally:
         proxy.close()
+
+
+def stored_texts(server, token, conversation=DIRECT):
+    """The texts of a conversation's stored messages (its last 200), through the HTTP API."""
+    request = urllib.request.Request(
+        f"{server.url}/v1/conversations/{conversation}/messages?limit=200", headers={"Authorization": f"Bearer {token}"}
+    )
+    return [message["text"] for message in json.load(urllib.request.urlopen(request, timeout=10))["messages"]]
 
 
 def percentile(values, fraction):

@@ -11,18 +11,10 @@ import json
 import os
 import signal
 import time
-import urllib.request
 
-from faultkit import DIRECT, connected, mint_token, record, running_server, swift_client
+from faultkit import connected, mint_token, record, running_server, stored_texts, swift_client
 
 COUNT = 40
-
-
-def stored_texts(server, token):
-    request = urllib.request.Request(
-        f"{server.url}/v1/conversations/{DIRECT}/messages?limit=200", headers={"Authorization": f"Bearer {token}"}
-    )
-    return [message["text"] for message in json.load(urllib.request.urlopen(request, timeout=10))["messages"]]
 
 
 def unsent(outbox):

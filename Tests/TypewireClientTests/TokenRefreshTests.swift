@@ -55,17 +55,44 @@ struct TokenRefreshTests: ClientTesting {
                 defer { connection.cancel() }
                 _ = try await openChat(alice)
                 // The hello's token and three refreshes: about 8 s of 4 s tokens.
-                let deadline = ContinuousClock.now + .seconds(30)
-                while tokens.withLockedValue({ $0 }) < 4 {
-                    guard ContinuousClock.now < deadline else { throw ClientTestError.timedOut }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+                try await waitUntil(tokens, reaches: 4)
                 try await waitUntil(alice) { $0.socketTokenIsAccepted }
                 let seen = states.withLockedValue { $0 }
                 let sinceConnected = seen.drop { $0 != .connected }
                 #expect(Array(sinceConnected) == [.connected], "connected once, never dropped: \(seen)")
                 #expect(offline.withLockedValue { $0 } == 0, "Bob never saw Alice go offline")
             }
+        }
+    }
+
+    @Test func aProviderThatGivesTheSameTokenAgainIsAskedLaterAndNothingIsSentForIt() async throws {
+        try await TestServer.run { server in
+            // Like Firebase's getIDToken(): the cached token until it is close to its expiry.
+            let cached = try await server.token("alice", lifetime: .seconds(12))
+            let asked = NIOLockedValueBox(0)
+            let alice = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) {
+                let ask = asked.withLockedValue {
+                    $0 += 1
+                    return $0
+                }
+                return ask <= 2 ? cached : try await server.token("alice", lifetime: .seconds(3_600))
+            }
+            let connection = Task { try await alice.run() }
+            defer { connection.cancel() }
+            _ = try await openChat(alice)
+            try await waitUntil(asked, reaches: 3)
+            try await waitUntil(alice) { $0.socketTokenIsAccepted && $0.refreshesOffered == 1 }
+            #expect(asked.withLockedValue { $0 } == 3, "the hello, the cached token again, then a fresh one")
+            #expect(await alice.refreshesOffered == 1, "no refresh for the token the socket already has")
+        }
+    }
+
+    /// Waits (polling, for up to 30 s) until a count of the token provider's answers reaches `count`.
+    private func waitUntil(_ counter: NIOLockedValueBox<Int>, reaches count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while counter.withLockedValue({ $0 }) < count {
+            guard ContinuousClock.now < deadline else { throw ClientTestError.timedOut }
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }
