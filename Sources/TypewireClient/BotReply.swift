@@ -19,10 +19,13 @@ public final class BotReply: Sendable {
     /// The reply's id, unique per reply; the stored message carries `clientMessageId` `stream-<messageId>`.
     public let messageId: String
     private let client: TypewireClient
+    /// The conversation's handle, kept open while the reply is held (a released handle closes itself).
+    private let handle: ConversationHandle
 
-    init(messageId: String, client: TypewireClient) {
+    init(messageId: String, client: TypewireClient, handle: ConversationHandle) {
         self.messageId = messageId
         self.client = client
+        self.handle = handle
     }
 
     /// Goes back to thinking (after a tool).

@@ -5,8 +5,8 @@ import TypewireCore
 /// sending, editing, a composer for the text field, and a bot's replies.
 ///
 /// Each sequence has one consumer; open another handle for another screen. Call ``close()`` when the
-/// screen goes away: its composers and sequences end, and with the last handle the subscription and its
-/// timers. If the user is removed from the conversation (or it does not exist), the handle ends the same
+/// screen goes away (a handle released without it closes itself): its composers and sequences end, and
+/// with the last handle the subscription and its timers. If the user is removed from the conversation (or it does not exist), the handle ends the same
 /// way by itself.
 public final class ConversationHandle: Sendable {
     /// The conversation's id.
@@ -39,6 +39,12 @@ public final class ConversationHandle: Sendable {
         self.messages = messages
         self.presence = presence
         self.replies = replies
+    }
+
+    /// A handle released without ``close()`` closes itself: nothing it started outlives it.
+    deinit {
+        let (client, id, view) = (client, id, view)
+        Task { await client.close(id, view: view) }
     }
 
     /// Sends a message and returns the server's id for it once stored. The server clears the sender's
@@ -81,7 +87,7 @@ public final class ConversationHandle: Sendable {
     /// - Parameter messageId: The reply's id, unique per reply.
     /// - Throws: ``TypewireClientError`` if the handle is closed or the id is in use.
     public func beginReply(messageId: String = UUID().uuidString.lowercased()) async throws -> BotReply {
-        try await client.beginReply(messageId, in: id)
+        try await client.beginReply(messageId, in: self)
     }
 
     /// Sets the current user's activity here directly, e.g. `.recording` or `.uploading`; for typing,

@@ -29,13 +29,15 @@ extension TypewireClient {
         )
     }
 
-    /// Performs a step of a handle's lane. Activity applies only while the handle is open; a message
-    /// goes out even if its handle closed meanwhile (the user sent it).
+    /// Performs a step of a handle's lane. Activity applies only while the handle is open, except a stop:
+    /// a handle's composers stop as it closes, and while another handle keeps the conversation open that
+    /// stop must still go out (else "is typing" stays for the ttl). A message goes out even if its handle
+    /// closed meanwhile (the user sent it).
     func perform(_ step: ConversationStep, in id: String, view: Int) {
         let isOpen = conversations[id]?.views[view] != nil
         switch step {
         case .activity(let activity):
-            if isOpen { setActivity(activity, in: id) }
+            if isOpen || (activity == .none && conversations[id] != nil) { setActivity(activity, in: id) }
         case .sent:
             if isOpen, !storesMessages, activeIn.contains(id) { setActivity(.none, in: id) }
         case .send(let text, let continuation):

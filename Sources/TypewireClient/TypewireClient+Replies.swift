@@ -2,7 +2,8 @@ import TypewireCore
 
 extension TypewireClient {
     /// Begins a bot's reply in an open conversation: the bot shows as thinking at once.
-    func beginReply(_ messageId: String, in conversation: String) throws -> BotReply {
+    func beginReply(_ messageId: String, in handle: ConversationHandle) throws -> BotReply {
+        let conversation = handle.id
         guard conversations[conversation] != nil else { throw TypewireClientError.closed(conversation) }
         guard replies[messageId] == nil else {
             throw TypewireClientError(
@@ -13,7 +14,7 @@ extension TypewireClient {
         replies[messageId] = reply
         sendReplyActivity(messageId)
         armReplyTimer(messageId)
-        return BotReply(messageId: messageId, client: self)
+        return BotReply(messageId: messageId, client: self, handle: handle)
     }
 
     /// Thinking or tool use.

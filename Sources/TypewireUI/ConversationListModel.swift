@@ -41,7 +41,6 @@ public final class ConversationListModel {
     @ObservationIgnored private var readUpTo: [String: Int64]
     @ObservationIgnored private var handles: [ConversationHandle] = []
     @ObservationIgnored private var listening: Task<Void, Never>?
-    @ObservationIgnored private var userID: String?
 
     /// A list of the app's conversations.
     /// - Parameters:
@@ -65,13 +64,16 @@ public final class ConversationListModel {
     public func appear() async {
         guard let client, !isOpen else { return }
         isOpen = true
-        userID = await client.userID
         for row in rows { handles.append(await client.conversation(row.id)) }
         let handles = handles
         listening = Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 for handle in handles {
-                    group.addTask { for await message in handle.messages { await self?.receive(message) } }
+                    // Who the user is comes with the client's first welcome, which a message follows: asked
+                    // then, not when the list appeared (on a cold start it is not known yet).
+                    group.addTask {
+                        for await message in handle.messages { await self?.receive(message, userID: await client.userID) }
+                    }
                     group.addTask { for await change in handle.presence { await self?.show(change) } }
                 }
             }
@@ -96,7 +98,7 @@ public final class ConversationListModel {
         if let sentAt = rows[index].lastMessage?.sentAt { readUpTo[conversationID] = sentAt }
     }
 
-    private func receive(_ message: ChatMessage) {
+    private func receive(_ message: ChatMessage, userID: String?) {
         guard let index = rows.firstIndex(where: { $0.id == message.conversation }) else { return }
         if message.editedAt != nil {
             if rows[index].lastMessage?.id == message.id { rows[index].lastMessage = message }

@@ -8,43 +8,59 @@ import TypewireCore
 /// every change drives a ``Composer``.
 ///
 /// Call ``appear()`` when the screen shows and ``disappear()`` when it goes; ``enterBackground()`` and
-/// ``enterForeground()`` when the app does. Nothing here blocks the main actor: the client is an actor
-/// of its own, and a keystroke is a lock and an enqueue.
+/// ``enterForeground()`` when the app does, in any order and as often as they come: the model follows
+/// the last of them. Nothing here blocks the main actor: the client is an actor of its own, and a
+/// keystroke is a lock and an enqueue.
+///
+/// Own one model per conversation for as long as its screen lives (`@State` in the view that shows it,
+/// or a model the app keeps), not one made anew in a `body`: a model released while open closes its
+/// subscription by itself, but a new one starts from nothing.
 @MainActor @Observable
 public final class ConversationModel {
     /// The conversation's id.
     public let conversationID: String
     /// The bubbles, oldest first.
-    public private(set) var thread = MessageThread()
+    public internal(set) var thread = MessageThread()
     /// Who is active now, ready to show.
-    public private(set) var typing: TypingState = .idle
+    public internal(set) var typing: TypingState = .idle
     /// The members online now.
-    public private(set) var onlineMembers: Set<String> = []
+    public internal(set) var onlineMembers: Set<String> = []
     /// Where a bot's reply stands.
-    public private(set) var reply: ReplyPhase = .idle
+    public internal(set) var reply: ReplyPhase = .idle
     /// The last request the server refused (a message too long, a conversation left), for an alert.
-    public private(set) var lastError: TypewireClientError?
+    public internal(set) var lastError: TypewireClientError?
     /// Whether the screen follows the conversation (between ``appear()`` and ``disappear()``).
-    public private(set) var isOpen = false
+    public internal(set) var isOpen = false
     /// The text being written. Every change tells the composer, which tells the others "is typing".
     public var draft: String = "" {
         didSet { if draft != oldValue, !isClearingDraft { composer?.textDidChange(draft) } }
     }
 
-    @ObservationIgnored private let client: TypewireClient?
-    @ObservationIgnored private var handle: ConversationHandle?
-    @ObservationIgnored private var composer: Composer?
-    @ObservationIgnored private var listening: Task<Void, Never>?
-    @ObservationIgnored private var bot = BotReplyTracker()
-    @ObservationIgnored private var botTimer: Task<Void, Never>?
-    @ObservationIgnored private var userID: String?
+    @ObservationIgnored let client: TypewireClient?
+    @ObservationIgnored var handle: ConversationHandle?
+    @ObservationIgnored var composer: Composer?
+    @ObservationIgnored var listening: Task<Void, Never>?
+    @ObservationIgnored var bot = BotReplyTracker()
+    @ObservationIgnored var botTimer: Task<Void, Never>?
+    @ObservationIgnored var userID: String?
     @ObservationIgnored private var isClearingDraft = false
-    @ObservationIgnored private var reopensInForeground = false
+    /// What the calls so far ask for (on screen, in the background).
+    @ObservationIgnored var lifecycle = ScreenLifecycle()
+    /// The last of the lifecycle's changes, each waiting for the one before (one ordered lane).
+    @ObservationIgnored var converging: Task<Void, Never>?
 
     /// A model of one conversation of a client (which runs elsewhere: `Task { try await client.run() }`).
     public init(client: TypewireClient, conversationID: String) {
         self.client = client
         self.conversationID = conversationID
+    }
+
+    /// A model released while open ends what it started: its listening, its timer, and its handle (which
+    /// stops the user's typing and ends the subscription, unless another handle follows the conversation).
+    deinit {
+        listening?.cancel()
+        botTimer?.cancel()
+        if let handle { Task { await handle.close() } }
     }
 
     /// A model that shows fixed state and connects to nothing: for SwiftUI previews.
@@ -86,65 +102,13 @@ public final class ConversationModel {
         if case .streaming = reply { true } else { false }
     }
 
-    // MARK: Lifecycle
-
-    /// The screen shows: subscribe, and follow typing, messages, presence and replies.
-    public func appear() async {
-        guard let client, handle == nil else { return }
-        let handle = await client.conversation(conversationID)
-        self.handle = handle
-        composer = await handle.composer()
-        userID = await client.userID
-        isOpen = true
-        listening = Task { [weak self] in
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await state in handle.typing { await self?.show(state) } }
-                group.addTask { for await message in handle.messages { await self?.receive(message) } }
-                group.addTask { for await change in handle.presence { await self?.show(change) } }
-                group.addTask { for await part in handle.replies { await self?.receive(part) } }
-            }
-        }
-    }
-
-    /// The screen went away: typing stops, the subscription ends, nothing keeps running. The draft and
-    /// the messages stay for the next ``appear()``.
-    public func disappear() async {
-        guard let handle else { return }
-        composer?.end()
-        composer = nil
-        self.handle = nil
-        listening?.cancel()
-        listening = nil
-        botTimer?.cancel()
-        botTimer = nil
-        await handle.close()
-        isOpen = false
-        typing = .idle
-        onlineMembers = []
-        bot = BotReplyTracker()
-        thread.endStreams()
-        reply = .idle
-    }
-
-    /// The app went to the background: as ``disappear()``, remembering to come back.
-    public func enterBackground() async {
-        reopensInForeground = isOpen
-        await disappear()
-    }
-
-    /// The app came back: the screen follows the conversation again if it did before.
-    public func enterForeground() async {
-        guard reopensInForeground else { return }
-        reopensInForeground = false
-        await appear()
-    }
-
     // MARK: Sending
 
     /// Sends the draft: it shows at once as pending, the draft clears, and the others' indicator goes
     /// (the server clears it when it stores the message). A refusal marks the bubble failed and sets
     /// ``lastError``.
     public func send() async {
+        if userID == nil, let client { userID = await client.userID }  // a screen opened before the first welcome
         let text = draft
         guard let composer, text.contains(where: { !$0.isWhitespace }) else { return }
         let key = "pending-\(UUID().uuidString.lowercased())"
@@ -162,21 +126,21 @@ public final class ConversationModel {
 
     // MARK: What the conversation does
 
-    private func show(_ state: TypingState) {
+    func show(_ state: TypingState) {
         typing = state
         step(bot.typersChanged(state.typers, now: .now))
     }
 
-    private func show(_ change: ServerFrame.Presence) {
+    func show(_ change: ServerFrame.Presence) {
         if change.online { onlineMembers.insert(change.user) } else { onlineMembers.remove(change.user) }
     }
 
-    private func receive(_ message: ChatMessage) {
+    func receive(_ message: ChatMessage) {
         thread.receive(message)
         refreshReply()
     }
 
-    private func receive(_ part: ServerFrame.StreamDelta) {
+    func receive(_ part: ServerFrame.StreamDelta) {
         let name = typing.typers.first { $0.userID == part.user }?.name
         thread.stream(part, senderName: name, now: Int64(Date().timeIntervalSince1970 * 1_000))
         step(bot.chunk(isFinal: part.final, now: .now))
@@ -196,7 +160,7 @@ public final class ConversationModel {
         }
     }
 
-    private func refreshReply() {
+    func refreshReply() {
         reply = bot.phase(streamingText: thread.items.last { $0.isStreaming }?.text)
     }
 }

@@ -84,6 +84,34 @@ struct ComposerTests: ClientTesting {
         }
     }
 
+    @Test func aScreenClosingWhileAnotherHandleFollowsTheConversationStopsItsTyping() async throws {
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (list, bobChat) = (chats[0], chats[1])  // Alice's list screen keeps the conversation open
+                for round in 0..<20 {
+                    let screen = await clients[0].conversation(Self.direct)
+                    let composer = await screen.composer(configuration: .init(idleTimeout: .seconds(60)))
+                    composer.textDidChange("draft \(round)")
+                    _ = try await first(bobChat.typing) { $0.text != nil }
+                    await screen.close()  // its composer's stop is on the lane as the handle closes
+                    // The idle timeout and the ttl are a minute: a clear within the wait is the stop itself.
+                    let cleared = try? await first(bobChat.typing) { $0 == .idle }
+                    #expect(cleared != nil, "round \(round): Alice's typing stayed after her screen closed")
+                }
+                _ = list
+            }
+        }
+    }
+
+    @Test func aHandleReleasedWithoutClosingClosesItself() async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice"], of: server) { clients in
+                _ = try await openChat(clients[0])
+                try await waitUntil(clients[0]) { $0.liveCounts == LiveCounts() }
+            }
+        }
+    }
+
     @Test func typingGoingOnDuringAServerRestartIsAnnouncedAgain() async throws {
         var chats: [ConversationHandle] = []
         var composer: Composer?

@@ -55,4 +55,32 @@ struct ConversationListModelTests {
             #expect(counts == LiveCounts())
         }
     }
+
+    @Test func onAColdStartTheUsersOwnMessagesAreNotUnread() async throws {
+        try await TestServer.run { server in
+            let clients = ["alice", "bob"].map { user in
+                TypewireClient(url: server.socketURL) { try await server.token(user) }
+            }
+            // Bob's list appears before his client ever connected: who he is is not known yet.
+            let list = ConversationListModel(client: clients[1], conversations: [(id: "group-six", title: "The six")])
+            await list.appear()
+            let connections = clients.map { client in Task { try await client.run() } }
+            defer { connections.forEach { $0.cancel() } }
+            let bobsScreen = ConversationModel(client: clients[1], conversationID: "group-six")
+            await bobsScreen.appear()
+            bobsScreen.draft = "I'll book"
+            await bobsScreen.send()
+            try await eventually { list.rows.first?.lastMessage?.text == "I'll book" }
+            #expect(list.rows.first?.unreadCount == 0, "Bob's own message is not unread")
+            let alices = ConversationModel(client: clients[0], conversationID: "group-six")
+            await alices.appear()
+            alices.draft = "Thanks"
+            await alices.send()
+            try await eventually { list.rows.first?.lastMessage?.text == "Thanks" }
+            #expect(list.rows.first?.unreadCount == 1)
+            await alices.disappear()
+            await bobsScreen.disappear()
+            await list.disappear()
+        }
+    }
 }

@@ -1,17 +1,27 @@
 #if canImport(SwiftUI)
     import SwiftUI
+    import TypewireClient
 
     /// A conversation screen made of the pieces above: the messages, the thinking or typing indicator, and
     /// a composer. It shows model properties only; the model follows the screen's and the app's lifecycle.
+    ///
+    /// Compiled on Apple platforms only (SwiftUI); everything it shows is a property of the model, tested
+    /// on Linux.
     public struct ConversationView: View {
-        @Bindable var model: ConversationModel
+        @State private var model: ConversationModel
         /// The current user's id, to put their bubbles on the trailing side.
         let userID: String?
         @Environment(\.scenePhase) private var scenePhase
 
-        /// A screen for a model.
+        /// A screen for a model the app owns (and keeps for as long as the screen lives).
         public init(model: ConversationModel, userID: String?) {
-            self.model = model
+            _model = State(initialValue: model)
+            self.userID = userID
+        }
+
+        /// A screen that owns its model: one per conversation id, kept across the parent's updates.
+        public init(client: TypewireClient, conversationID: String, userID: String?) {
+            _model = State(initialValue: ConversationModel(client: client, conversationID: conversationID))
             self.userID = userID
         }
 
@@ -30,7 +40,7 @@
                     .padding(.horizontal)
                     .padding(.vertical, 4)
                 HStack {
-                    TextField("Message", text: $model.draft, axis: .vertical)
+                    TextField("Message", text: Bindable(model).draft, axis: .vertical)
                         .textFieldStyle(.roundedBorder)
                         .onSubmit { Task { await model.send() } }
                     Button("Send") { Task { await model.send() } }

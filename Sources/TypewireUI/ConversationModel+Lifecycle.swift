@@ -1,0 +1,82 @@
+import TypewireClient
+
+extension ConversationModel {
+    /// The screen shows: subscribe, and follow typing, messages, presence and replies.
+    public func appear() async {
+        lifecycle.isOnScreen = true
+        await converge()
+    }
+
+    /// The screen went away: typing stops, the subscription ends, nothing keeps running. The draft and
+    /// the messages stay for the next ``appear()``.
+    public func disappear() async {
+        lifecycle.isOnScreen = false
+        await converge()
+    }
+
+    /// The app went to the background: as ``disappear()``, until ``enterForeground()``.
+    public func enterBackground() async {
+        lifecycle.isInBackground = true
+        await converge()
+    }
+
+    /// The app came back: the screen follows the conversation again if it is still on screen.
+    public func enterForeground() async {
+        lifecycle.isInBackground = false
+        await converge()
+    }
+
+    /// Brings what is open in line with what the calls so far ask for, after every change already under
+    /// way: opening and closing never overlap, and a call returns once the model follows it (or a later
+    /// call). A caller's cancellation does not stop it halfway.
+    private func converge() async {
+        let previous = converging
+        let change = Task { [weak self] in
+            await previous?.value
+            await self?.follow()
+        }
+        converging = change
+        await change.value
+    }
+
+    /// Opens or closes until the model is as the last calls ask (they may change while it waits).
+    private func follow() async {
+        while let client, lifecycle.wantsOpen != (handle != nil) {
+            if lifecycle.wantsOpen { await open(client) } else { await close() }
+        }
+    }
+
+    private func open(_ client: TypewireClient) async {
+        let handle = await client.conversation(conversationID)
+        self.handle = handle
+        composer = await handle.composer()
+        userID = await client.userID
+        isOpen = true
+        listening = Task { [weak self] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await state in handle.typing { await self?.show(state) } }
+                group.addTask { for await message in handle.messages { await self?.receive(message) } }
+                group.addTask { for await change in handle.presence { await self?.show(change) } }
+                group.addTask { for await part in handle.replies { await self?.receive(part) } }
+            }
+        }
+    }
+
+    private func close() async {
+        guard let handle else { return }
+        composer?.end()
+        composer = nil
+        self.handle = nil
+        listening?.cancel()
+        listening = nil
+        botTimer?.cancel()
+        botTimer = nil
+        isOpen = false
+        typing = .idle
+        onlineMembers = []
+        bot = BotReplyTracker()
+        thread.endStreams()
+        reply = .idle
+        await handle.close()
+    }
+}
