@@ -43,8 +43,10 @@ public final class BotReply: Sendable {
         try await client.writeReply(messageId, text)
     }
 
-    /// Appends the last part and stores the whole reply as a message.
-    /// - Returns: The stored message's id.
+    /// Appends the last part and stores the whole reply as a message. On a typing-only server
+    /// (``TypewireClient/storesMessages`` false) the last part ends the reply for the members and nothing
+    /// is stored: store the text in the app's own database.
+    /// - Returns: The stored message's id (on a typing-only server, the reply's ``messageId``).
     @discardableResult
     public func finish(_ text: String = "") async throws -> String {
         try await client.finishReply(messageId, text)

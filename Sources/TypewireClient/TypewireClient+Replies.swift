@@ -49,7 +49,13 @@ extension TypewireClient {
             return reply
         }
         let clientMessageId = ReplyState.clientMessageId(of: messageId)
-        activeIn.remove(reply.conversation)  // storing the reply clears the bot's activity
+        activeIn.remove(reply.conversation)  // storing the reply (or its final part) clears the bot's activity
+        guard storesMessages else {
+            // Typing-only: the final part ends the reply for the members; nothing is stored, no ack comes.
+            replies.removeValue(forKey: messageId)
+            transmit(.stream(.init(conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true)))
+            return messageId
+        }
         return try await withCheckedThrowingContinuation { continuation in
             queueSend(clientMessageId, in: reply.conversation, text: reply.text, continuation: continuation)
             // The final part carries the whole text, so parts refused or lost on the way do not matter; if

@@ -52,10 +52,11 @@ extension ConversationModel {
         composer = await handle.composer()
         userID = await client.userID
         isOpen = true
+        let messages = messageSource?.messages(of: conversationID) ?? handle.messages
         listening = Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { for await state in handle.typing { await self?.show(state) } }
-                group.addTask { for await message in handle.messages { await self?.receive(message) } }
+                group.addTask { for await message in messages { await self?.receive(message) } }
                 group.addTask { for await change in handle.presence { await self?.show(change) } }
                 group.addTask { for await part in handle.replies { await self?.receive(part) } }
             }

@@ -27,8 +27,9 @@ public final class ConversationModel {
     public internal(set) var onlineMembers: Set<String> = []
     /// Where a bot's reply stands.
     public internal(set) var reply: ReplyPhase = .idle
-    /// The last request the server refused (a message too long, a conversation left), for an alert.
-    public internal(set) var lastError: TypewireClientError?
+    /// Why the last send failed, for an alert: a ``TypewireClientError`` (a message too long, a
+    /// conversation left), or the ``MessageSource``'s error.
+    public internal(set) var lastError: (any Error)?
     /// Whether the screen follows the conversation (between ``appear()`` and ``disappear()``).
     public internal(set) var isOpen = false
     /// The text being written. Every change tells the composer, which tells the others "is typing".
@@ -37,6 +38,8 @@ public final class ConversationModel {
     }
 
     @ObservationIgnored let client: TypewireClient?
+    /// Where messages come from and go to instead of the Typewire server, if the app keeps them.
+    @ObservationIgnored let messageSource: (any MessageSource)?
     @ObservationIgnored var handle: ConversationHandle?
     @ObservationIgnored var composer: Composer?
     @ObservationIgnored var listening: Task<Void, Never>?
@@ -50,9 +53,12 @@ public final class ConversationModel {
     @ObservationIgnored var converging: Task<Void, Never>?
 
     /// A model of one conversation of a client (which runs elsewhere: `Task { try await client.run() }`).
-    public init(client: TypewireClient, conversationID: String) {
+    /// - Parameter messageSource: The app's own store of messages, for a typing-only server (the Firebase
+    ///   path); nil: the Typewire server keeps them.
+    public init(client: TypewireClient, conversationID: String, messageSource: (any MessageSource)? = nil) {
         self.client = client
         self.conversationID = conversationID
+        self.messageSource = messageSource
     }
 
     /// A model released while open ends what it started: its listening, its timer, and its handle (which
@@ -69,6 +75,7 @@ public final class ConversationModel {
         reply: ReplyPhase = .idle, onlineMembers: Set<String> = [], draft: String = ""
     ) {
         client = nil
+        messageSource = nil
         self.conversationID = conversationID
         thread = MessageThread(items: messages)
         self.typing = typing
@@ -105,7 +112,8 @@ public final class ConversationModel {
     // MARK: Sending
 
     /// Sends the draft: it shows at once as pending, the draft clears, and the others' indicator goes
-    /// (the server clears it when it stores the message). A refusal marks the bubble failed and sets
+    /// (the server clears it when it stores the message; on a typing-only server the composer's stop
+    /// does). With a ``MessageSource`` the message goes there. A failure marks the bubble failed and sets
     /// ``lastError``.
     public func send() async {
         if userID == nil, let client { userID = await client.userID }  // a screen opened before the first welcome
@@ -113,15 +121,32 @@ public final class ConversationModel {
         guard let composer, text.contains(where: { !$0.isWhitespace }) else { return }
         let key = "pending-\(UUID().uuidString.lowercased())"
         thread.addPending(key: key, sender: userID ?? "", senderName: nil, text: text, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
-        isClearingDraft = true  // the send ends the typing; no keystroke of its own for the cleared field
-        draft = ""
-        isClearingDraft = false
+        clearDraft()
         do {
-            thread.acknowledge(key: key, messageID: try await composer.send(text))
+            if let messageSource {
+                composer.didSend()
+                thread.acknowledge(key: key, messageID: try await messageSource.send(text, to: conversationID))
+            } else {
+                thread.acknowledge(key: key, messageID: try await composer.send(text))
+            }
         } catch {
             thread.fail(key: key)
-            lastError = error as? TypewireClientError
+            lastError = error
         }
+    }
+
+    /// The app sent the draft itself (through its own backend, without ``send()``): the typing stops at
+    /// once and the draft clears; the message shows when its source delivers it.
+    public func didSend() {
+        composer?.didSend()
+        clearDraft()
+    }
+
+    /// Empties the draft without a keystroke of its own: the send ends the typing.
+    private func clearDraft() {
+        isClearingDraft = true
+        draft = ""
+        isClearingDraft = false
     }
 
     // MARK: What the conversation does

@@ -24,9 +24,10 @@ public struct MessageThread: Hashable, Sendable {
             // Stored messages in the server's order: one from a history that arrives after a newer live
             // message (a second screen's `subscribed`) goes before it, not under it.
             let position = items.lastIndex { $0.isPending || $0.isStreaming || $0.sentAt <= message.sentAt }.map { $0 + 1 } ?? 0
+            // A stored reply keeps its stream's key: parts still on their way find it and add nothing.
             return items.insert(
                 MessageItem(
-                    id: "message-\(message.id)", messageID: message.id, sender: message.sender, senderName: message.senderName,
+                    id: streamKey ?? "message-\(message.id)", messageID: message.id, sender: message.sender, senderName: message.senderName,
                     text: message.text, sentAt: message.sentAt, editedAt: message.editedAt
                 ), at: position)
         }

@@ -61,7 +61,7 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Typing-only mode, for apps that keep their messages elsewhere: send, edit and stream are refused and no message is stored (TYPEWIRE_NO_MESSAGES=1)."
+            "Typing-only mode, for apps that keep their messages elsewhere: send and edit are refused, bots' streamed replies are relayed, and no message is stored (TYPEWIRE_NO_MESSAGES=1)."
     )
     var noMessages = false
 

@@ -157,7 +157,7 @@ def test_the_guide_runs_as_written(guide_server, tmp_path):
     refused = ada.next(lambda frame: frame["type"] == "error")
     assert refused["code"] == "messages_disabled" and refused["ref"] == "m1"
 
-    # Step 4: the guide's checks.
+    # Step 5: the guide's checks.
     checks = run_block("activity", environment).splitlines()
     activity, presence = json.loads(checks[0]), json.loads(checks[1])
     assert [entry["user"] for entry in activity["entries"]] == ["uid-ada"] and activity["entries"][0]["activity"] == "typing"
@@ -166,6 +166,29 @@ def test_the_guide_runs_as_written(guide_server, tmp_path):
     # A token of another Firebase project is refused.
     stranger = Socket(server.socket_url, provider.token("uid-ada", project, audience="another-project"))
     assert stranger.welcome["type"] == "error" and stranger.welcome["code"] == "unauthorized"
+
+    # Step 4: a bot, marked and added by the guide's block, streams its reply through the typing-only
+    # server: the members get every part and the end of its activity; nothing is stored.
+    assert '"joined":["uid-clawd"]' in run_block("bot", environment)
+    clawd = Socket(server.socket_url, provider.token("uid-clawd", project))
+    clawd.send(type="subscribe", conversation="trip-planning")
+    clawd.next(lambda frame: frame["type"] == "subscribed")
+    def bot_activity(frame):
+        return {entry["activity"] for entry in frame.get("entries", []) if entry["user"] == "uid-clawd"}
+    clawd.send(type="activity", conversation="trip-planning", activity="thinking")
+    grace.next(lambda frame: frame["type"] == "activity" and bot_activity(frame) == {"thinking"})
+    clawd.send(type="activity", conversation="trip-planning", activity="typing")
+    grace.next(lambda frame: frame["type"] == "activity" and bot_activity(frame) == {"typing"})
+    clawd.send(type="stream", conversation="trip-planning", messageId="r1", delta="Flights ")
+    clawd.send(type="stream", conversation="trip-planning", messageId="r1", delta="found.", final=True)
+    parts = [grace.next(lambda frame: frame["type"] == "stream") for _ in range(2)]
+    assert [(part["user"], part["delta"], part["final"]) for part in parts] == [("uid-clawd", "Flights ", False), ("uid-clawd", "found.", True)]
+    grace.next(lambda frame: frame["type"] == "activity" and not bot_activity(frame))
+    history = subprocess.run(
+        ["curl", "-fsS", f"{server.url}/v1/conversations/trip-planning/messages", "-H", f"Authorization: Bearer {provider.token('uid-grace', project)}"],
+        capture_output=True, text=True, timeout=30, check=True,
+    )
+    assert json.loads(history.stdout) == {"messages": []}, history.stdout
 
     # The hook of step 2, run by node: Lin joins; then the document is deleted and everyone loses it.
     hook = tmp_path / "typewire.mjs"

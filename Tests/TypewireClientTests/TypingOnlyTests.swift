@@ -28,4 +28,24 @@ struct TypingOnlyClientTests: ClientTesting {
             }
         }
     }
+
+    @Test func aBotReplyStreamsToTheMembersAndFinishingStoresNothing() async throws {
+        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+            try await withChats(["alice", "clawd"], in: "bot-clawd", of: server) { clients, chats in
+                let (aliceChat, clawdChat) = (chats[0], chats[1])
+                let reply = try await clawdChat.beginReply(messageId: "r1")
+                _ = try await first(aliceChat.typing) { $0.text == "Clawd is thinking…" }
+                try await reply.write("Typing indicators ")
+                let firstPart = try await first(aliceChat.replies) { _ in true }
+                #expect(firstPart.delta == "Typing indicators " && !firstPart.final)
+                let id = try await reply.finish("matter.")
+                #expect(id == "r1", "nothing stored: the reply's own id")
+                let last = try await first(aliceChat.replies) { $0.final }
+                #expect(last.delta == "matter.")
+                _ = try await first(aliceChat.typing) { $0 == .idle }
+                #expect(try await history(of: "bot-clawd", as: "alice", on: server).isEmpty)
+                try await waitUntil(clients[1]) { $0.liveCounts.replies == 0 && $0.pendingSends.isEmpty }
+            }
+        }
+    }
 }

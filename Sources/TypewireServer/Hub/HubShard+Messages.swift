@@ -90,7 +90,7 @@ extension HubShard {
     }
 
     /// A bot streams a reply: each part is fanned out as it comes; the final part stores the whole reply as
-    /// a message and clears the bot's activity.
+    /// a message and clears the bot's activity (in typing-only mode it only clears the activity).
     func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard identity.isBot else {
@@ -145,6 +145,11 @@ extension HubShard {
         broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
         cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it
         guard part.isFinal else { return }
+        guard configuration.storage.storesMessages else {
+            // Typing-only: the reply ends with its final part, stored by the app's own backend if at all.
+            if board.clear(user: identity.userID, in: part.conversation) { publishActivity(of: part.conversation) }
+            return
+        }
         await self.send(
             .init(conversation: part.conversation, clientMessageId: ReplyID.clientMessageId(ofReply: part.messageId), text: text), from: id)
     }

@@ -2,13 +2,14 @@ import TypewireCore
 
 extension HubShard {
     /// In typing-only mode (``ServerConfiguration/Storage/storesMessages`` false), the answer to a frame that
-    /// would store or stream a message; nil for every other frame.
+    /// would store a message; nil for every other frame. A bot's streamed reply (`stream`) is relayed, not
+    /// refused: its parts go to the members as they come and nothing is stored (the app keeps the final
+    /// text in its own database).
     static func typingOnlyRefusal(of frame: ClientFrame) -> ServerFrame.Failure? {
         let ref: String
         switch frame {
         case .send(let send): ref = send.clientMessageId
         case .edit(let edit): ref = edit.messageId
-        case .stream(let part): ref = part.messageId
         default: return nil
         }
         return ServerFrame.Failure(

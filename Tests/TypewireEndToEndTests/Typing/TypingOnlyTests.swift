@@ -4,8 +4,8 @@ import TypewireCore
 import TypewireServer
 import TypewireTesting
 
-/// Typing-only mode (`--no-messages`): typing as always, and every frame that would store or stream a
-/// message refused with `messages_disabled`.
+/// Typing-only mode (`--no-messages`): typing as always, every frame that would store a message refused
+/// with `messages_disabled`, and a bot's streamed reply relayed without being stored.
 @Suite("typewire serve --no-messages", .timeLimit(.minutes(1)))
 struct TypingOnlyTests {
     static let direct = "direct-alice-bob"
@@ -30,15 +30,39 @@ struct TypingOnlyTests {
             #expect(refused.code == .messagesDisabled && refused.ref == "m1")
             alice.send(.edit(.init(conversation: Self.direct, messageId: "1", text: "hello")))
             #expect(try await alice.error().code == .messagesDisabled)
-            let clawd = try await TestSocket.connect(port: server.port, token: try await server.token("clawd"))
-            clawd.send(.stream(.init(conversation: "bot-clawd", messageId: "r1", delta: "Hi", isFinal: true)))
-            #expect(try await clawd.error().code == .messagesDisabled)
-
             let history = try await server.request("GET", "/v1/conversations/\(Self.direct)/messages", as: "bob")
             #expect(history.status == 200 && history.body == #"{"messages":[]}"#)
             // Bob's typing indicator is unaffected by the refused send: Alice still types until she stops.
             alice.send(.activity(.init(conversation: Self.direct, activity: .none)))
             _ = try await bob.activity(in: Self.direct) { $0.isEmpty }
+        }
+    }
+
+    @Test func aBotsStreamedReplyIsRelayedToTheMembersAndNothingIsStored() async throws {
+        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+            let alice = try await server.socket("alice")
+            alice.send(.subscribe(.init(conversation: "bot-clawd")))
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            let clawd = try await server.socket("clawd")
+            clawd.send(.activity(.init(conversation: "bot-clawd", activity: .thinking)))
+            _ = try await alice.activity(in: "bot-clawd") { $0.map(\.activity) == [.thinking] }
+            clawd.send(.activity(.init(conversation: "bot-clawd", activity: .typing)))
+            _ = try await alice.activity(in: "bot-clawd") { $0.map(\.activity) == [.typing] }
+            clawd.send(.stream(.init(conversation: "bot-clawd", messageId: "r1", delta: "Typing indicators ")))
+            clawd.send(.stream(.init(conversation: "bot-clawd", messageId: "r1", delta: "matter.", isFinal: true)))
+            var parts: [ServerFrame.StreamDelta] = []
+            while parts.last?.final != true {
+                let frame = try await alice.next { if case .stream = $0 { true } else { false } }
+                if case .stream(let part) = frame { parts.append(part) }
+            }
+            #expect(
+                parts.map(\.delta) == ["Typing indicators ", "matter."] && parts.allSatisfy { $0.user == "clawd" && $0.messageId == "r1" })
+            _ = try await alice.activity(in: "bot-clawd") { $0.isEmpty }  // the final part ended the bot's activity
+            let history = try await server.request("GET", "/v1/conversations/bot-clawd/messages", as: "alice")
+            #expect(history.status == 200 && history.body == #"{"messages":[]}"#, "nothing stored: \(history.body)")
+            // A person still cannot stream, on this server as on any.
+            alice.send(.stream(.init(conversation: "bot-clawd", messageId: "r2", delta: "pretend", isFinal: true)))
+            #expect(try await alice.error().code == .forbidden)
         }
     }
 

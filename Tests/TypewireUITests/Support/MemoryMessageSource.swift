@@ -1,0 +1,53 @@
+import Foundation
+import NIOConcurrencyHelpers
+import TypewireCore
+import TypewireUI
+
+/// An app's own message store in memory (what Firestore is on the Firebase path): every listener of a
+/// conversation gets the messages there when it starts, then each one stored.
+final class MemoryMessageSource: MessageSource {
+    private struct State {
+        var messages: [ChatMessage] = []
+        var listeners: [UUID: (conversation: String, continuation: AsyncStream<ChatMessage>.Continuation)] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let sender: String
+
+    /// A store whose `send` writes as `sender`.
+    init(sender: String) {
+        self.sender = sender
+    }
+
+    func messages(of conversationID: String) -> AsyncStream<ChatMessage> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ChatMessage.self)
+        let id = UUID()
+        state.withLockedValue { state in
+            for message in state.messages where message.conversation == conversationID { continuation.yield(message) }
+            state.listeners[id] = (conversationID, continuation)
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLockedValue { _ = $0.listeners.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func send(_ text: String, to conversationID: String) async throws -> String {
+        store(ChatMessage(conversation: conversationID, id: UUID().uuidString, sender: sender, senderName: nil, text: text, sentAt: now()))
+    }
+
+    /// Stores a message (as the app's backend would, e.g. a bot's finished reply) and hands it to the
+    /// listeners; returns its id.
+    @discardableResult
+    func store(_ message: ChatMessage) -> String {
+        let listeners = state.withLockedValue { state in
+            state.messages.append(message)
+            return state.listeners.values.filter { $0.conversation == message.conversation }.map(\.continuation)
+        }
+        for listener in listeners { listener.yield(message) }
+        return message.id
+    }
+
+    /// How many listeners are open (a screen that went away ends its own).
+    var listenerCount: Int { state.withLockedValue { $0.listeners.count } }
+
+    func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000) }
+}
