@@ -9,6 +9,13 @@ public struct TypingState: Hashable, Sendable {
     /// The same for assistive technology (no ellipsis, names uncut).
     public var accessibilityText: String?
 
+    /// Creates a state (for previews and tests; the client makes them from what the server says).
+    public init(typers: [Typer], text: String?, accessibilityText: String?) {
+        self.typers = typers
+        self.text = text
+        self.accessibilityText = accessibilityText
+    }
+
     /// No one is active.
     public static let idle = TypingState(typers: [], text: nil, accessibilityText: nil)
 }

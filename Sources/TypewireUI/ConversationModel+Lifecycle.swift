@@ -72,6 +72,9 @@ extension ConversationModel {
         listening = nil
         botTimer?.cancel()
         botTimer = nil
+        announcementTimer?.cancel()
+        announcementTimer = nil
+        announcer = TypingAnnouncer()
         isOpen = false
         typing = .idle
         onlineMembers = []

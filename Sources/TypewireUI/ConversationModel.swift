@@ -32,10 +32,17 @@ public final class ConversationModel {
     public internal(set) var lastError: (any Error)?
     /// Whether the screen follows the conversation (between ``appear()`` and ``disappear()``).
     public internal(set) var isOpen = false
-    /// The text being written. Every change tells the composer, which tells the others "is typing".
+    /// The text being written. Every change tells the composer, which tells the others "is typing"; a
+    /// Return typed at its end sends it (``returnKeySends``).
     public var draft: String = "" {
-        didSet { if draft != oldValue, !isClearingDraft { composer?.textDidChange(draft) } }
+        didSet { draftChanged(from: oldValue) }
     }
+    /// Whether Return at the end of the draft sends it, as in Messages (default true); a newline the
+    /// user asks for (``allowNewline()``, on Shift-Return) stays. False: Return is a newline.
+    public var returnKeySends = true
+    /// What VoiceOver should say now: someone started typing, a bot began thinking (``TypingAnnouncer``:
+    /// not at every refresh, at most once every 5 s). The view posts each new one.
+    public internal(set) var announcement: Announcement?
 
     @ObservationIgnored let client: TypewireClient?
     /// Where messages come from and go to instead of the Typewire server, if the app keeps them.
@@ -46,7 +53,10 @@ public final class ConversationModel {
     @ObservationIgnored var bot = BotReplyTracker()
     @ObservationIgnored var botTimer: Task<Void, Never>?
     @ObservationIgnored var userID: String?
-    @ObservationIgnored private var isClearingDraft = false
+    @ObservationIgnored var isClearingDraft = false
+    @ObservationIgnored var allowsNewline = false
+    @ObservationIgnored var announcer = TypingAnnouncer<ContinuousClock.Instant>()
+    @ObservationIgnored var announcementTimer: Task<Void, Never>?
     /// What the calls so far ask for (on screen, in the background).
     @ObservationIgnored var lifecycle = ScreenLifecycle()
     /// The last of the lifecycle's changes, each waiting for the one before (one ordered lane).
@@ -66,6 +76,7 @@ public final class ConversationModel {
     deinit {
         listening?.cancel()
         botTimer?.cancel()
+        announcementTimer?.cancel()
         if let handle { Task { await handle.close() } }
     }
 
@@ -109,50 +120,11 @@ public final class ConversationModel {
         if case .streaming = reply { true } else { false }
     }
 
-    // MARK: Sending
-
-    /// Sends the draft: it shows at once as pending, the draft clears, and the others' indicator goes
-    /// (the server clears it when it stores the message; on a typing-only server the composer's stop
-    /// does). With a ``MessageSource`` the message goes there. A failure marks the bubble failed and sets
-    /// ``lastError``.
-    public func send() async {
-        if userID == nil, let client { userID = await client.userID }  // a screen opened before the first welcome
-        let text = draft
-        guard let composer, text.contains(where: { !$0.isWhitespace }) else { return }
-        let key = "pending-\(UUID().uuidString.lowercased())"
-        thread.addPending(key: key, sender: userID ?? "", senderName: nil, text: text, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
-        clearDraft()
-        do {
-            if let messageSource {
-                composer.didSend()
-                thread.acknowledge(key: key, messageID: try await messageSource.send(text, to: conversationID))
-            } else {
-                thread.acknowledge(key: key, messageID: try await composer.send(text))
-            }
-        } catch {
-            thread.fail(key: key)
-            lastError = error
-        }
-    }
-
-    /// The app sent the draft itself (through its own backend, without ``send()``): the typing stops at
-    /// once and the draft clears; the message shows when its source delivers it.
-    public func didSend() {
-        composer?.didSend()
-        clearDraft()
-    }
-
-    /// Empties the draft without a keystroke of its own: the send ends the typing.
-    private func clearDraft() {
-        isClearingDraft = true
-        draft = ""
-        isClearingDraft = false
-    }
-
     // MARK: What the conversation does
 
     func show(_ state: TypingState) {
         typing = state
+        announce(announcer.stateChanged(state, now: .now))
         step(bot.typersChanged(state.typers, now: .now))
     }
 

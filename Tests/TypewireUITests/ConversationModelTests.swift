@@ -46,6 +46,22 @@ struct ConversationModelTests {
         }
     }
 
+    /// Alice's model of her conversation with Clawd, on screen, and a reply Clawd has begun there.
+    private func withAliceAndABotReply(
+        _ body: (_ alice: ConversationModel, _ reply: BotReply, _ clients: [TypewireClient]) async throws -> Void
+    ) async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice", "clawd"], of: server) { clients in
+                let alice = ConversationModel(client: clients[0], conversationID: "bot-clawd")
+                await alice.appear()
+                let chat = await clients[1].conversation("bot-clawd")
+                try await body(alice, try await chat.beginReply(), clients)
+                await chat.close()
+                await alice.disappear()
+            }
+        }
+    }
+
     @Test func twoModelsSeeEachOtherTypeStopAndSend() async throws {
         try await withAliceAndBob { alice, bob, _ in
             try await eventually { bob.onlineMembers.contains("alice") && alice.onlineMembers.contains("bob") }
@@ -67,32 +83,24 @@ struct ConversationModelTests {
     }
 
     @Test func aBotThinksUsesAToolStreamsAndFinishes() async throws {
-        try await TestServer.run { server in
-            try await withClients(["alice", "clawd"], of: server) { clients in
-                let alice = ConversationModel(client: clients[0], conversationID: "bot-clawd")
-                await alice.appear()
-                let chat = await clients[1].conversation("bot-clawd")
-                let reply = try await chat.beginReply()
-                try await eventually { alice.reply == .thinking }
-                #expect(alice.showsThinkingIndicator && !alice.showsStreamingCursor && alice.typingText == "Clawd is thinking…")
-                #expect(alice.indicatorText == "Clawd is thinking…")
-                try await reply.useTool("web_search")
-                try await eventually { alice.reply == .tool("web_search") }
-                #expect(alice.showsThinkingIndicator)
-                try await reply.write("Typing indicators ")
-                try await eventually { alice.reply == .streaming("Typing indicators ") }
-                #expect(alice.showsStreamingCursor && !alice.showsThinkingIndicator && alice.messages.last?.isStreaming == true)
-                #expect(alice.indicatorText == nil, "the cursor is the indicator while the reply streams")
-                _ = try await reply.finish("matter.")
-                try await eventually { alice.reply == .idle && alice.messages.last?.isStreaming == false }
-                let replies = alice.messages.filter { $0.sender == "clawd" }
-                #expect(
-                    replies.count == 1 && replies.first?.text == "Typing indicators matter.",
-                    "the stored reply took the streamed bubble's place")
-                try await eventually { alice.messages.last?.messageID != nil }
-                await chat.close()
-                await alice.disappear()
-            }
+        try await withAliceAndABotReply { alice, reply, _ in
+            try await eventually { alice.reply == .thinking }
+            #expect(alice.showsThinkingIndicator && !alice.showsStreamingCursor && alice.typingText == "Clawd is thinking…")
+            #expect(alice.indicatorText == "Clawd is thinking…")
+            try await reply.useTool("web_search")
+            try await eventually { alice.reply == .tool("web_search") }
+            #expect(alice.showsThinkingIndicator)
+            try await reply.write("Typing indicators ")
+            try await eventually { alice.reply == .streaming("Typing indicators ") }
+            #expect(alice.showsStreamingCursor && !alice.showsThinkingIndicator && alice.messages.last?.isStreaming == true)
+            #expect(alice.indicatorText == nil, "the cursor is the indicator while the reply streams")
+            _ = try await reply.finish("matter.")
+            try await eventually { alice.reply == .idle && alice.messages.last?.isStreaming == false }
+            let replies = alice.messages.filter { $0.sender == "clawd" }
+            #expect(
+                replies.count == 1 && replies.first?.text == "Typing indicators matter.",
+                "the stored reply took the streamed bubble's place")
+            try await eventually { alice.messages.last?.messageID != nil }
         }
     }
 
@@ -127,6 +135,76 @@ struct ConversationModelTests {
             try await eventually { alice.onlineMembers.contains("bob") }
             bob.draft = "Sure"
             try await eventually { alice.typingText == "Bob is typing…" }
+        }
+    }
+
+    @Test func voiceOverHearsSomeoneStartOnceAndTheDotsRunOnlyWhileSomeoneIsActive() async throws {
+        try await withAliceAndBob { alice, bob, _ in
+            #expect(!bob.isIndicatorActive && bob.announcement == nil, "nothing ticks while nobody types")
+            alice.draft = "H"
+            try await eventually { bob.announcement?.text == "Alice is typing" }
+            #expect(bob.isIndicatorActive && bob.indicatorAccessibilityText == "Alice is typing")
+            let first = bob.announcement
+            alice.draft = "Hello"  // keystrokes and the composer's refreshes say nothing new
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(bob.announcement == first)
+            alice.draft = ""
+            try await eventually { !bob.isIndicatorActive }
+            #expect(bob.announcement == first, "a stop is not announced")
+        }
+    }
+
+    @Test func returnAtTheEndSendsAndAskedForNewlinesStay() async throws {
+        try await withAliceAndBob { alice, bob, _ in
+            alice.draft = "Line one"
+            alice.allowNewline()  // Shift-Return
+            alice.draft = "Line one\n"
+            #expect(alice.draft == "Line one\n")
+            alice.draft = "Line one\nline two"
+            alice.draft = "Line one\nline two\n"  // Return
+            try await eventually { alice.draft.isEmpty && alice.messages.last?.text == "Line one\nline two" }
+            try await eventually { bob.messages.last?.text == "Line one\nline two" }
+            alice.draft = "\n"  // Return in an empty field sends nothing
+            #expect(alice.draft.isEmpty)
+            alice.returnKeySends = false
+            alice.draft = "no send\n"
+            #expect(alice.draft == "no send\n")
+        }
+    }
+
+    @Test func aRefusedSendIsMarkedFailedWithItsErrorAndAWhitespaceDraftIsNotSent() async throws {
+        try await withAliceAndBob { alice, _, _ in
+            alice.draft = "   \n "
+            await alice.send()
+            #expect(alice.messages.isEmpty && alice.draft == "   \n ", "nothing to send")
+            alice.draft = String(repeating: "😀", count: 5_000)  // 20 000 bytes: past the frame limit of 16 KiB
+            await alice.send()
+            let failed = try #require(alice.messages.last)
+            #expect(failed.isFailed && !failed.isPending && failed.messageID == nil)
+            #expect((alice.lastError as? TypewireClientError)?.code == .tooLarge)
+        }
+    }
+
+    @Test func someoneGoingOfflineLeavesTheOnlineMembers() async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice", "bob"], of: server) { clients in
+                let bob = ConversationModel(client: clients[1], conversationID: Self.direct)
+                await bob.appear()
+                try await eventually { bob.onlineMembers.contains("alice") }
+                await clients[0].disconnect()
+                try await eventually { !bob.onlineMembers.contains("alice") }
+                await bob.disappear()
+            }
+        }
+    }
+
+    @Test func aBotThatGoesQuietLeavesNoIndicatorAndNoCursor() async throws {
+        try await withAliceAndABotReply { alice, reply, clients in
+            try await reply.write("Half a ")
+            try await eventually { alice.showsStreamingCursor }
+            await clients[1].disconnect()  // the bot dies mid-reply
+            try await eventually(within: .seconds(20)) { alice.reply == .idle && alice.messages.allSatisfy { !$0.isStreaming } }
+            #expect(alice.indicatorText == nil && !alice.showsThinkingIndicator)
         }
     }
 

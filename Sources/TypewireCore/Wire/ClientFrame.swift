@@ -182,6 +182,20 @@ extension ClientFrame: Codable {
     /// The frame's wire name.
     public var type: String { kind.rawValue }
 
+    /// What an `error` answering this frame names as its `ref` (docs/PROTOCOL.md): the conversation for
+    /// `subscribe` and `unsubscribe`, the `clientMessageId` for `send`, the `messageId` for `edit` and
+    /// `stream`, the frame type otherwise.
+    public var reference: String {
+        switch self {
+        case .subscribe(let subscribe): subscribe.conversation
+        case .unsubscribe(let unsubscribe): unsubscribe.conversation
+        case .send(let send): send.clientMessageId
+        case .edit(let edit): edit.messageId
+        case .stream(let stream): stream.messageId
+        case .hello, .refresh, .activity: type
+        }
+    }
+
     /// The conversation the frame is about; nil for `hello`.
     public var conversation: String? {
         switch self {

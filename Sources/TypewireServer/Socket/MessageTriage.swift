@@ -52,7 +52,13 @@ enum MessageTriage: Equatable {
         }
         guard text.utf8.count <= maxFrameSize else {
             let message = "The frame has \(text.utf8.count) bytes; the limit is \(maxFrameSize)."
-            return .failure(Refusal(answer: .init(code: .tooLarge, message: message), frameType: nil))
+            // Read for its `ref` alone, so that the sender learns which request failed (a message of many
+            // multi-byte characters is within the length limit and past this one). The WebSocket layer
+            // bounds the text (`frameLimit`) and the bad-frame budget how often this happens.
+            let frame = try? FrameCodec.decodeClientFrame(Data(text.utf8))
+            return .failure(
+                Refusal(
+                    answer: .init(code: .tooLarge, message: message, ref: frame?.reference, request: frame?.type), frameType: frame?.type))
         }
         do throws(FrameDecodingError) {
             return .success(try FrameCodec.decodeClientFrame(Data(text.utf8)))

@@ -132,7 +132,19 @@ struct BadInputTests {
             alice.sendRaw(String(repeating: " ", count: limit - 2) + "{}")
             #expect(try await alice.error().code == .malformedFrame, "a frame of exactly the limit is read")
             alice.sendRaw(String(repeating: " ", count: limit - 1) + "{}")
-            #expect(try await alice.error().code == .tooLarge, "one byte more is refused unread")
+            #expect(try await alice.error().code == .tooLarge, "one byte more is refused")
+            try await Self.expectStillWorking(alice)
+        }
+    }
+
+    @Test func aFrameOverTheLimitIsAnsweredWithItsReference() async throws {
+        try await TestServer.run { server in
+            let alice = try await server.socket("alice")
+            // 5 000 characters, within the length limit; 20 000 bytes of UTF-8, past the frame's.
+            let text = String(repeating: "😀", count: 5_000)
+            alice.send(.send(.init(conversation: "direct-alice-bob", clientMessageId: "m-emoji", text: text)))
+            let error = try await alice.error()
+            #expect(error.code == .tooLarge && error.ref == "m-emoji" && error.request == "send", "\(error)")
             try await Self.expectStillWorking(alice)
         }
     }

@@ -1,0 +1,63 @@
+import Foundation
+import TypewireClient
+
+extension ConversationModel {
+    /// Sends the draft: it shows at once as pending, the draft clears, and the others' indicator goes
+    /// (the server clears it when it stores the message; on a typing-only server the composer's stop
+    /// does). With a ``MessageSource`` the message goes there. A failure marks the bubble failed and sets
+    /// ``lastError``.
+    public func send() async {
+        if userID == nil, let client { userID = await client.userID }  // a screen opened before the first welcome
+        let text = draft
+        guard let composer, text.contains(where: { !$0.isWhitespace }) else { return }
+        let key = "pending-\(UUID().uuidString.lowercased())"
+        thread.addPending(key: key, sender: userID ?? "", senderName: nil, text: text, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
+        clearDraft()
+        do {
+            if let messageSource {
+                composer.didSend()
+                thread.acknowledge(key: key, messageID: try await messageSource.send(text, to: conversationID))
+            } else {
+                thread.acknowledge(key: key, messageID: try await composer.send(text))
+            }
+        } catch {
+            thread.fail(key: key)
+            lastError = error
+        }
+    }
+
+    /// The app sent the draft itself (through its own backend, without ``send()``): the typing stops at
+    /// once and the draft clears; the message shows when its source delivers it.
+    public func didSend() {
+        composer?.didSend()
+        clearDraft()
+    }
+
+    /// The user asked for a newline (Shift-Return on a hardware keyboard): the next Return stays in the
+    /// draft instead of sending it.
+    public func allowNewline() {
+        allowsNewline = true
+    }
+
+    /// A change of the draft: a Return typed at its end sends it (unless a newline was asked for); any
+    /// other change is a keystroke for the composer.
+    func draftChanged(from oldValue: String) {
+        guard draft != oldValue, !isClearingDraft else { return }
+        defer { allowsNewline = false }
+        if returnKeySends, !allowsNewline, draft == oldValue + "\n" {
+            isClearingDraft = true
+            draft = oldValue
+            isClearingDraft = false
+            Task { await send() }
+            return
+        }
+        composer?.textDidChange(draft)
+    }
+
+    /// Empties the draft without a keystroke of its own: the send ends the typing.
+    private func clearDraft() {
+        isClearingDraft = true
+        draft = ""
+        isClearingDraft = false
+    }
+}
