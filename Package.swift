@@ -4,6 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "typewire",
+    defaultLocalization: "en",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "TypewireCore", targets: ["TypewireCore"]),
@@ -78,7 +79,8 @@ let package = Package(
         ),
         .target(
             name: "TypewireUI",
-            dependencies: ["TypewireCore", "TypewireClient"]
+            dependencies: ["TypewireCore", "TypewireClient"],
+            resources: [.process("Resources")]
         ),
         .target(
             name: "TypewireTesting",

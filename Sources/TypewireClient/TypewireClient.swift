@@ -23,7 +23,8 @@ public actor TypewireClient {
     public struct Configuration: Sendable {
         /// How long to wait between reconnect attempts.
         public var backoff: Backoff
-        /// How typing state is put into words (style, name limit, locale).
+        /// How typing state is put into words (style, name limit, locale). Default: the device's
+        /// language among the five built in (``TypingLocale/device``), English otherwise.
         public var text: TypingText.Configuration
         /// The least time between two `stream` frames of a bot's reply: parts written sooner are sent
         /// together, which keeps a fast writer under the server's message rate (5 a second by default).
@@ -56,7 +57,8 @@ public actor TypewireClient {
 
         /// Creates a configuration.
         public init(
-            backoff: Backoff = .init(), text: TypingText.Configuration = .init(), streamInterval: Duration = .milliseconds(250),
+            backoff: Backoff = .init(), text: TypingText.Configuration = .init(locale: .device),
+            streamInterval: Duration = .milliseconds(250),
             pingInterval: Duration? = nil, backgroundGrace: Duration = .seconds(10), conversationWait: Duration = .seconds(30)
         ) {
             self.conversationWait = conversationWait

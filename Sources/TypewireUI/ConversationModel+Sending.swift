@@ -7,12 +7,12 @@ extension ConversationModel {
     /// does). With a ``MessageSource`` the message goes there. A failure marks the bubble failed and sets
     /// ``lastError``.
     public func send() async {
-        if userID == nil, let client { userID = await client.userID }  // a screen opened before the first welcome
         let text = draft
         guard let composer, text.contains(where: { !$0.isWhitespace }) else { return }
+        clearDraft()  // before any suspension: a second send of the same draft finds it empty
+        if userID == nil, let client { userID = await client.userID }  // a screen opened before the first welcome
         let key = "pending-\(UUID().uuidString.lowercased())"
         thread.addPending(key: key, sender: userID ?? "", senderName: nil, text: text, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
-        clearDraft()
         do {
             if let messageSource {
                 composer.didSend()

@@ -1,13 +1,19 @@
 /// The language of ``TypingText``: words, plurals and list conjunctions.
 ///
-/// Choose one by value (``english``, ``german``, ``french``, ``spanish``, ``japanese``) or from a locale
-/// identifier such as `"de-CH"` or `"ja_JP"` with ``init(identifier:)``.
+/// Choose one by value (``english``, ``german``, ``french``, ``spanish``, ``japanese``), from a locale
+/// identifier such as `"de-CH"` or `"ja_JP"` with ``init(identifier:)``, from the user's languages with
+/// ``preferred(from:)``, or make one of the app's own words with ``init(identifier:phrases:)``.
 public struct TypingLocale: Hashable, Sendable, CustomStringConvertible {
     enum Language: String, Hashable, Sendable, CaseIterable {
         case en, de, fr, es, ja
     }
 
-    let language: Language
+    /// The built-in language, or nil for an app's own table.
+    let language: Language?
+    /// The language code (`"en"`, `"de"`, …), or the identifier an app gave its own table.
+    public let identifier: String
+    /// The words: a built-in language's, or the app's (``TypingPhrases``).
+    public let phrases: TypingPhrases
 
     /// English: "Alice, Bob, and 2 others are typing…".
     public static let english = TypingLocale(language: .en)
@@ -20,26 +26,52 @@ public struct TypingLocale: Hashable, Sendable, CustomStringConvertible {
     /// Japanese: "Alice、Bobと他2人が入力中…".
     public static let japanese = TypingLocale(language: .ja)
 
-    /// Every supported locale.
+    /// Every built-in locale.
     public static let all: [TypingLocale] = Language.allCases.map(TypingLocale.init(language:))
 
-    /// The locale for an identifier's language code (`"fr"`, `"fr-CA"`, `"fr_FR"`), or nil if unsupported.
+    /// The built-in locale for an identifier's language code (`"fr"`, `"fr-CA"`, `"fr_FR"`), or nil if
+    /// there is none.
     public init?(identifier: String) {
         let code = identifier.prefix { $0.isLetter }.lowercased()
         guard let language = Language(rawValue: code) else { return nil }
-        self.language = language
+        self.init(language: language)
+    }
+
+    /// A locale of the app's own words: another language, or a built-in one with phrases replaced. Give
+    /// it an identifier of its own (`"de-x-app"`, `"nl"`): locales are equal when their identifiers are.
+    public init(identifier: String, phrases: TypingPhrases) {
+        language = nil
+        self.identifier = identifier
+        self.phrases = phrases
+    }
+
+    /// The first built-in locale among the user's preferred languages (as `Locale.preferredLanguages`
+    /// lists them, most preferred first), English if none is.
+    public static func preferred(from identifiers: [String]) -> TypingLocale {
+        identifiers.lazy.compactMap(TypingLocale.init(identifier:)).first ?? .english
     }
 
     init(language: Language) {
         self.language = language
+        identifier = language.rawValue
+        phrases = TypingPhrases(language.rules)
     }
 
-    /// The language code (`"en"`, `"de"`, …).
-    public var identifier: String { language.rawValue }
     public var description: String { identifier }
 
+    public static func == (lhs: TypingLocale, rhs: TypingLocale) -> Bool {
+        lhs.identifier == rhs.identifier && (lhs.language == nil) == (rhs.language == nil)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(language == nil)
+    }
+}
+
+extension TypingLocale.Language {
     var rules: any LanguageRules.Type {
-        switch language {
+        switch self {
         case .en: EnglishRules.self
         case .de: GermanRules.self
         case .fr: FrenchRules.self
@@ -50,7 +82,7 @@ public struct TypingLocale: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The words of one language. Sentences come without the trailing ellipsis, which ``TypingText`` adds.
-protocol LanguageRules {
+protocol LanguageRules: Sendable {
     /// The name shown for a member without one.
     static var someone: String { get }
     /// "3 people", for a group where no name is known.

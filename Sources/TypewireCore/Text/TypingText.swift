@@ -43,7 +43,7 @@ public struct TypingText: Sendable {
 
     /// The options in use.
     public let configuration: Configuration
-    private var rules: any LanguageRules.Type { configuration.locale.rules }
+    private var rules: TypingPhrases { configuration.locale.phrases }
 
     /// Creates a formatter.
     public init(configuration: Configuration = .init()) {
@@ -95,7 +95,7 @@ public struct TypingText: Sendable {
     private func sentence(for members: [Typer], unlisted: Int, activity: Activity, accessible: Bool) -> String {
         let count = members.count + unlisted
         if count >= 2, members.allSatisfy({ Self.isBlank($0.name) }) {
-            return rules.sentence(subject: rules.people(count), plural: true, activity: activity)
+            return rules.sentence(rules.people(count), true, activity)
         }
         // Only the names that appear are trimmed and cut: at most three, whatever the group's size.
         let named: Int
@@ -110,10 +110,10 @@ public struct TypingText: Sendable {
         case (1, _): subject = shown[0]
         case (2, 2): subject = rules.pair(shown[0], shown[1])
         case (3, 3): subject = rules.triple(shown[0], shown[1], shown[2])
-        case (_, 1): subject = rules.oneAndOthers(shown[0], others: count - 1)
-        default: subject = rules.twoAndOthers(shown[0], shown[1], others: count - 2)
+        case (_, 1): subject = rules.oneAndOthers(shown[0], count - 1)
+        default: subject = rules.twoAndOthers(shown[0], shown[1], count - 2)
         }
-        return rules.sentence(subject: subject, plural: count > 1, activity: activity)
+        return rules.sentence(subject, count > 1, activity)
     }
 
     private static func isBlank(_ name: String?) -> Bool {

@@ -4,6 +4,8 @@
 
     /// A conversation screen made of the pieces above: the messages, the thinking or typing indicator, and
     /// a composer. It shows model properties only; the model follows the screen's and the app's lifecycle.
+    /// VoiceOver hears who starts typing (``ConversationModel/announcement``); Return sends, Shift-Return
+    /// on a hardware keyboard adds a line.
     ///
     /// Compiled on Apple platforms only (SwiftUI); everything it shows is a property of the model, tested
     /// on Linux.
@@ -40,13 +42,21 @@
                     .padding(.horizontal)
                     .padding(.vertical, 4)
                 HStack {
-                    TextField("Message", text: Bindable(model).draft, axis: .vertical)
+                    TextField(UIText.message.localized, text: Bindable(model).draft, axis: .vertical)
                         .textFieldStyle(.roundedBorder)
+                        .submitLabel(.send)
                         .onSubmit { Task { await model.send() } }
-                    Button("Send") { Task { await model.send() } }
+                        .onKeyPress(.return, phases: .down) { press in
+                            if press.modifiers.contains(.shift) { model.allowNewline() }  // the field inserts it
+                            return .ignored  // Return's newline reaches the model, which sends (returnKeySends)
+                        }
+                    Button(UIText.send.localized) { Task { await model.send() } }
                         .disabled(model.draft.allSatisfy(\.isWhitespace))
                 }
                 .padding()
+            }
+            .onChange(of: model.announcement) { _, announcement in
+                if let announcement { AccessibilityNotification.Announcement(announcement.text).post() }
             }
             .task { await model.appear() }
             .onDisappear { Task { await model.disappear() } }

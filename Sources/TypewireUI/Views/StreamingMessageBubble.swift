@@ -1,8 +1,10 @@
 #if canImport(SwiftUI)
     import SwiftUI
 
-    /// A message bubble; a bot's reply that is still streaming ends in a blinking ``TypingCursor``, a
-    /// message on its way is faded, and one the server refused says so.
+    /// A message bubble; a bot's reply that is still streaming ends in a blinking cursor after its last
+    /// word (``TypingCursor``), a message on its way is faded, and one the server refused says so.
+    ///
+    /// Compiled on Apple platforms only (SwiftUI).
     public struct StreamingMessageBubble: View {
         let item: MessageItem
         let isMine: Bool
@@ -15,17 +17,14 @@
 
         public var body: some View {
             VStack(alignment: isMine ? .trailing : .leading, spacing: 2) {
-                HStack(alignment: .lastTextBaseline, spacing: 1) {
-                    Text(item.text)
-                    if item.isStreaming { TypingCursor() }
-                }
-                .padding(.horizontal, 12)
-                .padding(.vertical, 8)
-                .foregroundStyle(isMine ? Color.white : Color.primary)
-                .background(isMine ? Color.accentColor : Color.secondary.opacity(0.15), in: .rect(cornerRadius: 16))
-                .opacity(item.isPending ? 0.6 : 1)
+                TypingCursor(text: item.text, isStreaming: item.isStreaming)
+                    .padding(.horizontal, 12)
+                    .padding(.vertical, 8)
+                    .foregroundStyle(isMine ? Color.white : Color.primary)
+                    .background(isMine ? Color.accentColor : Color.secondary.opacity(0.15), in: .rect(cornerRadius: 16))
+                    .opacity(item.isPending ? 0.6 : 1)
                 if item.isFailed {
-                    Text("Not sent").font(.caption).foregroundStyle(.red)
+                    Text(UIText.notSent.localized).font(.caption).foregroundStyle(.red)
                 }
             }
             .frame(maxWidth: .infinity, alignment: isMine ? .trailing : .leading)

@@ -1,0 +1,56 @@
+/// The words of one language, as a table an app may change: start from a built-in language's
+/// (``TypingLocale/phrases``), replace any phrase, and make a ``TypingLocale`` of it; or fill one for a
+/// language Typewire does not have.
+///
+/// ```swift
+/// var phrases = TypingLocale.german.phrases
+/// phrases.sentence = { subject, plural, activity in
+///     activity == .typing ? "\(subject) \(plural ? "tippen" : "tippt")" : TypingLocale.german.phrases.sentence(subject, plural, activity)
+/// }
+/// let locale = TypingLocale(identifier: "de-x-app", phrases: phrases)
+/// ```
+///
+/// Sentences come without the trailing ellipsis, which ``TypingText`` adds.
+public struct TypingPhrases: Sendable {
+    /// The name shown for a member without one ("Someone").
+    public var someone: String
+    /// A group where no name is known: "3 people".
+    public var people: @Sendable (_ count: Int) -> String
+    /// "A and B".
+    public var pair: @Sendable (_ first: String, _ second: String) -> String
+    /// "A, B, and C".
+    public var triple: @Sendable (_ first: String, _ second: String, _ third: String) -> String
+    /// "A, B, and N others".
+    public var twoAndOthers: @Sendable (_ first: String, _ second: String, _ others: Int) -> String
+    /// "A and N others".
+    public var oneAndOthers: @Sendable (_ first: String, _ others: Int) -> String
+    /// "<subject> is typing" / "<subject> are typing", for each activity.
+    public var sentence: @Sendable (_ subject: String, _ plural: Bool, _ activity: Activity) -> String
+    /// What separates the sentences of mixed activities in the accessibility text (". ").
+    public var sentenceSeparator: String
+
+    /// A table of the app's own.
+    public init(
+        someone: String, people: @escaping @Sendable (Int) -> String, pair: @escaping @Sendable (String, String) -> String,
+        triple: @escaping @Sendable (String, String, String) -> String, twoAndOthers: @escaping @Sendable (String, String, Int) -> String,
+        oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Bool, Activity) -> String,
+        sentenceSeparator: String = ". "
+    ) {
+        self.someone = someone
+        self.people = people
+        self.pair = pair
+        self.triple = triple
+        self.twoAndOthers = twoAndOthers
+        self.oneAndOthers = oneAndOthers
+        self.sentence = sentence
+        self.sentenceSeparator = sentenceSeparator
+    }
+
+    /// A built-in language's table.
+    init(_ rules: any LanguageRules.Type) {
+        self.init(
+            someone: rules.someone, people: { rules.people($0) }, pair: { rules.pair($0, $1) }, triple: { rules.triple($0, $1, $2) },
+            twoAndOthers: { rules.twoAndOthers($0, $1, others: $2) }, oneAndOthers: { rules.oneAndOthers($0, others: $1) },
+            sentence: { rules.sentence(subject: $0, plural: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator)
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// TypewireUI's own words ("Message", "Send", "Not sent"), in the five languages of ``TypingLocale``,
+/// from the package's bundle (`Bundle.module`), not the app's: an app that has no such strings still shows
+/// them in the user's language.
+public enum UIText: String, CaseIterable, Sendable {
+    /// The message field's placeholder.
+    case message = "Message"
+    /// The send button.
+    case send = "Send"
+    /// Under a message the server refused.
+    case notSent = "Not sent"
+
+    /// In the device's language (the bundle picks it among its five), English otherwise.
+    public var localized: String {
+        Bundle.module.localizedString(forKey: rawValue, value: rawValue, table: nil)
+    }
+
+    /// In one language (`"de"`, …); English for a language the bundle does not have.
+    public func localized(in language: String) -> String {
+        guard let path = Bundle.module.path(forResource: language, ofType: "lproj"), let bundle = Bundle(path: path) else {
+            return rawValue
+        }
+        return bundle.localizedString(forKey: rawValue, value: rawValue, table: nil)
+    }
+}

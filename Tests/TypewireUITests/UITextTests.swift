@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+import TypewireClient
+import TypewireCore
+import TypewireUI
+
+/// TypewireUI's own words come from its bundle, in the five languages, and the SDK speaks the device's.
+@Suite("UIText and the device's language")
+struct UITextTests {
+    @Test func everyWordIsInTheFiveLanguagesOfThePackagesBundle() {
+        for language in TypingLocale.all.map(\.identifier) {
+            for word in UIText.allCases {
+                let text = word.localized(in: language)
+                #expect(!text.isEmpty)
+                if language != "en" { #expect(text != word.rawValue || word == .message && language == "fr", "\(word) in \(language)") }
+            }
+        }
+        #expect(UIText.send.localized(in: "de") == "Senden" && UIText.notSent.localized(in: "ja") == "未送信")
+        #expect(UIText.send.localized(in: "nl") == "Send", "a language the bundle lacks: English")
+    }
+
+    @Test func theClientSpeaksTheDevicesLanguageByDefault() {
+        #expect(TypewireClient.Configuration().text.locale == TypingLocale.device)
+        #expect(TypingLocale.device == TypingLocale.preferred(from: Locale.preferredLanguages))
+    }
+}
