@@ -190,9 +190,23 @@ def test_the_guide_runs_as_written(guide_server, tmp_path):
     )
     assert json.loads(history.stdout) == {"messages": []}, history.stdout
 
-    # The hook of step 2, run by node: Lin joins; then the document is deleted and everyone loses it.
+    # Step 6's backfill and the trigger's filter, with the hook's own functions: 20 conversations mirrored
+    # again at once; a document whose members did not change calls nothing.
     hook = tmp_path / "typewire.mjs"
     hook.write_text(guide_blocks()["typewire.js"])
+    call = ("const hook = await import(process.argv[1]);"
+            "const documents = Array.from({length: 20}, (_, i) => ({id: `backfilled-${i}`, data: {type: 'group', title: `Group ${i}`, members: ['uid-ada', 'uid-grace']}}));"
+            "const same = {type: 'group', title: 'T', members: ['a', 'b'], lastMessage: 'x'};"
+            "console.log(JSON.stringify({mirrored: await hook.mirrorAll(documents),"
+            " unchanged: hook.conversationChanged(same, {...same, members: ['b', 'a'], lastMessage: 'y'}),"
+            " members: hook.conversationChanged(same, {...same, members: ['a', 'b', 'c']}),"
+            " title: hook.conversationChanged(same, {...same, title: 'U'}), created: hook.conversationChanged(undefined, same)}));")
+    done = subprocess.run(["node", "--input-type=module", "-e", call, hook.as_uri()], env=environment, capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == {"mirrored": 20, "unchanged": False, "members": True, "title": True, "created": True}, done.stdout
+    ada.send(type="subscribe", conversation="backfilled-19")
+    assert ada.next(lambda frame: frame["type"] in ("subscribed", "error"))["type"] == "subscribed"
+
+    # The hook of step 2, run by node: Lin joins; then the document is deleted and everyone loses it.
     call = ("const hook = await import(process.argv[1]);"
             "await hook.mirrorConversation('trip-planning', {type: 'group', title: 'Trip planning', members: ['uid-ada', 'uid-grace', 'uid-lin']});")
     subprocess.run(["node", "--input-type=module", "-e", call, hook.as_uri()], env=environment, check=True, timeout=60)
