@@ -83,4 +83,32 @@ struct ConversationListModelTests {
             await list.disappear()
         }
     }
+
+    @Test func whatTheUserReadIsNotUnreadAndOnlyAnEditOfTheLastMessageChangesTheRow() async throws {
+        try await TestServer.run { server in
+            let clients = ["alice", "bob"].map { user in TypewireClient(url: server.socketURL) { try await server.token(user) } }
+            let connections = clients.map { client in Task { try await client.run() } }
+            defer { connections.forEach { $0.cancel() } }
+            let alice = await clients[0].conversation("group-six")
+            for text in ["one", "two", "three"] { _ = try await alice.send(text) }
+            var stored: [ChatMessage] = []  // as the conversation delivers them to Alice too, with the server's times
+            for await message in alice.messages where ["one", "two", "three"].contains(message.text) {
+                stored.append(message)
+                if stored.count == 3 { break }
+            }
+            // Bob read up to "two": the history's "three" is his only unread message.
+            let list = ConversationListModel(
+                client: clients[1], conversations: [(id: "group-six", title: "The six")], readUpTo: ["group-six": stored[1].sentAt])
+            await list.appear()
+            try await eventually { list.rows.first?.lastMessage?.text == "three" }
+            #expect(list.rows.first?.unreadCount == 1)
+
+            _ = try await alice.edit(stored[0].id, text: "one, edited")
+            _ = try await alice.edit(stored[2].id, text: "three, edited")
+            try await eventually { list.rows.first?.lastMessage?.text == "three, edited" }
+            #expect(list.rows.first?.lastMessage?.id == stored[2].id && list.rows.first?.unreadCount == 1, "an edit is not a new message")
+            await alice.close()
+            await list.disappear()
+        }
+    }
 }
