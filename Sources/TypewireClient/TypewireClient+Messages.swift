@@ -28,14 +28,41 @@ extension TypewireClient {
         }
     }
 
+    /// Sends a pending message now, unless the server's limits (from its `welcome`) refuse it: then it
+    /// fails with ``ErrorCode/tooLarge`` without a frame (past four times the frame limit, a frame would
+    /// cost the socket, and be sent again after every reconnect).
     func resendMessage(_ clientMessageId: String) {
         guard let send = pendingSends[clientMessageId] else { return }
-        transmit(.send(.init(conversation: send.conversation, clientMessageId: clientMessageId, text: send.text)))
+        let frame = ClientFrame.send(.init(conversation: send.conversation, clientMessageId: clientMessageId, text: send.text))
+        if let error = refusal(of: frame, text: send.text) {
+            retrySettled(.message(clientMessageId))
+            return settleSend(clientMessageId)?.continuation?.resume(throwing: error) ?? ()
+        }
+        transmit(frame)
     }
 
     func resendEdit(_ messageId: String) {
         guard let edit = pendingEdits[messageId] else { return }
-        transmit(.edit(.init(conversation: edit.conversation, messageId: messageId, text: edit.text)))
+        let frame = ClientFrame.edit(.init(conversation: edit.conversation, messageId: messageId, text: edit.text))
+        if let error = refusal(of: frame, text: edit.text) {
+            retrySettled(.edit(messageId))
+            return pendingEdits.removeValue(forKey: messageId)?.fail(error) ?? ()
+        }
+        transmit(frame)
+    }
+
+    /// The `too_large` the server would answer, as its `welcome` states its limits; nil if the text fits
+    /// or the server has not said (before the first welcome, or an older server).
+    private func refusal(of frame: ClientFrame, text: String) -> TypewireClientError? {
+        guard let limits = serverConfiguration else { return nil }
+        if let maxLength = limits.maxMessageLength, text.count > maxLength {
+            return TypewireClientError(reason: .server(.tooLarge), message: "The message has more than \(maxLength) characters.")
+        }
+        if let maxFrameSize = limits.maxFrameSize, case let bytes = Self.encode(frame).utf8.count, bytes > maxFrameSize {
+            return TypewireClientError(
+                reason: .server(.tooLarge), message: "The message takes \(bytes) bytes to send; the server reads at most \(maxFrameSize).")
+        }
+        return nil
     }
 
     /// A `message` frame completes the edits waiting for it.

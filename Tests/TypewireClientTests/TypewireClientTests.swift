@@ -127,6 +127,26 @@ struct TypewireClientTests: ClientTesting {
         }
     }
 
+    @Test func aMessageOverTheServersLimitsFailsWithoutAFrameAndTheSocketStays() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let sendsBefore = try await framesReceived("send", on: server)
+                // 30 000 characters (past the length limit and, at 120 000 bytes, past the socket's 64 KiB:
+                // sent, it would close the socket and be sent again after every reconnect); and 5 000 emoji,
+                // within the length limit but 20 000 bytes.
+                for text in [String(repeating: "😀", count: 30_000), String(repeating: "😀", count: 5_000)] {
+                    let error = await #expect(throws: TypewireClientError.self) { try await chats[0].send(text) }
+                    #expect(error?.code == .tooLarge, "\(String(describing: error))")
+                }
+                #expect(try await framesReceived("send", on: server) == sendsBefore, "no frame left the client")
+                _ = try await chats[0].send("still here")
+                let messages = try await history(as: "bob", on: server)
+                #expect(messages.map(\.text) == ["still here"])
+                try await waitUntil(clients[0]) { $0.pendingSends.isEmpty }
+            }
+        }
+    }
+
     @Test func backoffGrowsAndIsJittered() {
         let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(1), jitter: 0.5)
         var random = SplitMix64(seed: 7)

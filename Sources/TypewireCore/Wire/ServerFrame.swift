@@ -52,21 +52,32 @@ public enum ServerFrame: Hashable, Sendable {
         public var refreshInterval: Int64
         /// The sender's time without a keystroke before it stops.
         public var idleTimeout: Int64
-        /// Whether the server keeps messages; false in typing-only mode, where `send`, `edit` and `stream`
-        /// are refused and a client stops its typing itself when the user sends (absent means true).
+        /// Whether the server keeps messages; false in typing-only mode, where `send` and `edit` are
+        /// refused (a bot's `stream` is relayed, not stored) and a client stops its typing itself when the
+        /// user sends (absent means true).
         public var storesMessages: Bool
         /// How often the server pings the socket; a client pings as often, so that it notices a dead
         /// connection as soon as the server does (absent: the client chooses).
         public var pingInterval: Int64?
+        /// The longest message text the server takes, in characters (absent: not said).
+        public var maxMessageLength: Int64?
+        /// The largest frame the server reads whole, in bytes of UTF-8 (absent: not said). A client refuses
+        /// a longer message itself rather than send a frame the server must answer with `too_large`, or
+        /// past four times this, close the socket for.
+        public var maxFrameSize: Int64?
+
         /// Creates the configuration.
         public init(
-            activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64, storesMessages: Bool = true, pingInterval: Int64? = nil
+            activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64, storesMessages: Bool = true, pingInterval: Int64? = nil,
+            maxMessageLength: Int64? = nil, maxFrameSize: Int64? = nil
         ) {
             self.activityTTL = activityTTL
             self.refreshInterval = refreshInterval
             self.idleTimeout = idleTimeout
             self.storesMessages = storesMessages
             self.pingInterval = pingInterval
+            self.maxMessageLength = maxMessageLength
+            self.maxFrameSize = maxFrameSize
         }
 
         public init(from decoder: any Decoder) throws {
@@ -76,6 +87,8 @@ public enum ServerFrame: Hashable, Sendable {
             idleTimeout = try container.decode(Int64.self, forKey: .idleTimeout)
             storesMessages = try container.decodeIfPresent(Bool.self, forKey: .storesMessages) ?? true
             pingInterval = try container.decodeIfPresent(Int64.self, forKey: .pingInterval)
+            maxMessageLength = try container.decodeIfPresent(Int64.self, forKey: .maxMessageLength)
+            maxFrameSize = try container.decodeIfPresent(Int64.self, forKey: .maxFrameSize)
         }
     }
 

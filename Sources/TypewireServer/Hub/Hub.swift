@@ -158,7 +158,8 @@ public final class Hub: Sendable {
                     activityTTL: configuration.typing.activityTTL.wholeMilliseconds,
                     refreshInterval: configuration.typing.refreshInterval.wholeMilliseconds,
                     idleTimeout: configuration.typing.idleTimeout.wholeMilliseconds, storesMessages: configuration.storage.storesMessages,
-                    pingInterval: configuration.sockets.pingInterval.wholeMilliseconds
+                    pingInterval: configuration.sockets.pingInterval.wholeMilliseconds,
+                    maxMessageLength: Int64(configuration.messages.maxLength), maxFrameSize: Int64(configuration.sockets.maxFrameSize)
                 )
             ))
         outbox.enqueue(Self.encode(welcome))
