@@ -21,9 +21,11 @@
             self.userID = userID
         }
 
-        /// A screen that owns its model: one per conversation id, kept across the parent's updates.
-        public init(client: TypewireClient, conversationID: String, userID: String?) {
-            _model = State(initialValue: ConversationModel(client: client, conversationID: conversationID))
+        /// A screen that owns its model: one per conversation id, kept across the parent's updates (give
+        /// the view `.id(conversationID)` where the conversation can change). `messageSource`: the app's
+        /// own messages, for a typing-only server.
+        public init(client: TypewireClient, conversationID: String, userID: String?, messageSource: (any MessageSource)? = nil) {
+            _model = State(initialValue: ConversationModel(client: client, conversationID: conversationID, messageSource: messageSource))
             self.userID = userID
         }
 
