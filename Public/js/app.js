@@ -189,6 +189,8 @@ function welcomed(frame) {
     if (!state.emitter.isAnnounced) state.emitter = new TypingEmitter(state.config);
   }
   state.storesMessages = frame.config?.storesMessages !== false;
+  // The server's limit in characters; the field counts UTF-16 units, at least as many: never longer.
+  if (frame.config?.maxMessageLength) nodes.input.maxLength = frame.config.maxMessageLength;
   Object.assign(nodes.app.dataset, {
     refreshInterval: state.config.refreshInterval, idleTimeout: state.config.idleTimeout, storesMessages: state.storesMessages,
   });

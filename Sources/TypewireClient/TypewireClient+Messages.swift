@@ -58,7 +58,10 @@ extension TypewireClient {
         if let maxLength = limits.maxMessageLength, text.count > maxLength {
             return TypewireClientError(reason: .server(.tooLarge), message: "The message has more than \(maxLength) characters.")
         }
-        if let maxFrameSize = limits.maxFrameSize, case let bytes = Self.encode(frame).utf8.count, bytes > maxFrameSize {
+        // JSON escapes a byte into 6 at most: most texts fit without encoding the frame a second time.
+        if let maxFrameSize = limits.maxFrameSize, text.utf8.count * 6 + 1_024 > maxFrameSize,
+            case let bytes = Self.encode(frame).utf8.count, bytes > maxFrameSize
+        {
             return TypewireClientError(
                 reason: .server(.tooLarge), message: "The message takes \(bytes) bytes to send; the server reads at most \(maxFrameSize).")
         }

@@ -2,27 +2,21 @@ import TypewireClient
 
 extension ConversationModel {
     /// The screen shows: subscribe, and follow typing, messages, presence and replies.
-    public func appear() async {
-        lifecycle.isOnScreen = true
-        await converge()
-    }
+    public func appear() async { await want(\.isOnScreen, true) }
 
     /// The screen went away: typing stops, the subscription ends, nothing keeps running. The draft and
     /// the messages stay for the next ``appear()``.
-    public func disappear() async {
-        lifecycle.isOnScreen = false
-        await converge()
-    }
+    public func disappear() async { await want(\.isOnScreen, false) }
 
     /// The app went to the background: as ``disappear()``, until ``enterForeground()``.
-    public func enterBackground() async {
-        lifecycle.isInBackground = true
-        await converge()
-    }
+    public func enterBackground() async { await want(\.isInBackground, true) }
 
     /// The app came back: the screen follows the conversation again if it is still on screen.
-    public func enterForeground() async {
-        lifecycle.isInBackground = false
+    public func enterForeground() async { await want(\.isInBackground, false) }
+
+    /// Records what one call asks for, then follows it.
+    private func want(_ flag: WritableKeyPath<ScreenLifecycle, Bool>, _ value: Bool) async {
+        lifecycle[keyPath: flag] = value
         await converge()
     }
 

@@ -44,7 +44,10 @@ extension ConversationModel {
     func draftChanged(from oldValue: String) {
         guard draft != oldValue, !isClearingDraft else { return }
         defer { allowsNewline = false }
-        if returnKeySends, !allowsNewline, draft == oldValue + "\n" {
+        // One newline appended: checked without a copy of the draft (this runs on every keystroke).
+        if returnKeySends, !allowsNewline, draft.utf8.last == 0x0A, draft.utf8.count == oldValue.utf8.count + 1,
+            draft.utf8.starts(with: oldValue.utf8)
+        {
             isClearingDraft = true
             draft = oldValue
             isClearingDraft = false

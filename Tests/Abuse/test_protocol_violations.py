@@ -70,3 +70,20 @@ def test_more_than_256_frames_behind_a_hello_close_the_socket(tmp_path):
         code, texts = ws.until_closed()
         assert code == 1008 and "256" in ws.close_reason, (code, ws.close_reason, texts[:3])
         assert not any(frame.get("type") == "welcome" for frame in texts), "closed before welcome"
+
+
+def test_a_message_past_the_frame_limit_is_answered_with_its_reference_and_welcome_states_the_limits(tmp_path):
+    """5 000 emoji: within the 10 000-character limit, past the 16 KiB frame limit (20 000 bytes of UTF-8; 60 000 as
+    this test escapes them in JSON). The answer
+    names the message, so a client can fail that send; `welcome` says both limits, so the SDK refuses such a
+    message before sending it."""
+    with serve(tmp_path) as server:
+        ws = RawSocket(server.host, server.port)
+        ws.send_json({"type": "hello", "token": token("alice", "Alice")})
+        welcome = ws.next(lambda frame: frame["type"] == "welcome", "welcome")
+        assert welcome["config"]["maxMessageLength"] == 10_000 and welcome["config"]["maxFrameSize"] == 16_384, welcome
+        ws.send_json({"type": "send", "conversation": "direct-alice-bob", "clientMessageId": "m-emoji", "text": "😀" * 5_000})
+        error = ws.next(lambda frame: frame["type"] == "error", "the error")
+        assert (error["code"], error.get("ref"), error.get("request")) == ("too_large", "m-emoji", "send"), error
+        ws.send_json({"type": "send", "conversation": "direct-alice-bob", "clientMessageId": "m-short", "text": "fits"})
+        assert ws.next(lambda frame: frame["type"] == "ack", "the ack")["clientMessageId"] == "m-short"

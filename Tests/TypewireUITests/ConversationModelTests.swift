@@ -200,6 +200,7 @@ struct ConversationModelTests {
 
     @Test func aBotThatGoesQuietLeavesNoIndicatorAndNoCursor() async throws {
         try await withAliceAndABotReply { alice, reply, clients in
+            try await eventually { alice.reply == .thinking }  // she follows the conversation: the parts reach her
             try await reply.write("Half a ")
             try await eventually { alice.showsStreamingCursor }
             await clients[1].disconnect()  // the bot dies mid-reply
