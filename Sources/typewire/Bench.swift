@@ -17,14 +17,16 @@ struct Bench: AsyncParsableCommand {
     var connections: Int?
     @Option(help: "Conversations.")
     var conversations = 100
-    @Option(help: "Members of each conversation; socket s is member s / M of conversation s % M.")
-    var members = 10
+    @Option(help: "Members of each conversation (default 10; 11 in scenario tail); socket s is member s / M of conversation s % M.")
+    var members: Int?
     @Option(help: "Frames per second over all sockets: starts, refreshes, stops and messages.")
     var rate = 200.0
     @Option(help: "A typing session ends with a message instead of a stop once in this many sessions.")
     var messageEvery = 10
-    @Option(help: "Members of each conversation who type; default all.")
+    @Option(help: "Members of each conversation who type; default all (1, the publisher, in scenario tail).")
     var typers: Int?
+    @Option(help: "Scenario tail: deliveries a second of each step, e.g. 2500,5000,10000,20000 (the default).")
+    var steps: String?
     @Option(help: "Load before the measured window, e.g. 2s or 500ms.")
     var warmup = "2s"
     @Option(help: "The measured window, e.g. 10s (at most 10 min).")
@@ -37,7 +39,10 @@ struct Bench: AsyncParsableCommand {
     var threads = 1
     @Option(help: "Generator processes.")
     var workers = 1
-    @Option(help: "latency, connections (open N sockets, measure, close) or expiry (Typewire only).")
+    @Option(
+        help:
+            "latency, connections (open N sockets, measure, close), expiry (Typewire only) or tail (a publisher and 10 subscribers per conversation, p99 at each of --steps)."
+    )
     var scenario = BenchScenario.latency
     @Option(help: "both, typewire or relay.")
     var target = "both"
@@ -73,12 +78,15 @@ struct Bench: AsyncParsableCommand {
         if url != nil, targets.count != 1 {
             throw ValidationError("With --url, say which server it is: --target typewire or --target relay.")
         }
-        let options = BenchOptions(
+        let tail = scenario == .tail
+        let members = self.members ?? (tail ? 11 : 10)
+        var options = BenchOptions(
             connections: connections ?? conversations * members, conversations: conversations, members: members, rate: rate,
-            messageEvery: messageEvery, typers: typers ?? members, warmup: try Self.seconds(warmup, "--warmup"),
+            messageEvery: messageEvery, typers: typers ?? (tail ? 1 : members), warmup: try Self.seconds(warmup, "--warmup"),
             duration: try Self.seconds(duration, "--duration"), connectConcurrency: connectConcurrency, sourceAddresses: sourceAddresses,
             threads: threads, scenario: scenario, idle: idle
         )
+        if tail { options.steps = try steps.map(Self.steps) ?? BenchOptions.tailSteps }
         if let seedSqlite {
             guard url != nil else { throw ValidationError("--seed-sqlite goes with --url; without it the bench seeds its own file.") }
             try options.validate()
@@ -104,6 +112,16 @@ struct Bench: AsyncParsableCommand {
         print(json ? report.json() : report.table())
         if let failure = report.failure {
             throw CommandError("The run had errors or lost frames:\n\(failure)")
+        }
+    }
+
+    /// Reads `2500,5000,10000`.
+    static func steps(_ text: String) throws -> [Double] {
+        try text.split(separator: ",").map { item in
+            guard let value = Double(item.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("--steps \(text) is not a list of deliveries a second like 2500,5000,10000,20000.")
+            }
+            return value
         }
     }
 

@@ -23,7 +23,17 @@ struct BenchCommandTests {
         try await Self.check(arguments: Self.tiny + ["--workers", "2"])
     }
 
-    private static func check(arguments: [String]) async throws {
+    @Test func theTailScenarioMeasuresEachStepForBothTargets() async throws {
+        let arguments = [
+            "bench", "--scenario", "tail", "--conversations", "2", "--steps", "40,80", "--warmup", "1s", "--duration", "1s", "--json",
+        ]
+        let results = try await Self.check(arguments: arguments, connections: 22)
+        let steps = results.map { "\($0["target"] as? String ?? "?") \($0["offeredDeliveriesPerSecond"] as? Double ?? 0)" }
+        #expect(steps == ["relay 40.0", "typewire 40.0", "relay 80.0", "typewire 80.0"])
+    }
+
+    @discardableResult
+    private static func check(arguments: [String], connections: Int = 20) async throws -> [[String: Any]] {
         let (status, output, errors) = try await Self.run(arguments)
         #expect(status == 0, "typewire bench exited with \(status): \(errors.suffix(3_000))")
         let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in: \(output)")
@@ -36,8 +46,9 @@ struct BenchCommandTests {
             #expect(result["lost"] as? Int == 0, "\(target): lost \(result["lost"] ?? "?")")
             #expect(result["errors"] as? Int == 0, "\(target): errors \(result["errorNotes"] ?? "?")")
             #expect((result["connectionsPerSecond"] as? Double ?? 0) > 0, "\(target): no connections/s")
-            #expect(result["connections"] as? Int == 20, "\(target): \(result["connections"] ?? "?") connections")
+            #expect(result["connections"] as? Int == connections, "\(target): \(result["connections"] ?? "?") connections")
         }
+        return results
     }
 
     /// Runs the built `typewire` and waits for it without blocking a thread of the cooperative pool.

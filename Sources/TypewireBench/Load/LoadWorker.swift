@@ -107,15 +107,22 @@ public final class LoadWorker: Sendable {
             }
         }
         let last = BenchClock.monotonicNanos()
-        if let box = tallies.values.first {
-            for failure in failures { box.error("connect failed: \(failure)") }
-        }
-        return ConnectPhase(sockets: connected, firstConnect: first, lastReady: last)
+        return ConnectPhase(sockets: connected, failures: failures, firstConnect: first, lastReady: last)
     }
 
     /// Runs the load from `start` (CLOCK_MONOTONIC nanoseconds): warmup, the measured window, a drain;
     /// then closes the sockets and returns the counts.
     public func run(_ phase: ConnectPhase, start: UInt64) async throws -> WorkerResult {
+        var result = try await drive(phase, start: start, rate: options.rate)
+        result.tally.countConnectFailures(of: phase)
+        await close(phase)
+        return result
+    }
+
+    /// Runs one window of load at `rate` frames a second from `start` and returns its counts, leaving the
+    /// sockets open for the next (scenario `tail` runs one per step).
+    func drive(_ phase: ConnectPhase, start: UInt64, rate: Double) async throws -> WorkerResult {
+        for box in tallies.values { box.reset() }
         let windowStart = start + UInt64(options.warmup * 1e9)
         let windowEnd = windowStart + UInt64((options.hasLoad ? options.duration : 0) * 1e9)
         for box in tallies.values { box.setWindow(start: windowStart, end: windowEnd) }
@@ -131,7 +138,7 @@ public final class LoadWorker: Sendable {
                 let seed = UInt64(index * 64 + loopIndex + 1)
                 let driver = try await loop.submit {
                     let handlers = onLoop.map(\.handler.value).filter(\.socket.isTyper)
-                    let share = options.rate * Double(handlers.count) / Double(max(1, typingTotal))
+                    let share = rate * Double(handlers.count) / Double(max(1, typingTotal))
                     let driver = LoadDriver(
                         loop: loop, handlers: handlers, rate: share, refreshMillis: handlers.first?.refreshInterval ?? 2_000,
                         subscribers: plan.subscribers, tally: tally, messageEvery: options.messageEvery, expiryOnly: expiryOnly, seed: seed
@@ -148,7 +155,6 @@ public final class LoadWorker: Sendable {
         let drain = !options.hasLoad ? 0 : options.scenario == .expiry ? 4.8 + BenchOptions.drain + 1 : BenchOptions.drain
         try await Self.sleep(until: windowEnd + UInt64(drain * 1e9))
         for driver in drivers { try await driver.eventLoop.submit { driver.value.cancel() }.get() }
-        await close(phase)
         var tally = Tally()
         for box in tallies.values { tally.merge(box.tally) }
         return WorkerResult(
@@ -168,13 +174,6 @@ public final class LoadWorker: Sendable {
         }
     }
 
-    /// The counts so far (for the `connections` scenario, which has no window).
-    public func errorsSoFar() -> Tally {
-        var tally = Tally()
-        for box in tallies.values { tally.merge(box.tally) }
-        return tally
-    }
-
     /// Stops the event loops.
     public func shutdown() async {
         try? await group.shutdownGracefully()
@@ -186,12 +185,21 @@ public final class LoadWorker: Sendable {
     }
 }
 
-/// The sockets a worker opened.
+/// The sockets a worker opened, and the ones it could not.
 public struct ConnectPhase: Sendable {
     let sockets: [ConnectedSocket]
+    /// Why the sockets that could not connect failed.
+    let failures: [String]
     /// CLOCK_MONOTONIC nanoseconds of the first connect and the last `subscribed`.
     public let firstConnect: UInt64
     public let lastReady: UInt64
     /// Sockets that are ready.
     public var ready: Int { sockets.count }
+}
+
+extension Tally {
+    /// Counts each socket that could not connect as an error.
+    mutating func countConnectFailures(of phase: ConnectPhase) {
+        for failure in phase.failures { error("connect failed: \(failure)") }
+    }
 }

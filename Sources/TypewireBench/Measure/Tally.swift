@@ -94,6 +94,11 @@ final class TallyBox: Sendable {
         }
     }
 
+    /// Empties the tally and the window, for the next window.
+    func reset() {
+        state.withLockedValue { $0 = State() }
+    }
+
     /// A copy of the tally.
     var tally: Tally { state.withLockedValue { $0.tally } }
 

@@ -6,6 +6,9 @@ public enum BenchScenario: String, Codable, Sendable, CaseIterable {
     case connections
     /// Typewire only: starts that are never refreshed, and how late their entries disappear.
     case expiry
+    /// The tail: one publisher beside each conversation's subscribers, open loop, at each of
+    /// ``BenchOptions/steps`` deliveries a second in turn, every target measured at each step before the next.
+    case tail
 }
 
 /// Which servers a run measures.
@@ -44,6 +47,8 @@ public struct BenchOptions: Codable, Sendable {
     public var scenario: BenchScenario
     /// Connect and subscribe only, with no load.
     public var idle: Bool
+    /// Scenario `tail`: the deliveries a second of each step, lowest first.
+    public var steps: [Double] = []
 
     /// The most sockets a run may open.
     public static let maxConnections = 60_000
@@ -51,6 +56,11 @@ public struct BenchOptions: Codable, Sendable {
     public static let maxDuration = 600.0
     /// The most frames one socket may send a second (Typewire's default rate limit).
     public static let maxRatePerSocket = 10.0
+    /// The most frames one publisher may send a second in the `tail` scenario, which starts Typewire with
+    /// higher activity and message limits (a server given with `--url` needs `--activity-rate 1000`).
+    public static let maxTailRatePerSocket = 50.0
+    /// The `tail` scenario's steps, in deliveries a second.
+    public static let tailSteps: [Double] = [2_500, 5_000, 10_000, 20_000]
     /// Start and refresh frames in one typing session before it ends.
     public static let framesPerSession = 3
     /// Seconds the sockets may still receive after the window, before counting.
@@ -80,6 +90,15 @@ public struct BenchOptions: Codable, Sendable {
     /// Whether the run sends frames after connecting.
     var hasLoad: Bool { !idle && scenario != .connections }
 
+    /// The frames a second that offer `deliveries` a second: each frame reaches every socket of its conversation
+    /// (the sender's own included).
+    func rate(forDeliveries deliveries: Double) -> Double {
+        deliveries * Double(conversations) / Double(connections)
+    }
+
+    /// The frame rates of the run's windows: one per step in scenario `tail`, else `rate`.
+    var windowRates: [Double] { scenario == .tail ? steps.map(rate(forDeliveries:)) : [rate] }
+
     /// Whether Typewire paces or caps this run's updates (a large group gets one update per 100 ms, and an
     /// update lists 10 entries): then a refresh may be folded into a later update, or its sender not
     /// listed, so latency samples cannot be counted against frames sent, and `lost` is not counted.
@@ -107,13 +126,24 @@ public struct BenchOptions: Codable, Sendable {
         guard connectConcurrency >= 1, (1...250).contains(sourceAddresses), (1...8).contains(threads) else {
             throw BenchError("--connect-concurrency must be at least 1, --source-addresses 1…250, --threads 1…8.")
         }
+        if scenario == .tail {
+            guard !steps.isEmpty, steps.count <= 20, steps.allSatisfy({ $0 > 0 }) else {
+                throw BenchError("--steps must list 1 to 20 deliveries a second, each over 0, e.g. 2500,5000,10000,20000.")
+            }
+            guard !serverCoalesces else {
+                throw BenchError("The tail scenario counts every delivery: use at most 10 --typers and under 100 --members.")
+            }
+        }
         if hasLoad {
-            guard rate > 0, rate <= 1_000_000 else { throw BenchError("--rate must be over 0 and at most 1 000 000 frames a second.") }
-            let typing = typingSockets
-            guard rate <= Double(typing) * Self.maxRatePerSocket else {
-                throw BenchError(
-                    "--rate \(rate) needs over \(Int(Self.maxRatePerSocket)) frames a second from each of the \(typing) typing sockets; lower --rate or raise --typers / --connections."
-                )
+            let perSocket = scenario == .tail ? Self.maxTailRatePerSocket : Self.maxRatePerSocket
+            for rate in windowRates {
+                guard rate > 0, rate <= 1_000_000 else { throw BenchError("--rate must be over 0 and at most 1 000 000 frames a second.") }
+                let typing = typingSockets
+                guard rate <= Double(typing) * perSocket else {
+                    throw BenchError(
+                        "A rate of \(Int(rate)) frames a second needs over \(Int(perSocket)) frames a second from each of the \(typing) typing sockets; lower --rate or --steps, or raise --typers / --connections."
+                    )
+                }
             }
         }
     }

@@ -52,6 +52,8 @@ public struct TargetResult: Codable, Sendable {
     /// updates (``BenchOptions/serverCoalesces``), so samples cannot be counted against frames sent.
     public var lost: UInt64?
     public var errorNotes: [String]
+    /// Scenario `tail`: the deliveries a second this window's step offered.
+    public var offeredDeliveriesPerSecond: Double?
 
     init(
         target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples,
@@ -132,8 +134,10 @@ public struct BenchReport: Codable, Sendable {
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 
-    /// A plain-text table: one row per figure, a column per target and the ratio.
+    /// A plain-text table: one row per figure, a column per target and the ratio; in scenario `tail`
+    /// one row per step and target.
     public func table() -> String {
+        if options.scenario == .tail { return stepsTable() }
         let typewire = results.first { $0.target == .typewire }
         let relay = results.first { $0.target == .relay }
         let rows: [(String, (TargetResult) -> Double?, Int)] = [
@@ -166,18 +170,47 @@ public struct BenchReport: Codable, Sendable {
             ("errors", { Double($0.errors) }, 0),
             ("lost", { $0.lost.map(Double.init) }, 0),
         ]
-        func cell(_ value: Double?, _ digits: Int) -> String {
-            guard let value else { return "-" }
-            return String(format: "%.\(digits)f", value)
-        }
         var lines = [["figure", "typewire", "relay", "typewire/relay"]]
         for (name, value, digits) in rows {
             let left = typewire.flatMap(value)
             let right = relay.flatMap(value)
             let ratio = left.flatMap { l in right.flatMap { r in r != 0 ? l / r : nil } }
-            lines.append([name, cell(left, digits), cell(right, digits), cell(ratio, 2)])
+            lines.append([name, Self.cell(left, digits), Self.cell(right, digits), Self.cell(ratio, 2)])
         }
-        let widths = (0..<4).map { column in lines.map { $0[column].count }.max() ?? 0 }
+        return Self.aligned(lines)
+    }
+
+    /// Scenario `tail`: a row per step and target, with Typewire's CPU per delivery over the relay's at that step.
+    private func stepsTable() -> String {
+        var lines = [
+            [
+                "offered/s", "target", "delivered/s", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "max µs", "CPU µs/delivery",
+                "vs relay", "lost", "errors",
+            ]
+        ]
+        for result in results {
+            let relay = results.first { $0.target == .relay && $0.offeredDeliveriesPerSecond == result.offeredDeliveriesPerSecond }
+            let ratio =
+                result.target == .typewire
+                ? relay.map { result.serverCPUMicrosPerDeliveredFrame / $0.serverCPUMicrosPerDeliveredFrame } : nil
+            lines.append([
+                Self.cell(result.offeredDeliveriesPerSecond, 0), result.target.rawValue, Self.cell(result.framesDeliveredPerSecond, 0),
+                "\(result.latencyP50)", "\(result.latencyP90)", "\(result.latencyP99)", "\(result.latencyP999)", "\(result.latencyMax)",
+                Self.cell(result.serverCPUMicrosPerDeliveredFrame, 2), Self.cell(ratio, 2), Self.cell(result.lost.map(Double.init), 0),
+                "\(result.errors)",
+            ])
+        }
+        return Self.aligned(lines)
+    }
+
+    private static func cell(_ value: Double?, _ digits: Int) -> String {
+        guard let value, value.isFinite else { return "-" }
+        return String(format: "%.\(digits)f", value)
+    }
+
+    /// The first column left-aligned, the others right-aligned, two spaces apart.
+    private static func aligned(_ lines: [[String]]) -> String {
+        let widths = (0..<(lines.first?.count ?? 0)).map { column in lines.map { $0[column].count }.max() ?? 0 }
         return lines.map { line in
             line.enumerated().map { column, text in
                 column == 0

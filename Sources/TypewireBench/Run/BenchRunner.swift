@@ -38,7 +38,8 @@ public struct BenchRunner: Sendable {
     public var deadlineSeconds: Double {
         let connect = 30 + Double(options.connections) / 100
         let expiry = options.scenario == .expiry ? 8.0 : 0
-        return Double(targets.count) * (connect + options.warmup + options.duration + BenchOptions.drain + expiry + 60)
+        let windows = Double(options.windowRates.count)
+        return Double(targets.count) * (connect + windows * (options.warmup + options.duration + BenchOptions.drain) + expiry + 60)
     }
 
     /// Runs every target; the temporary folder is removed at the end.
@@ -53,6 +54,10 @@ public struct BenchRunner: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        if options.scenario == .tail {
+            guard workers == 1 else { throw BenchError("The tail scenario runs in one generator process: leave out --workers.") }
+            return try await runSteps(folder: folder)
+        }
         var results: [TargetResult] = []
         for target in targets {
             progress("bench: \(target.rawValue), scenario \(options.scenario.rawValue), \(options.connections) sockets")
@@ -62,18 +67,7 @@ public struct BenchRunner: Sendable {
     }
 
     private func measure(_ target: BenchTarget, folder: URL) async throws -> TargetResult {
-        var server: ChildProcess?
-        let endpoint: BenchEndpoint
-        let pid: Int32?
-        if let external {
-            endpoint = try BenchEndpoint(url: external.url, jwtSecret: target == .typewire ? external.jwtSecret : nil)
-            pid = external.pid
-        } else {
-            let started = try await startServer(target, folder: folder)
-            server = started.0
-            endpoint = started.1
-            pid = started.0.pid
-        }
+        let (server, endpoint, pid) = try await server(target, folder: folder)
         do {
             let result = try await drive(target, endpoint: endpoint, pid: pid, folder: folder)
             await server?.stop()
@@ -84,8 +78,31 @@ public struct BenchRunner: Sendable {
         }
     }
 
+    /// The server to measure: the one given with `--url`, or one started here (which the caller stops),
+    /// with its endpoint and PID.
+    func server(_ target: BenchTarget, folder: URL) async throws -> (ChildProcess?, BenchEndpoint, Int32?) {
+        if let external {
+            let endpoint = try BenchEndpoint(url: external.url, jwtSecret: target == .typewire ? external.jwtSecret : nil)
+            return (nil, endpoint, external.pid)
+        }
+        let (child, endpoint) = try await startServer(target, folder: folder)
+        return (child, endpoint, child.pid)
+    }
+
+    /// The server's user and system CPU seconds from `windowStart` to `windowEnd` (CLOCK_MONOTONIC nanoseconds).
+    static func serverCPU(of pid: Int32?, from windowStart: UInt64, to windowEnd: UInt64) -> Task<(user: Double, system: Double), any Error>
+    {
+        Task {
+            try await LoadWorker.sleep(until: windowStart)
+            let before = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? (0, 0)
+            try await LoadWorker.sleep(until: windowEnd)
+            let after = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? before
+            return (user: max(0, after.user - before.user), system: max(0, after.system - before.system))
+        }
+    }
+
     /// Starts the relay, or seeds a fresh SQLite file and starts Typewire on it; both on a free port.
-    private func startServer(_ target: BenchTarget, folder: URL) async throws -> (ChildProcess, BenchEndpoint) {
+    func startServer(_ target: BenchTarget, folder: URL) async throws -> (ChildProcess, BenchEndpoint) {
         let child: ChildProcess
         var secret: String?
         switch target {
@@ -126,13 +143,7 @@ public struct BenchRunner: Sendable {
             let start = BenchClock.monotonicNanos() + 100_000_000
             let windowStart = start + UInt64(options.warmup * 1e9)
             let windowEnd = windowStart + UInt64((options.hasLoad ? options.duration : 0) * 1e9)
-            let sampling = Task {
-                try await LoadWorker.sleep(until: windowStart)
-                let before = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? (0, 0)
-                try await LoadWorker.sleep(until: windowEnd)
-                let after = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? before
-                return (user: max(0, after.user - before.user), system: max(0, after.system - before.system))
-            }
+            let sampling = Self.serverCPU(of: pid, from: windowStart, to: windowEnd)
             let results: [WorkerResult]
             if let local, let phase {
                 results = [try await local.run(phase, start: start)]

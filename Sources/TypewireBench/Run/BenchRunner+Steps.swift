@@ -1,0 +1,87 @@
+import Foundation
+
+/// Scenario `tail`: every target's server started and its sockets connected once, then one window per step,
+/// the targets taking turns at each step, so that a step's figures for Typewire and the relay come from
+/// the same minute of this machine.
+extension BenchRunner {
+    /// A target whose sockets are open.
+    private struct Connected {
+        var target: BenchTarget
+        var server: ChildProcess?
+        var pid: Int32?
+        var worker: LoadWorker
+        var phase: ConnectPhase
+        var rssBefore: Double
+        var rssAfterConnect: Double
+    }
+
+    func runSteps(folder: URL) async throws -> BenchReport {
+        var connected: [Connected] = []
+        do {
+            for target in targets {
+                progress("bench: \(target.rawValue), scenario tail, \(options.connections) sockets")
+                connected.append(try await connect(target, folder: folder))
+            }
+            var results: [TargetResult] = []
+            for (index, step) in options.steps.enumerated() {
+                for target in connected {
+                    progress("bench: \(target.target.rawValue) at \(Int(step)) deliveries/s")
+                    var result = try await window(target, rate: options.windowRates[index], countsConnectFailures: index == 0)
+                    result.offeredDeliveriesPerSecond = step
+                    results.append(result)
+                }
+            }
+            await finish(connected)
+            return BenchReport(options: options, results: results)
+        } catch {
+            await finish(connected)
+            throw error
+        }
+    }
+
+    private func connect(_ target: BenchTarget, folder: URL) async throws -> Connected {
+        let (server, endpoint, pid) = try await server(target, folder: folder)
+        let rssBefore = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
+        let worker = LoadWorker(options: options, endpoint: endpoint, index: 0, workers: 1)
+        do {
+            let phase = try await worker.connect()
+            let rssAfterConnect = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
+            return Connected(
+                target: target, server: server, pid: pid, worker: worker, phase: phase, rssBefore: rssBefore,
+                rssAfterConnect: rssAfterConnect)
+        } catch {
+            await worker.shutdown()
+            await server?.stop()
+            throw error
+        }
+    }
+
+    private func window(_ connected: Connected, rate: Double, countsConnectFailures: Bool) async throws -> TargetResult {
+        let pid = connected.pid
+        let start = BenchClock.monotonicNanos() + 100_000_000
+        let windowStart = start + UInt64(options.warmup * 1e9)
+        let windowEnd = windowStart + UInt64(options.duration * 1e9)
+        let sampling = Self.serverCPU(of: pid, from: windowStart, to: windowEnd)
+        var result = try await connected.worker.drive(connected.phase, start: start, rate: rate)
+        if countsConnectFailures { result.tally.countConnectFailures(of: connected.phase) }
+        let cpu = try await sampling.value
+        var server = ServerSamples()
+        server.cpuSeconds = cpu.user + cpu.system
+        server.systemCPUSeconds = cpu.system
+        server.rssBefore = connected.rssBefore
+        server.rssAfterConnect = connected.rssAfterConnect
+        server.rssEnd = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
+        return TargetResult(
+            target: connected.target, options: options, tally: result.tally, ready: result.ready,
+            connectSeconds: Double(result.lastReady &- result.firstConnect) / 1e9, server: server, benchCPUSeconds: result.cpuSeconds
+        )
+    }
+
+    private func finish(_ connected: [Connected]) async {
+        for target in connected {
+            await target.worker.close(target.phase)
+            await target.worker.shutdown()
+            await target.server?.stop()
+        }
+    }
+}
