@@ -27,6 +27,8 @@ struct Bench: AsyncParsableCommand {
     var typers: Int?
     @Option(help: "Scenario tail: deliveries a second of each step, e.g. 2500,5000,10000,20000 (the default).")
     var steps: String?
+    @Option(help: "Scenario tail: how many times each step is measured, the targets taking turns; the table ends with the medians.")
+    var rounds = 1
     @Option(help: "Load before the measured window, e.g. 2s or 500ms.")
     var warmup = "2s"
     @Option(help: "The measured window, e.g. 10s (at most 10 min).")
@@ -59,6 +61,12 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "With --url: seed the bench's users and conversations into this SQLite file first (the server's own).")
     var seedSqlite: String?
 
+    @Option(
+        help:
+            "Run the servers the bench starts on these CPUs only (a taskset list, e.g. 0); start the bench itself under taskset for the rest."
+    )
+    var serverCpus: String?
+
     @Option(help: .hidden) var worker: Int?
     @Option(help: .hidden) var goFile: String?
     @Option(help: .hidden) var workerOptions: String?
@@ -86,17 +94,21 @@ struct Bench: AsyncParsableCommand {
             duration: try Self.seconds(duration, "--duration"), connectConcurrency: connectConcurrency, sourceAddresses: sourceAddresses,
             threads: threads, scenario: scenario, idle: idle
         )
-        if tail { options.steps = try steps.map(Self.steps) ?? BenchOptions.tailSteps }
+        if tail {
+            options.steps = try steps.map(Self.steps) ?? BenchOptions.tailSteps
+            options.rounds = rounds
+        }
         if let seedSqlite {
             guard url != nil else { throw ValidationError("--seed-sqlite goes with --url; without it the bench seeds its own file.") }
             try options.validate()
             try await BenchSeeder.seed(sqlite: seedSqlite, options: options)
         }
-        let runner = BenchRunner(
+        var runner = BenchRunner(
             options: options, targets: targets, workers: workers,
             external: url.map { .init(url: $0, pid: serverPid, jwtSecret: jwtSecret) },
             progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         )
+        runner.serverCPUs = serverCpus
         let deadline = runner.deadlineSeconds
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
             FileHandle.standardError.write(Data("bench: the run passed its deadline of \(Int(deadline)) s; stopping.\n".utf8))

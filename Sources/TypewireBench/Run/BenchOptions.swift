@@ -49,6 +49,8 @@ public struct BenchOptions: Codable, Sendable {
     public var idle: Bool
     /// Scenario `tail`: the deliveries a second of each step, lowest first.
     public var steps: [Double] = []
+    /// Scenario `tail`: how many times each step is measured (the targets taking turns each time).
+    public var rounds = 1
 
     /// The most sockets a run may open.
     public static let maxConnections = 60_000
@@ -99,6 +101,9 @@ public struct BenchOptions: Codable, Sendable {
     /// The frame rates of the run's windows: one per step in scenario `tail`, else `rate`.
     var windowRates: [Double] { scenario == .tail ? steps.map(rate(forDeliveries:)) : [rate] }
 
+    /// How many measured windows the run has.
+    var windows: Int { scenario == .tail ? steps.count * rounds : 1 }
+
     /// Whether Typewire paces or caps this run's updates (a large group gets one update per 100 ms, and an
     /// update lists 10 entries): then a refresh may be folded into a later update, or its sender not
     /// listed, so latency samples cannot be counted against frames sent, and `lost` is not counted.
@@ -130,6 +135,7 @@ public struct BenchOptions: Codable, Sendable {
             guard !steps.isEmpty, steps.count <= 20, steps.allSatisfy({ $0 > 0 }) else {
                 throw BenchError("--steps must list 1 to 20 deliveries a second, each over 0, e.g. 2500,5000,10000,20000.")
             }
+            guard (1...20).contains(rounds) else { throw BenchError("--rounds must be between 1 and 20.") }
             guard !serverCoalesces else {
                 throw BenchError("The tail scenario counts every delivery: use at most 10 --typers and under 100 --members.")
             }

@@ -52,8 +52,9 @@ public struct TargetResult: Codable, Sendable {
     /// updates (``BenchOptions/serverCoalesces``), so samples cannot be counted against frames sent.
     public var lost: UInt64?
     public var errorNotes: [String]
-    /// Scenario `tail`: the deliveries a second this window's step offered.
+    /// Scenario `tail`: the deliveries a second this window's step offered, and its round.
     public var offeredDeliveriesPerSecond: Double?
+    public var round: Int?
 
     init(
         target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples,
@@ -180,27 +181,57 @@ public struct BenchReport: Codable, Sendable {
         return Self.aligned(lines)
     }
 
-    /// Scenario `tail`: a row per step and target, with Typewire's CPU per delivery over the relay's at that step.
+    /// Scenario `tail`: a row per step, round and target, with Typewire's CPU per delivery over the relay's in
+    /// that round; with several rounds, each step's medians after them.
     private func stepsTable() -> String {
         var lines = [
             [
-                "offered/s", "target", "delivered/s", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "max µs", "CPU µs/delivery",
+                "offered/s", "round", "target", "delivered/s", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "max µs", "CPU µs/delivery",
                 "vs relay", "lost", "errors",
             ]
         ]
         for result in results {
-            let relay = results.first { $0.target == .relay && $0.offeredDeliveriesPerSecond == result.offeredDeliveriesPerSecond }
-            let ratio =
-                result.target == .typewire
-                ? relay.map { result.serverCPUMicrosPerDeliveredFrame / $0.serverCPUMicrosPerDeliveredFrame } : nil
             lines.append([
-                Self.cell(result.offeredDeliveriesPerSecond, 0), result.target.rawValue, Self.cell(result.framesDeliveredPerSecond, 0),
-                "\(result.latencyP50)", "\(result.latencyP90)", "\(result.latencyP99)", "\(result.latencyP999)", "\(result.latencyMax)",
-                Self.cell(result.serverCPUMicrosPerDeliveredFrame, 2), Self.cell(ratio, 2), Self.cell(result.lost.map(Double.init), 0),
-                "\(result.errors)",
+                Self.cell(result.offeredDeliveriesPerSecond, 0), "\(result.round ?? 1)", result.target.rawValue,
+                Self.cell(result.framesDeliveredPerSecond, 0), "\(result.latencyP50)", "\(result.latencyP90)", "\(result.latencyP99)",
+                "\(result.latencyP999)", "\(result.latencyMax)", Self.cell(result.serverCPUMicrosPerDeliveredFrame, 2),
+                Self.cell(cpuRatio(of: result), 2), Self.cell(result.lost.map(Double.init), 0), "\(result.errors)",
             ])
         }
-        return Self.aligned(lines)
+        guard options.rounds > 1 else { return Self.aligned(lines) }
+        var medians = [
+            ["offered/s", "target", "median p50 µs", "median p99 µs", "worst p99 µs", "median CPU µs/delivery", "median vs relay"]
+        ]
+        for step in options.steps {
+            for target in [BenchTarget.relay, .typewire] {
+                let rounds = results.filter { $0.offeredDeliveriesPerSecond == step && $0.target == target }
+                guard !rounds.isEmpty else { continue }
+                medians.append([
+                    Self.cell(step, 0), target.rawValue, Self.cell(Self.median(rounds.map { Double($0.latencyP50) }), 0),
+                    Self.cell(Self.median(rounds.map { Double($0.latencyP99) }), 0), "\(rounds.map(\.latencyP99).max() ?? 0)",
+                    Self.cell(Self.median(rounds.map(\.serverCPUMicrosPerDeliveredFrame)), 2),
+                    Self.cell(Self.median(rounds.compactMap(cpuRatio(of:))), 2),
+                ])
+            }
+        }
+        return Self.aligned(lines) + "\n\n" + Self.aligned(medians)
+    }
+
+    /// Typewire's CPU per delivery over the relay's in the same step and round.
+    private func cpuRatio(of result: TargetResult) -> Double? {
+        guard result.target == .typewire,
+            let relay = results.first(where: {
+                $0.target == .relay && $0.offeredDeliveriesPerSecond == result.offeredDeliveriesPerSecond && $0.round == result.round
+            })
+        else { return nil }
+        guard relay.serverCPUMicrosPerDeliveredFrame > 0 else { return nil }
+        return result.serverCPUMicrosPerDeliveredFrame / relay.serverCPUMicrosPerDeliveredFrame
+    }
+
+    private static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     private static func cell(_ value: Double?, _ digits: Int) -> String {

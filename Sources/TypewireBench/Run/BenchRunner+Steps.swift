@@ -1,8 +1,8 @@
 import Foundation
 
-/// Scenario `tail`: every target's server started and its sockets connected once, then one window per step,
-/// the targets taking turns at each step, so that a step's figures for Typewire and the relay come from
-/// the same minute of this machine.
+/// Scenario `tail`: every target's server started and its sockets connected once, then one window per step
+/// and round, the targets taking turns each time, so that a step's figures for Typewire and the relay come
+/// from the same minute of this machine.
 extension BenchRunner {
     /// A target whose sockets are open.
     private struct Connected {
@@ -24,11 +24,15 @@ extension BenchRunner {
             }
             var results: [TargetResult] = []
             for (index, step) in options.steps.enumerated() {
-                for target in connected {
-                    progress("bench: \(target.target.rawValue) at \(Int(step)) deliveries/s")
-                    var result = try await window(target, rate: options.windowRates[index], countsConnectFailures: index == 0)
-                    result.offeredDeliveriesPerSecond = step
-                    results.append(result)
+                for round in 1...options.rounds {
+                    for target in connected {
+                        progress("bench: \(target.target.rawValue) at \(Int(step)) deliveries/s, round \(round) of \(options.rounds)")
+                        let first = index == 0 && round == 1
+                        var result = try await window(target, rate: options.windowRates[index], countsConnectFailures: first)
+                        result.offeredDeliveriesPerSecond = step
+                        result.round = round
+                        results.append(result)
+                    }
                 }
             }
             await finish(connected)

@@ -23,6 +23,8 @@ public struct BenchRunner: Sendable {
     public var external: External?
     /// Where progress goes (stderr), so stdout carries only the result.
     public var progress: @Sendable (String) -> Void
+    /// The CPUs the servers it starts run on (a `taskset` list), or nil for any.
+    public var serverCPUs: String?
 
     public init(
         options: BenchOptions, targets: [BenchTarget], workers: Int, external: External?, progress: @escaping @Sendable (String) -> Void
@@ -38,7 +40,7 @@ public struct BenchRunner: Sendable {
     public var deadlineSeconds: Double {
         let connect = 30 + Double(options.connections) / 100
         let expiry = options.scenario == .expiry ? 8.0 : 0
-        let windows = Double(options.windowRates.count)
+        let windows = Double(options.windows)
         return Double(targets.count) * (connect + windows * (options.warmup + options.duration + BenchOptions.drain) + expiry + 60)
     }
 
@@ -107,7 +109,8 @@ public struct BenchRunner: Sendable {
         var secret: String?
         switch target {
         case .relay:
-            child = try ChildProcess(name: "relay", arguments: ["relay", "--host", "127.0.0.1", "--port", "0"], folder: folder)
+            child = try ChildProcess(
+                name: "relay", arguments: ["relay", "--host", "127.0.0.1", "--port", "0"], folder: folder, cpus: serverCPUs)
         case .typewire:
             let sqlite = folder.appendingPathComponent("bench.sqlite").path
             progress("bench: seeding \(options.conversations) conversations of \(options.members) members")
@@ -120,7 +123,7 @@ public struct BenchRunner: Sendable {
                     "serve", "--host", "127.0.0.1", "--port", "0", "--sqlite", sqlite, "--jwt-secret", key,
                     // The bench never sends over 10 activity frames a second per socket; the server's limits must not cut its bursts.
                     "--activity-rate", "1000", "--message-rate", "1000", "--public", folder.appendingPathComponent("no-public").path,
-                ], folder: folder)
+                ], folder: folder, cpus: serverCPUs)
         }
         do {
             let port = try await child.listeningPort(within: 60)

@@ -13,15 +13,21 @@ final class ChildProcess: Sendable {
     var pid: Int32 { process.processIdentifier }
     var isRunning: Bool { process.isRunning }
 
-    /// Starts this executable again with these arguments.
-    init(name: String, arguments: [String], folder: URL) throws {
+    /// Starts this executable again with these arguments; with `cpus` (a `taskset` list like `0` or `0,1`)
+    /// it runs on those CPUs only.
+    init(name: String, arguments: [String], folder: URL, cpus: String? = nil) throws {
         self.name = name
         log = folder.appendingPathComponent("\(name).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
+        if let cpus {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["--cpu-list", cpus, Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
