@@ -172,8 +172,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
-        // `typewire bench` run as built, in a tiny configuration.
-        .testTarget(name: "TypewireBenchTests"),
+        // `typewire bench` run as built, in a tiny configuration, and its parts.
+        .testTarget(name: "TypewireBenchTests", dependencies: ["TypewireBench"]),
         .testTarget(
             name: "TypewireClientTests",
             dependencies: [

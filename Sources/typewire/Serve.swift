@@ -135,6 +135,12 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(
         help:
+            "Keep the time frames spend in each stage of the server, and how late each event loop's timers fire, as histograms in /metrics (TYPEWIRE_STAGE_METRICS=1)."
+    )
+    var stageMetrics = false
+
+    @Flag(
+        help:
             "Seed the demo's users and conversations and run its bot, with the secret of --jwt-secret and no token endpoint: for tests and clusters, whose tokens are made with that secret."
     )
     var seedDemo = false
@@ -220,6 +226,7 @@ struct Serve: AsyncParsableCommand {
         }
         if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.http.publicDirectory = folder }
         configuration.threads = try setting(threads, "TYPEWIRE_THREADS", Self.integer)
+        configuration.stageMetrics = stageMetrics || Self.isOn(environment["TYPEWIRE_STAGE_METRICS"])
         try Self.check(configuration)
         let files = OpenFileLimit.raiseToHard()
         logger.info(

@@ -55,6 +55,8 @@ public struct TargetResult: Codable, Sendable {
     /// Scenario `tail`: the deliveries a second this window's step offered, and its round.
     public var offeredDeliveriesPerSecond: Double?
     public var round: Int?
+    /// Scenario `tail` with `--stages`: where the window's time went inside Typewire.
+    public var stages: [StageFigures]?
 
     init(
         target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples,
@@ -198,7 +200,8 @@ public struct BenchReport: Codable, Sendable {
                 Self.cell(cpuRatio(of: result), 2), Self.cell(result.lost.map(Double.init), 0), "\(result.errors)",
             ])
         }
-        guard options.rounds > 1 else { return Self.aligned(lines) }
+        let table = Self.aligned(lines) + stagesTable()
+        guard options.rounds > 1 else { return table }
         var medians = [
             ["offered/s", "target", "median p50 µs", "median p99 µs", "worst p99 µs", "median CPU µs/delivery", "median vs relay"]
         ]
@@ -214,7 +217,22 @@ public struct BenchReport: Codable, Sendable {
                 ])
             }
         }
-        return Self.aligned(lines) + "\n\n" + Self.aligned(medians)
+        return table + "\n\n" + Self.aligned(medians)
+    }
+
+    /// With `--stages`: a row per stage of each Typewire window; the figures are bucket bounds.
+    private func stagesTable() -> String {
+        var lines = [["offered/s", "round", "stage", "count", "p50 ≤ µs", "p99 ≤ µs", "over 100 µs"]]
+        for result in results {
+            for stage in result.stages ?? [] {
+                lines.append([
+                    Self.cell(result.offeredDeliveriesPerSecond, 0), "\(result.round ?? 1)", stage.stage, "\(stage.count)",
+                    stage.p50AtMost.map { Self.cell($0, 0) } ?? "more", stage.p99AtMost.map { Self.cell($0, 0) } ?? "more",
+                    String(format: "%.2f %%", stage.over100Micros * 100),
+                ])
+            }
+        }
+        return lines.count > 1 ? "\n\n" + Self.aligned(lines) : ""
     }
 
     /// Typewire's CPU per delivery over the relay's in the same step and round.

@@ -9,6 +9,7 @@ extension BenchRunner {
         var target: BenchTarget
         var server: ChildProcess?
         var pid: Int32?
+        var endpoint: BenchEndpoint
         var worker: LoadWorker
         var phase: ConnectPhase
         var rssBefore: Double
@@ -51,7 +52,7 @@ extension BenchRunner {
             let phase = try await worker.connect()
             let rssAfterConnect = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
             return Connected(
-                target: target, server: server, pid: pid, worker: worker, phase: phase, rssBefore: rssBefore,
+                target: target, server: server, pid: pid, endpoint: endpoint, worker: worker, phase: phase, rssBefore: rssBefore,
                 rssAfterConnect: rssAfterConnect)
         } catch {
             await worker.shutdown()
@@ -66,6 +67,16 @@ extension BenchRunner {
         let windowStart = start + UInt64(options.warmup * 1e9)
         let windowEnd = windowStart + UInt64(options.duration * 1e9)
         let sampling = Self.serverCPU(of: pid, from: windowStart, to: windowEnd)
+        let endpoint = connected.endpoint
+        let stages = Task { () -> [StageFigures]? in
+            guard options.stages, connected.target == .typewire else { return nil }
+            try await LoadWorker.sleep(until: windowStart)
+            let before = await StageSample.read(host: endpoint.host, port: endpoint.port)
+            try await LoadWorker.sleep(until: windowEnd)
+            let after = await StageSample.read(host: endpoint.host, port: endpoint.port)
+            guard let before, let after else { return nil }
+            return after.since(before)
+        }
         var result = try await connected.worker.drive(connected.phase, start: start, rate: rate)
         if countsConnectFailures { result.tally.countConnectFailures(of: connected.phase) }
         let cpu = try await sampling.value
@@ -75,10 +86,12 @@ extension BenchRunner {
         server.rssBefore = connected.rssBefore
         server.rssAfterConnect = connected.rssAfterConnect
         server.rssEnd = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
-        return TargetResult(
+        var figures = TargetResult(
             target: connected.target, options: options, tally: result.tally, ready: result.ready,
             connectSeconds: Double(result.lastReady &- result.firstConnect) / 1e9, server: server, benchCPUSeconds: result.cpuSeconds
         )
+        figures.stages = try await stages.value
+        return figures
     }
 
     private func finish(_ connected: [Connected]) async {

@@ -123,7 +123,7 @@ public struct BenchRunner: Sendable {
                     "serve", "--host", "127.0.0.1", "--port", "0", "--sqlite", sqlite, "--jwt-secret", key,
                     // The bench never sends over 10 activity frames a second per socket; the server's limits must not cut its bursts.
                     "--activity-rate", "1000", "--message-rate", "1000", "--public", folder.appendingPathComponent("no-public").path,
-                ], folder: folder, cpus: serverCPUs)
+                ] + (options.stages ? ["--stage-metrics"] : []), folder: folder, cpus: serverCPUs)
         }
         do {
             let port = try await child.listeningPort(within: 60)

@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
 
-/// Runs the hub's expiry sweep for as long as the server runs; on graceful shutdown (SIGTERM), once the
+/// Runs the hub's expiry sweep (and with `--stage-metrics` the loops' lag probe) for as long as the server runs; on graceful shutdown (SIGTERM), once the
 /// HTTP server has stopped, it closes any socket still registered with the going-away code, then lets the
 /// cluster bus (if any) say goodbye to the other nodes.
 struct HubService: Service {
@@ -9,6 +9,8 @@ struct HubService: Service {
     let logger: Logger
 
     func run() async throws {
+        hub.metrics.stages?.startProbing(hub.eventLoops)
+        defer { hub.metrics.stages?.stopProbing() }
         await cancelWhenGracefulShutdown {
             await hub.runExpiry()
         }

@@ -27,7 +27,7 @@ public enum TypewireApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> TypewireService {
         let authority = try await TokenAuthority.make(for: configuration, logger: logger)
-        let metrics = HubMetrics()
+        let metrics = HubMetrics(timesStages: configuration.stageMetrics)
         let node = UUID().uuidString.lowercased()
         let clusterEvents = cluster.map { _ in ClusterPublisher.make(node: node, logger: logger) }
         // Built once per server and never shut down: the process ends with it.
@@ -58,7 +58,8 @@ public enum TypewireApplication {
             metrics: metrics
         )
         let services = SocketServices(
-            hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(), refusals: refusals
+            hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(timings: metrics.stages),
+            refusals: refusals
         )
 
         let router = Router(context: BasicRequestContext.self)

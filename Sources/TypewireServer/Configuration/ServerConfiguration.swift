@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var threads: Int?
     /// Seed demo users and conversations and hand out demo tokens.
     public var demo: Bool
+    /// Keep the time frames spend in each stage of the server in `/metrics` (``StageTimings``). Default off.
+    public var stageMetrics: Bool
 
     /// Creates a configuration with every default but the token secret.
     /// - Parameter jwtSecret: The HS256 secret tokens are verified with; nil if only a key set is (``Auth/keySet``).
@@ -48,5 +50,6 @@ public struct ServerConfiguration: Sendable {
         serverAPI = ServerAPI()
         threads = nil
         demo = false
+        stageMetrics = false
     }
 }

@@ -75,6 +75,9 @@ public final class Hub: Sendable {
 
     // MARK: Shards
 
+    /// The event loops the shards run on.
+    var eventLoops: [any EventLoop] { shards.map(\.eventLoop) }
+
     /// The shard that owns a conversation.
     func shard(for conversation: String) -> HubShard {
         shards.count == 1 ? shards[0] : shards[Int(Self.stableHash(conversation) % UInt64(shards.count))]
@@ -216,10 +219,14 @@ public final class Hub: Sendable {
 
     /// Handles one frame from an authenticated socket in its conversation's shard. The socket's state machine has
     /// already turned away frames past their budgets (`InboundGate`).
-    /// - Parameter isolation: Where the caller runs (a socket's work runs on the shard of its loop): the
-    ///   call goes from there to the conversation's shard, without a thread of the global executor between.
-    public func handle(_ frame: ClientFrame, from id: ConnectionID, isolation: isolated (any Actor)? = #isolation) async {
-        await shard(of: frame).handle(frame, from: id)
+    /// - Parameters:
+    ///   - readAt: When the socket read the frame, to time its way to the shard (``StageTimings``).
+    ///   - isolation: Where the caller runs (a socket's work runs on the shard of its loop): the
+    ///     call goes from there to the conversation's shard, without a thread of the global executor between.
+    public func handle(
+        _ frame: ClientFrame, from id: ConnectionID, readAt: NIODeadline? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await shard(of: frame).handle(frame, from: id, readAt: readAt)
     }
 
     /// Drops activity whose time ran out in every shard and tells the subscribers.

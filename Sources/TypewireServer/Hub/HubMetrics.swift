@@ -17,12 +17,16 @@ public struct HubMetrics: Sendable {
     let fanOutDeliveries: Counter
     let droppedByRateLimit: Counter
     let relayLatency: DurationHistogram
+    /// The stages' timings, with ``ServerConfiguration/stageMetrics`` only.
+    package let stages: StageTimings?
     private let framesIn: [String: Counter]
     private let framesOut: [String: Counter]
 
     /// Creates the metrics in a registry of their own.
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+    /// - Parameter timesStages: Whether to keep ``StageTimings`` too.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), timesStages: Bool = false) {
         self.registry = registry
+        stages = timesStages ? StageTimings(registry: registry) : nil
         func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "typewire", metricName: metric, unitName: unit, helpText: help)
         }

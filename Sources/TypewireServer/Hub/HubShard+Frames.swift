@@ -1,10 +1,12 @@
+import NIOCore
 import TypewireCore
 
 // Frames from sockets: dispatch, and subscriptions.
 extension HubShard {
     /// Handles one frame from an authenticated socket, for a conversation of this shard (``Hub`` routes it).
     /// The socket's state machine has already turned away frames past their budgets (`InboundGate`).
-    func handle(_ frame: ClientFrame, from id: ConnectionID) async {
+    func handle(_ frame: ClientFrame, from id: ConnectionID, readAt: NIODeadline? = nil) async {
+        if let stages = metrics.stages, let readAt { stages.record(stages.readToShard, since: readAt) }
         metrics.received(frame.type)
         if !configuration.storage.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
         switch frame {

@@ -31,6 +31,8 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     private let overflowed = NIOLockedValueBox<(@Sendable () async -> Void)?>(nil)
     /// Written to since the last flush (the loop's).
     private var needsFlush = false
+    /// When the first frame since the last flush was written, with ``StageTimings`` only (the loop's).
+    private var firstWriteAt: NIODeadline?
     /// A close frame has been written (the loop's).
     private(set) var closeSent = false
     /// Past its bound: nothing but the close frame is written any more (the loop's).
@@ -116,6 +118,7 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         sent.wrote(frame)
         guard !needsFlush else { return }
         needsFlush = true
+        if writer.timings != nil { firstWriteAt = .now() }
         writer.markDirty(self)
     }
 
@@ -123,6 +126,10 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         channel.eventLoop.assertInEventLoop()
         needsFlush = false
         channel.flush()
+        if let timings = writer.timings, let firstWriteAt {
+            timings.record(timings.writeToFlush, since: firstWriteAt)
+            self.firstWriteAt = nil
+        }
         let left = (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
         guard let mark = sent.flushed(leaving: left) else { return }
         // Bytes are left behind: an empty write after them completes once they (and it) have left.

@@ -19,24 +19,31 @@ package final class LoopWriter: @unchecked Sendable {
     private struct Pending {
         var items: [(ChannelOutbox, Item)] = []
         var hopScheduled = false
+        /// When the first of `items` was queued (with ``StageTimings`` only).
+        var firstQueuedAt: NIODeadline?
     }
 
     let eventLoop: any EventLoop
+    /// Where the hop to the loop and each socket's wait for its flush are timed, if anywhere.
+    let timings: StageTimings?
     private let pending = NIOLockedValueBox(Pending())
     /// Sockets written to in this turn and not yet flushed (the loop's).
     private var dirty: [ChannelOutbox] = []
     /// Whether a flush of `dirty` is scheduled (the loop's).
     private var flushScheduled = false
 
-    init(eventLoop: any EventLoop) {
+    init(eventLoop: any EventLoop, timings: StageTimings?) {
         self.eventLoop = eventLoop
+        self.timings = timings
     }
 
     /// Queues a write from any thread; it reaches the loop with the others of this turn.
     func submit(_ item: Item, to outbox: ChannelOutbox) {
+        let queuedAt = timings == nil ? nil : NIODeadline.now()
         let hop = pending.withLockedValue { pending in
             pending.items.append((outbox, item))
             defer { pending.hopScheduled = true }
+            if pending.firstQueuedAt == nil { pending.firstQueuedAt = queuedAt }
             return !pending.hopScheduled
         }
         if hop { eventLoop.execute { self.writePending() } }
@@ -47,11 +54,14 @@ package final class LoopWriter: @unchecked Sendable {
     func writePending() {
         eventLoop.assertInEventLoop()
         var items: [(ChannelOutbox, Item)] = []
-        pending.withLockedValue { pending in
+        let queuedAt = pending.withLockedValue { pending in
             pending.hopScheduled = false
             swap(&items, &pending.items)
+            defer { pending.firstQueuedAt = nil }
+            return pending.firstQueuedAt
         }
         guard !items.isEmpty else { return }
+        if let timings, let queuedAt { timings.record(timings.hopToLoop, since: queuedAt) }
         for (outbox, item) in items {
             switch item {
             case .frame(let frame): outbox.writeNow(frame)
@@ -84,15 +94,19 @@ package final class LoopWriter: @unchecked Sendable {
 /// The ``LoopWriter`` of each event loop of a server.
 package final class LoopWriters: Sendable {
     private let writers = NIOLockedValueBox<[ObjectIdentifier: LoopWriter]>([:])
+    private let timings: StageTimings?
 
-    package init() {}
+    /// - Parameter timings: Where the writers time their stages, if anywhere.
+    package init(timings: StageTimings? = nil) {
+        self.timings = timings
+    }
 
     /// The writer of `eventLoop`, made on first use.
     package func writer(for eventLoop: any EventLoop) -> LoopWriter {
         writers.withLockedValue { writers in
             let key = ObjectIdentifier(eventLoop)
             if let writer = writers[key] { return writer }
-            let writer = LoopWriter(eventLoop: eventLoop)
+            let writer = LoopWriter(eventLoop: eventLoop, timings: timings)
             writers[key] = writer
             return writer
         }

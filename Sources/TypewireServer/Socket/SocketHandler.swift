@@ -18,7 +18,8 @@ final class SocketHandler: ChannelInboundHandler {
     private let services: SocketServices
     private var machine: SocketStateMachine
     private var outbox: ChannelOutbox?
-    private var lane: SocketLane<SocketServices.Work, HubShard>?
+    /// The socket's work, with when its frame was read (with ``StageTimings`` only).
+    private var lane: SocketLane<(SocketServices.Work, NIODeadline?), HubShard>?
     private var helloDeadline: Scheduled<Void>?
     private var tokenExpiry: Scheduled<Void>?
     private var pings: RepeatedTask?
@@ -50,8 +51,8 @@ final class SocketHandler: ChannelInboundHandler {
         let services = services
         lane = SocketLane(
             owner: services.hub.shard(on: context.eventLoop),
-            work: { work, shard in
-                let outcome = await services.perform(work, on: shard, outbox: outbox, registration: registration)
+            work: { item, shard in
+                let outcome = await services.perform(item.0, readAt: item.1, on: shard, outbox: outbox, registration: registration)
                 guard case .done = outcome else {
                     return eventLoop.execute { loopBound.value.workFinished(outcome) }
                 }
@@ -133,7 +134,8 @@ final class SocketHandler: ChannelInboundHandler {
         case .setReading(let read):
             outbox?.channel.setOption(ChannelOptions.autoRead, value: read).whenFailure { _ in }
         case .submit(let work):
-            if lane?.submit(work) == true { run(machine.laneFilled()) }
+            let readAt = services.hub.metrics.stages == nil ? nil : NIODeadline.now()
+            if lane?.submit((work, readAt)) == true { run(machine.laneFilled()) }
         case .sendHelloFailure(let code, let message):
             outbox?.send(SocketServices.helloFailure(code, message))
         case .sendRefreshed(let expiresAt):

@@ -97,8 +97,11 @@ final class SocketServices: Sendable {
 
     /// Runs one item of a socket's work, on the hub's shard of the socket's event loop (the socket's
     /// ``SocketLane`` runs it there): a frame for a conversation of that shard is handled without a hop.
+    /// - Parameter readAt: When the socket read the frame of the work, with ``StageTimings`` only.
     /// - Returns: What the socket is to do next.
-    func perform(_ work: Work, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration) async -> Outcome {
+    func perform(
+        _ work: Work, readAt: NIODeadline? = nil, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration
+    ) async -> Outcome {
         switch work {
         case .hello(let token, let unchecked):
             guard let unchecked, let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked) else {
@@ -116,7 +119,7 @@ final class SocketServices: Sendable {
             }
         case .frame(let frame):
             guard let id = registration.connection else { return .done }
-            await hub.handle(frame, from: id)
+            await hub.handle(frame, from: id, readAt: readAt)
         case .refresh(let token):
             hub.metrics.received("refresh")
             guard let user = registration.user else { return .done }

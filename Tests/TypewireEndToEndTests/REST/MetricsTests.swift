@@ -10,14 +10,20 @@ struct MetricsTests {
         text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }.flatMap { Double($0.split(separator: " ").last!) }
     }
 
+    /// Alice and Bob connected, Bob following their conversation and seeing Alice type.
+    func aliceTypingToBob(on server: TestServer) async throws -> (TestSocket, TestSocket) {
+        let alice = try await server.socket("alice")
+        let bob = try await server.socket("bob")
+        bob.send(.subscribe(.init(conversation: "direct-alice-bob")))
+        try await bob.next { if case .subscribed = $0 { true } else { false } }
+        alice.send(.activity(.init(conversation: "direct-alice-bob", activity: .typing)))
+        try await bob.activity(in: "direct-alice-bob") { !$0.isEmpty }
+        return (alice, bob)
+    }
+
     @Test func countsConnectionsFramesFanOutAndDrops() async throws {
         try await TestServer.run { server in
-            let alice = try await server.socket("alice")
-            let bob = try await server.socket("bob")
-            bob.send(.subscribe(.init(conversation: "direct-alice-bob")))
-            try await bob.next { if case .subscribed = $0 { true } else { false } }
-            alice.send(.activity(.init(conversation: "direct-alice-bob", activity: .typing)))
-            try await bob.activity(in: "direct-alice-bob") { !$0.isEmpty }
+            let (alice, bob) = try await aliceTypingToBob(on: server)
             alice.sendRaw("nonsense")
             _ = try await alice.error()
 
@@ -30,6 +36,7 @@ struct MetricsTests {
             #expect(value(of: #"typewire_frames_out_total{type="welcome"}"#, in: metrics.body) == 2)
             #expect((value(of: "typewire_fanout_deliveries_total", in: metrics.body) ?? 0) >= 1)
             #expect(value(of: "typewire_relay_latency_seconds_count", in: metrics.body) == 1)
+            #expect(!metrics.body.contains("typewire_stage_seconds"), "stage timings are off by default")
 
             bob.close()
             alice.close()
@@ -41,6 +48,27 @@ struct MetricsTests {
             }
             #expect(value(of: "typewire_connections", in: after.body) == 0, "nothing left behind after the sockets close")
             #expect(value(of: "typewire_subscriptions", in: after.body) == 0)
+        }
+    }
+
+    @Test func withStageMetricsTheStagesAndTheLoopsLagAreTimed() async throws {
+        try await TestServer.run(configure: { $0.stageMetrics = true }) { server in
+            let (alice, bob) = try await aliceTypingToBob(on: server)
+
+            // The loops' probe fires every 10 ms; 10 s is a liveness bound for a loaded machine.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var metrics = try await server.request("GET", "/metrics", as: nil)
+            while (value(of: "typewire_loop_lag_seconds_count", in: metrics.body) ?? 0) < 2, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                metrics = try await server.request("GET", "/metrics", as: nil)
+            }
+            #expect((value(of: "typewire_loop_lag_seconds_count", in: metrics.body) ?? 0) >= 2)
+            // Bob's subscribe and Alice's activity reached their conversation's shard.
+            #expect((value(of: #"typewire_stage_seconds_count{stage="read_to_shard"}"#, in: metrics.body) ?? 0) >= 2)
+            // Welcome, subscribed and the update were each flushed after being written.
+            #expect((value(of: #"typewire_stage_seconds_count{stage="write_to_flush"}"#, in: metrics.body) ?? 0) >= 3)
+            bob.close()
+            alice.close()
         }
     }
 }
