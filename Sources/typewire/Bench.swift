@@ -29,7 +29,10 @@ struct Bench: AsyncParsableCommand {
     var steps: String?
     @Option(help: "Scenario tail: how many times each step is measured, the targets taking turns; the table ends with the medians.")
     var rounds = 1
-    @Flag(help: "Scenario tail: start Typewire with --stage-metrics and print where each window's time went, stage by stage.")
+    @Flag(
+        help:
+            "Start Typewire with --stage-metrics and print where the time went, stage by stage: in each window (scenario tail) or while connecting (the others)."
+    )
     var stages = false
     @Option(help: "Load before the measured window, e.g. 2s or 500ms.")
     var warmup = "2s"
@@ -99,8 +102,8 @@ struct Bench: AsyncParsableCommand {
         if tail {
             options.steps = try steps.map(Self.steps) ?? BenchOptions.tailSteps
             options.rounds = rounds
-            options.stages = stages
         }
+        options.stages = stages
         if let seedSqlite {
             guard url != nil else { throw ValidationError("--seed-sqlite goes with --url; without it the bench seeds its own file.") }
             try options.validate()

@@ -8,7 +8,8 @@ import Foundation
 /// (``StageSample``): how many frames or batches passed it, and the bucket bounds its median and 99th
 /// percentile fall under.
 public struct StageFigures: Codable, Sendable, Equatable {
-    /// The stage: `read_to_shard`, `shard`, `hop_to_loop`, `write_to_flush`, or `loop_lag`.
+    /// The stage: `read_to_shard`, `shard`, `hop_to_loop`, `write_to_flush`, `loop_lag`, `hello_verify`,
+    /// `hello_connect` or `subscribe`.
     public var stage: String
     public var count: UInt64
     /// The upper bound of the bucket holding the median and the 99th percentile, in µs; nil past the last bucket.
@@ -30,6 +31,9 @@ struct StageSample: Sendable {
         (#"typewire_stage_seconds_bucket{stage="hop_to_loop","#, "hop_to_loop"),
         (#"typewire_stage_seconds_bucket{stage="write_to_flush","#, "write_to_flush"),
         ("typewire_loop_lag_seconds_bucket{", "loop_lag"),
+        (#"typewire_stage_seconds_bucket{stage="hello_verify","#, "hello_verify"),
+        (#"typewire_stage_seconds_bucket{stage="hello_connect","#, "hello_connect"),
+        (#"typewire_stage_seconds_bucket{stage="subscribe","#, "subscribe"),
     ]
 
     /// Reads `http://host:port/metrics`; nil if it cannot.

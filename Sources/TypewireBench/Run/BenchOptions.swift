@@ -51,7 +51,8 @@ public struct BenchOptions: Codable, Sendable {
     public var steps: [Double] = []
     /// Scenario `tail`: how many times each step is measured (the targets taking turns each time).
     public var rounds = 1
-    /// Scenario `tail`: start Typewire with `--stage-metrics` and report where each window's time went.
+    /// Start Typewire with `--stage-metrics` and report where each window's time went (scenario `tail`), or
+    /// the connecting's (the other scenarios).
     public var stages = false
 
     /// The most sockets a run may open.

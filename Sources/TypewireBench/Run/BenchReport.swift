@@ -55,7 +55,8 @@ public struct TargetResult: Codable, Sendable {
     /// Scenario `tail`: the deliveries a second this window's step offered, and its round.
     public var offeredDeliveriesPerSecond: Double?
     public var round: Int?
-    /// Scenario `tail` with `--stages`: where the window's time went inside Typewire.
+    /// With `--stages`: where the window's time went inside Typewire (scenario `tail`), or the connecting's
+    /// (the other scenarios).
     public var stages: [StageFigures]?
 
     init(
@@ -180,7 +181,7 @@ public struct BenchReport: Codable, Sendable {
             let ratio = left.flatMap { l in right.flatMap { r in r != 0 ? l / r : nil } }
             lines.append([name, Self.cell(left, digits), Self.cell(right, digits), Self.cell(ratio, 2)])
         }
-        return Self.aligned(lines)
+        return Self.aligned(lines) + stagesTable()
     }
 
     /// Scenario `tail`: a row per step, round and target, with Typewire's CPU per delivery over the relay's in

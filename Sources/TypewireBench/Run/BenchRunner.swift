@@ -140,8 +140,11 @@ public struct BenchRunner: Sendable {
         let pool = workers == 1 ? nil : try WorkerPool(count: workers, endpoint: endpoint, options: options, target: target, folder: folder)
         let local = workers == 1 ? LoadWorker(options: options, endpoint: endpoint, index: 0, workers: 1) : nil
         do {
+            let timesStages = options.stages && target == .typewire
+            let stagesBefore = timesStages ? await StageSample.read(host: endpoint.host, port: endpoint.port) : nil
             let phase = try await local?.connect()
             try await pool?.waitUntilConnected()
+            let stagesConnected = timesStages ? await StageSample.read(host: endpoint.host, port: endpoint.port) : nil
             server.rssAfterConnect = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
             let start = BenchClock.monotonicNanos() + 100_000_000
             let windowStart = start + UInt64(options.warmup * 1e9)
@@ -164,10 +167,12 @@ public struct BenchRunner: Sendable {
             for result in results { tally.merge(result.tally) }
             let first = results.map(\.firstConnect).min() ?? 0
             let last = results.map(\.lastReady).max() ?? 0
-            return TargetResult(
+            var result = TargetResult(
                 target: target, options: options, tally: tally, ready: results.map(\.ready).reduce(0, +),
                 connectSeconds: Double(last &- first) / 1e9, server: server, benchCPUSeconds: results.map(\.cpuSeconds).reduce(0, +)
             )
+            if let stagesBefore, let stagesConnected { result.stages = stagesConnected.since(stagesBefore) }
+            return result
         } catch {
             await pool?.stop()
             await local?.shutdown()

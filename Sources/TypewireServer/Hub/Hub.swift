@@ -119,24 +119,24 @@ public final class Hub: Sendable {
     /// - Throws: ``ConnectRefusal``: the user opened sockets faster than ``ServerConfiguration/Budgets/handshakes``
     ///   (checked first, so a user reconnecting in a loop costs no store read), already has
     ///   ``ServerConfiguration/Sockets/maxPerUser`` sockets, or the store cannot be read now (the client retries later).
-    public func connect(_ identity: Identity, outbox: any Outbox) async throws(ConnectRefusal) -> ConnectionID {
+    /// - Parameter isolation: Where the caller runs (a socket's work runs on the shard of its loop): the
+    ///   shard the call runs on registers the socket without a hop.
+    public func connect(
+        _ identity: Identity, outbox: any Outbox, isolation: isolated (any Actor)? = #isolation
+    ) async throws(ConnectRefusal) -> ConnectionID {
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
         guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.budgets.handshakes.rate) }
         let limit = configuration.sockets.maxPerUser
         guard userSockets.withLockedValue({ $0.places(of: identity.userID) }) < limit else { throw .tooManySockets(limit: limit) }
-        let stored: StoredUser?
-        let blocked: Set<String>
-        let blockers: Set<String>
+        let record: HandshakeRecord
         do {
-            async let user = store.recordIfChanged(identity)
-            async let blockedUsers = store.blockedUsers(of: identity.userID)
-            async let blockingUsers = store.blockers(of: identity.userID)
-            (stored, blocked, blockers) = try await (user, blockedUsers, blockingUsers)
+            record = try await store.handshakeRecord(of: identity)
         } catch {
             logger.storeFailed("the store could not be read for a handshake", error: error)
             throw .storeUnavailable
         }
         // The bot flag the server API set holds whatever the token says; a token without a name keeps the stored one.
+        let stored = record.stored
         let identity = stored?.applied(to: identity) ?? identity
         // Checked again after the waits: the server may be shutting down, and other sockets of the user may
         // have connected meanwhile. The socket's place is taken here, before the shards hear of it.
@@ -147,7 +147,8 @@ public final class Hub: Sendable {
         }
         let budget = SocketBudget(unknownConversations: configuration.budgets.unknownConversations)
         let settings = UserSettings(
-            blocked: blocked, blockers: blockers, sharesTyping: stored?.sharesTyping ?? true, sharesPresence: stored?.sharesPresence ?? true
+            blocked: record.blocked, blockers: record.blockers, sharesTyping: stored?.sharesTyping ?? true,
+            sharesPresence: stored?.sharesPresence ?? true
         )
         for shard in shards {
             await shard.register(id, identity: identity, outbox: outbox, budget: budget, settings: settings)

@@ -12,11 +12,18 @@ import Prometheus
 /// another loop → that loop writes it) and `write_to_flush` (the first frame written to a socket in a turn →
 /// the socket is flushed). `typewire_loop_lag_seconds` says how late a timer of each loop fires: a loop busy
 /// with one piece of work for long makes every socket on it wait that long.
+///
+/// A socket's handshake passes `hello_verify` (its token checked), `hello_connect` (the hub registers it: the
+/// user's settings and blocks read, presence announced, `welcome` queued) and `subscribe` (the membership
+/// checked, the participants and recent messages read, `subscribed` queued).
 package final class StageTimings: Sendable {
     let readToShard: DurationHistogram
     let hopToLoop: DurationHistogram
     let writeToFlush: DurationHistogram
     let loopLag: DurationHistogram
+    let helloVerify: DurationHistogram
+    let helloConnect: DurationHistogram
+    let subscribe: DurationHistogram
     private let probing = ManagedAtomic(false)
 
     /// Buckets from 10 µs to 50 ms: the tail this measures sits between.
@@ -37,6 +44,9 @@ package final class StageTimings: Sendable {
         readToShard = stage("read_to_shard")
         hopToLoop = stage("hop_to_loop")
         writeToFlush = stage("write_to_flush")
+        helloVerify = stage("hello_verify")
+        helloConnect = stage("hello_connect")
+        subscribe = stage("subscribe")
         loopLag = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
                 namespace: "typewire", metricName: "loop_lag", unitName: "seconds",

@@ -104,12 +104,17 @@ final class SocketServices: Sendable {
     ) async -> Outcome {
         switch work {
         case .hello(let token, let unchecked):
+            let stages = hub.metrics.stages
+            let started = stages == nil ? nil : NIODeadline.now()
             guard let unchecked, let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked) else {
                 outbox.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
                 return .refused(.policyViolation, "invalid token", blame: .client)
             }
+            let verified = stages == nil ? nil : NIODeadline.now()
+            if let stages, let started { stages.record(stages.helloVerify, since: started) }
             do {
                 registration.register(try await hub.connect(identity, outbox: outbox), user: identity.userID)
+                if let stages, let verified { stages.record(stages.helloConnect, since: verified) }
                 return .opened(tokenExpiresAt: expiresAt)
             } catch {
                 outbox.enqueue(Self.helloFailure(error.code, error.message))

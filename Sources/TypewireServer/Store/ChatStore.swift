@@ -85,6 +85,14 @@ extension ChatStore {
         try await recentMessages(of: conversation, limit: limit).newest(within: bytes)
     }
 
+    /// ``ChatStore/handshakeRecord(of:)`` as three requests at once, for a store that has no single one.
+    public func handshakeRecord(of identity: Identity) async throws -> HandshakeRecord {
+        async let stored = recordIfChanged(identity)
+        async let blocked = blockedUsers(of: identity.userID)
+        async let blockers = blockers(of: identity.userID)
+        return try await HandshakeRecord(stored: stored, blocked: blocked, blockers: blockers)
+    }
+
     /// Records the user a token named, unless the store already has that name and role: a read, and a
     /// write only when something changed.
     /// - Returns: What the store knew of the user before (nil for a new user).
@@ -182,6 +190,25 @@ public protocol ChatStore: Sendable {
     func blockers(of user: String) async throws -> Set<String>
     /// Blocks or unblocks a user.
     func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws
+    /// What a socket's handshake needs of the store: records the user its token named
+    /// (``recordIfChanged(_:)``) and reads whom they blocked and who blocked them.
+    func handshakeRecord(of identity: Identity) async throws -> HandshakeRecord
+}
+
+/// What the store knew of a user when one of their sockets said hello.
+public struct HandshakeRecord: Sendable, Equatable {
+    /// The user as stored before the handshake; nil for a new user.
+    public var stored: StoredUser?
+    /// The users they blocked.
+    public var blocked: Set<String>
+    /// The users who blocked them.
+    public var blockers: Set<String>
+
+    public init(stored: StoredUser?, blocked: Set<String>, blockers: Set<String>) {
+        self.stored = stored
+        self.blocked = blocked
+        self.blockers = blockers
+    }
 }
 
 extension Array where Element == ChatMessage {

@@ -108,13 +108,16 @@ public final class SQLiteChatStore: ChatStore {
     public func user(_ id: String) async throws -> StoredUser? {
         try await database.read {
             try await $0.query("SELECT name, is_bot, bot_set_by_api, shares_typing, shares_presence FROM users WHERE id = ?", [.text(id)])
-        }.first.map { row in
-            StoredUser(
-                name: row.column("name")?.string, isBot: row.column("is_bot")?.integer == 1,
-                botSetByServerAPI: row.column("bot_set_by_api")?.integer == 1, sharesTyping: row.column("shares_typing")?.integer != 0,
-                sharesPresence: row.column("shares_presence")?.integer != 0
-            )
-        }
+        }.first.map { Self.storedUser(from: $0, name: "name") }
+    }
+
+    /// A user's row; `name` is the column that holds the name.
+    private static func storedUser(from row: SQLiteRow, name: String) -> StoredUser {
+        StoredUser(
+            name: row.column(name)?.string, isBot: row.column("is_bot")?.integer == 1,
+            botSetByServerAPI: row.column("bot_set_by_api")?.integer == 1, sharesTyping: row.column("shares_typing")?.integer != 0,
+            sharesPresence: row.column("shares_presence")?.integer != 0
+        )
     }
 
     public func createConversation(
@@ -376,6 +379,33 @@ public final class SQLiteChatStore: ChatStore {
                 [.text(user), .integer(shares ? 1 : 0)]
             )
         }
+    }
+
+    /// One query for the user and both sides of their blocks (a socket's handshake reads them all), then a
+    /// write only if the token's name or role changed.
+    public func handshakeRecord(of identity: Identity) async throws -> HandshakeRecord {
+        let user = SQLiteData.text(identity.userID)
+        let rows = try await database.read {
+            try await $0.query(
+                """
+                SELECT 'user' AS kind, name AS value, is_bot, bot_set_by_api, shares_typing, shares_presence FROM users WHERE id = ?
+                UNION ALL SELECT 'blocked', blocked, NULL, NULL, NULL, NULL FROM blocks WHERE blocker = ?
+                UNION ALL SELECT 'blocker', blocker, NULL, NULL, NULL, NULL FROM blocks WHERE blocked = ?
+                """,
+                [user, user, user]
+            )
+        }
+        var record = HandshakeRecord(stored: nil, blocked: [], blockers: [])
+        for row in rows {
+            switch row.column("kind")?.string {
+            case "user": record.stored = Self.storedUser(from: row, name: "value")
+            case "blocked": row.column("value")?.string.map { _ = record.blocked.insert($0) }
+            case "blocker": row.column("value")?.string.map { _ = record.blockers.insert($0) }
+            default: break
+            }
+        }
+        if record.stored?.matches(identity) != true { try await upsertUser(identity) }
+        return record
     }
 
     public func blockedUsers(of user: String) async throws -> Set<String> {

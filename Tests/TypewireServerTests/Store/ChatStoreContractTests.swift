@@ -237,6 +237,29 @@ struct ChatStoreContract {
         try await close(again)
     }
 
+    /// A handshake's read: the user as stored before (recorded if new or renamed), and both sides of their blocks.
+    func aHandshakeRecordsTheUserAndReadsTheirBlocks() async throws {
+        let (store, _, close) = try await open()
+        let first = try await store.handshakeRecord(of: Self.alice)
+        #expect(first == HandshakeRecord(stored: nil, blocked: [], blockers: []))
+        #expect(try await store.user("alice")?.name == "Alice", "a new user is recorded")
+        try await store.setBlocked(true, user: "bob", by: "alice")
+        try await store.setBlocked(true, user: "carol", by: "alice")
+        try await store.setBlocked(true, user: "alice", by: "dave")
+        try await store.setSharesPresence(false, for: "alice")
+        let renamed = try await store.handshakeRecord(of: Identity(userID: "alice", name: "Alice B."))
+        #expect(renamed.stored?.name == "Alice", "what was stored before the handshake")
+        #expect(renamed.stored?.sharesPresence == false)
+        #expect(renamed.blocked == ["bob", "carol"])
+        #expect(renamed.blockers == ["dave"])
+        #expect(try await store.user("alice")?.name == "Alice B.", "a new name is recorded")
+        let unnamed = try await store.handshakeRecord(of: Identity(userID: "erin", name: nil))
+        #expect(unnamed.stored == nil)
+        #expect(try await store.user("erin") != nil)
+        #expect(try await store.handshakeRecord(of: Identity(userID: "erin", name: nil)).stored?.name == nil)
+        try await close(store)
+    }
+
     /// Members send while the server API deletes their conversation, which is then made again under the same id
     /// with someone else: every message is deleted with the conversation or refused, none reaches the new one.
     func messagesRacingADeleteDoNotSurviveIt() async throws {
@@ -328,6 +351,9 @@ struct SQLiteChatStoreTests {
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
     @Test func recentMessagesBySize() async throws { try await contract.recentMessagesAreChosenByTheirTextsSizes() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+    @Test func aHandshakeRecordsTheUserAndReadsTheirBlocks() async throws {
+        try await contract.aHandshakeRecordsTheUserAndReadsTheirBlocks()
+    }
     @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
     @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
@@ -345,6 +371,9 @@ struct PostgresChatStoreTests {
     @Test func messages() async throws { try await contract.messagesAreStoredOnceOrderedPagedAndEditedBySenderOnly() }
     @Test func recentMessagesBySize() async throws { try await contract.recentMessagesAreChosenByTheirTextsSizes() }
     @Test func settingsBlocksAndReopening() async throws { try await contract.settingsBlocksAndReopening() }
+    @Test func aHandshakeRecordsTheUserAndReadsTheirBlocks() async throws {
+        try await contract.aHandshakeRecordsTheUserAndReadsTheirBlocks()
+    }
     @Test func conversationsPutAndDeletedByTheServerAPI() async throws { try await contract.conversationsPutAndDeletedByTheServerAPI() }
     @Test func aClientMessageIDIsPerConversation() async throws { try await contract.aClientMessageIDIsPerConversation() }
     @Test func concurrentTransactionsAndSendsLoseNothing() async throws { try await contract.concurrentTransactionsAndSendsLoseNothing() }
