@@ -107,6 +107,7 @@ let package = Package(
             dependencies: [
                 "TypewireCore",
                 "TypewireServer",
+                "TypewireClient",  // the SDK's reconnect backoff, for the reconnect storm
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

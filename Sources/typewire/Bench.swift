@@ -29,6 +29,11 @@ struct Bench: AsyncParsableCommand {
     var steps: String?
     @Option(help: "Scenario tail: how many times each step is measured, the targets taking turns; the table ends with the medians.")
     var rounds = 1
+    @Option(
+        help:
+            "Scenario tail: this many more sockets, in conversations of their own; after each window a second one at the same step drops them all a second in, and they reconnect with the SDK's backoff."
+    )
+    var storm = 0
     @Flag(
         help:
             "Start Typewire with --stage-metrics and print where the time went, stage by stage: in each window (scenario tail) or while connecting (the others)."
@@ -102,6 +107,7 @@ struct Bench: AsyncParsableCommand {
         if tail {
             options.steps = try steps.map(Self.steps) ?? BenchOptions.tailSteps
             options.rounds = rounds
+            options.storm = storm
         }
         options.stages = stages
         if let seedSqlite {

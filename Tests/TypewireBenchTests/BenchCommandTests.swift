@@ -32,6 +32,28 @@ struct BenchCommandTests {
         #expect(steps == ["relay 40.0", "typewire 40.0", "relay 80.0", "typewire 80.0"])
     }
 
+    @Test func aReconnectStormBringsEverySocketBackAndLosesNothing() async throws {
+        let arguments = [
+            "bench", "--scenario", "tail", "--target", "typewire", "--conversations", "2", "--steps", "40", "--storm", "30",
+            "--warmup", "1s", "--duration", "2s", "--json",
+        ]
+        let (status, output, errors) = try await Self.run(arguments)
+        #expect(status == 0, "typewire bench exited with \(status): \(errors.suffix(3_000))")
+        let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in: \(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(results.count == 2, "a window without the storm, then one with it")
+        #expect(results.first?["storm"] == nil)
+        let storm = try #require(results.last?["storm"] as? [String: Any])
+        #expect(storm["sockets"] as? Int == 30)
+        #expect(storm["reconnected"] as? Int == 30)
+        for result in results {
+            #expect((result["samples"] as? Int ?? 0) > 0)
+            #expect(result["lost"] as? Int == 0)
+            #expect(result["errors"] as? Int == 0, "\(result["errorNotes"] ?? "?")")
+        }
+    }
+
     @discardableResult
     private static func check(arguments: [String], connections: Int = 20) async throws -> [[String: Any]] {
         let (status, output, errors) = try await Self.run(arguments)

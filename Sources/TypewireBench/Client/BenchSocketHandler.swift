@@ -208,3 +208,11 @@ extension BenchSocketHandler {
         context?.close(promise: nil)
     }
 }
+
+extension BenchSocketHandler {
+    /// Drops the connection as a lost network would: no close frame, and not counted as an error.
+    func drop() {
+        phase = .closing
+        context?.close(promise: nil)
+    }
+}

@@ -47,11 +47,14 @@ public struct WorkerResult: Codable, Sendable {
 ///
 /// The parent runs one in its own process, or spawns W processes that each run one.
 public final class LoadWorker: Sendable {
-    private let options: BenchOptions
+    let options: BenchOptions
     private let plan: SocketPlan
     private let mine: [SocketPlan.Socket]
     private let endpoint: BenchEndpoint
     private let group: MultiThreadedEventLoopGroup
+    /// The reconnect storm's own loop (``BenchOptions/storm``), on a thread of the lowest priority: the storm's
+    /// handshakes run when the measuring loops have nothing to do, so they cannot delay what those measure.
+    let stormGroup: MultiThreadedEventLoopGroup?
     private let tallies: [ObjectIdentifier: TallyBox]
     private let loops: [any EventLoop]
     private let index: Int
@@ -69,21 +72,46 @@ public final class LoadWorker: Sendable {
         self.group = group
         let loops = Array(group.makeIterator())
         self.loops = loops
-        self.tallies = Dictionary(uniqueKeysWithValues: loops.map { (ObjectIdentifier($0), TallyBox()) })
+        let stormGroup = options.storm > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: 1) : nil
+        stormGroup?.next().execute { ThreadPriority.lowest() }
+        self.stormGroup = stormGroup
+        let counted = loops + (stormGroup.map { Array($0.makeIterator()) } ?? [])
+        self.tallies = Dictionary(uniqueKeysWithValues: counted.map { (ObjectIdentifier($0), TallyBox()) })
     }
 
     /// Connects every socket, at most `connectConcurrency` at once; a failed one is counted as an error.
     /// - Returns: The ready sockets and when the first connect began and the last socket became ready.
     public func connect() async throws -> ConnectPhase {
+        try await connect(mine)
+    }
+
+    /// Connects the reconnect storm's sockets (``SocketPlan/stormSockets(of:)``) on the storm's loop, as
+    /// ``connect()`` does the others.
+    func connectStorm() async throws -> ConnectPhase {
+        try await connect(SocketPlan.stormSockets(of: options), on: stormGroup ?? group)
+    }
+
+    /// The users' tokens, minted with the endpoint's secret (the relay takes any).
+    func tokens(for sockets: [SocketPlan.Socket]) async throws -> [String] {
         var authority: TokenMinter?
         if let secret = endpoint.jwtSecret { authority = try await TokenMinter(secret: secret) }
         var tokens: [String] = []
-        tokens.reserveCapacity(mine.count)
-        for socket in mine { tokens.append(try await authority?.token(for: socket.userID) ?? "relay") }
-        let connector = BenchConnector(
+        tokens.reserveCapacity(sockets.count)
+        for socket in sockets { tokens.append(try await authority?.token(for: socket.userID) ?? "relay") }
+        return tokens
+    }
+
+    /// Opens sockets to the endpoint on `group`'s loops, each counting what its sockets receive.
+    func connector(on group: MultiThreadedEventLoopGroup) -> BenchConnector {
+        BenchConnector(
             host: endpoint.host, port: endpoint.port, path: endpoint.path, group: group, sourceAddresses: options.sourceAddresses,
             members: options.members, tracksExpiry: options.scenario == .expiry, tallies: tallies
         )
+    }
+
+    private func connect(_ mine: [SocketPlan.Socket], on group: MultiThreadedEventLoopGroup? = nil) async throws -> ConnectPhase {
+        let tokens = try await tokens(for: mine)
+        let connector = connector(on: group ?? self.group)
         let first = BenchClock.monotonicNanos()
         var connected: [ConnectedSocket] = []
         var failures: [String] = []
@@ -177,6 +205,7 @@ public final class LoadWorker: Sendable {
     /// Stops the event loops.
     public func shutdown() async {
         try? await group.shutdownGracefully()
+        try? await stormGroup?.shutdownGracefully()
     }
 
     static func sleep(until deadline: UInt64) async throws {

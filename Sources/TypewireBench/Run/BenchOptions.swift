@@ -51,6 +51,9 @@ public struct BenchOptions: Codable, Sendable {
     public var steps: [Double] = []
     /// Scenario `tail`: how many times each step is measured (the targets taking turns each time).
     public var rounds = 1
+    /// Scenario `tail`: sockets beside the load, in conversations of their own (``SocketPlan/stormSockets``),
+    /// dropped after each window and reconnected with the SDK's backoff during a second window at the same step.
+    public var storm = 0
     /// Start Typewire with `--stage-metrics` and report where each window's time went (scenario `tail`), or
     /// the connecting's (the other scenarios).
     public var stages = false
@@ -104,8 +107,8 @@ public struct BenchOptions: Codable, Sendable {
     /// The frame rates of the run's windows: one per step in scenario `tail`, else `rate`.
     var windowRates: [Double] { scenario == .tail ? steps.map(rate(forDeliveries:)) : [rate] }
 
-    /// How many measured windows the run has.
-    var windows: Int { scenario == .tail ? steps.count * rounds : 1 }
+    /// How many measured windows the run has (a storm's second window at each step and round included).
+    var windows: Int { scenario == .tail ? steps.count * rounds * (storm > 0 ? 2 : 1) : 1 }
 
     /// Whether Typewire paces or caps this run's updates (a large group gets one update per 100 ms, and an
     /// update lists 10 entries): then a refresh may be folded into a later update, or its sender not
@@ -139,6 +142,9 @@ public struct BenchOptions: Codable, Sendable {
                 throw BenchError("--steps must list 1 to 20 deliveries a second, each over 0, e.g. 2500,5000,10000,20000.")
             }
             guard (1...20).contains(rounds) else { throw BenchError("--rounds must be between 1 and 20.") }
+            guard storm >= 0, connections + storm <= Self.maxConnections else {
+                throw BenchError("--storm must be at least 0, and with the other sockets at most \(Self.maxConnections).")
+            }
             guard !serverCoalesces else {
                 throw BenchError("The tail scenario counts every delivery: use at most 10 --typers and under 100 --members.")
             }

@@ -58,6 +58,8 @@ public struct TargetResult: Codable, Sendable {
     /// With `--stages`: where the window's time went inside Typewire (scenario `tail`), or the connecting's
     /// (the other scenarios).
     public var stages: [StageFigures]?
+    /// Scenario `tail` with `--storm`: what the window's reconnect storm did; nil for a window without one.
+    public var storm: StormFigures?
 
     init(
         target: BenchTarget, options: BenchOptions, tally: Tally, ready: Int, connectSeconds: Double, server: ServerSamples,
@@ -190,7 +192,7 @@ public struct BenchReport: Codable, Sendable {
         var lines = [
             [
                 "offered/s", "round", "target", "delivered/s", "p50 µs", "p90 µs", "p99 µs", "p99.9 µs", "max µs", "CPU µs/delivery",
-                "vs relay", "lost", "errors",
+                "vs relay", "lost", "errors", "storm",
             ]
         ]
         for result in results {
@@ -199,16 +201,19 @@ public struct BenchReport: Codable, Sendable {
                 Self.cell(result.framesDeliveredPerSecond, 0), "\(result.latencyP50)", "\(result.latencyP90)", "\(result.latencyP99)",
                 "\(result.latencyP999)", "\(result.latencyMax)", Self.cell(result.serverCPUMicrosPerDeliveredFrame, 2),
                 Self.cell(cpuRatio(of: result), 2), Self.cell(result.lost.map(Double.init), 0), "\(result.errors)",
+                result.storm.map {
+                    "\($0.reconnected)/\($0.sockets) back in \(String(format: "%.1f", $0.secondsToReconnect)) s, \($0.failedAttempts) failed"
+                } ?? "-",
             ])
         }
-        let table = Self.aligned(lines) + stagesTable()
+        let table = Self.aligned(lines) + stagesTable() + stormTable()
         guard options.rounds > 1 else { return table }
         var medians = [
             ["offered/s", "target", "median p50 µs", "median p99 µs", "worst p99 µs", "median CPU µs/delivery", "median vs relay"]
         ]
         for step in options.steps {
             for target in [BenchTarget.relay, .typewire] {
-                let rounds = results.filter { $0.offeredDeliveriesPerSecond == step && $0.target == target }
+                let rounds = results.filter { $0.offeredDeliveriesPerSecond == step && $0.target == target && $0.storm == nil }
                 guard !rounds.isEmpty else { continue }
                 medians.append([
                     Self.cell(step, 0), target.rawValue, Self.cell(Self.median(rounds.map { Double($0.latencyP50) }), 0),
@@ -219,6 +224,32 @@ public struct BenchReport: Codable, Sendable {
             }
         }
         return table + "\n\n" + Self.aligned(medians)
+    }
+
+    /// With `--storm`: for each step and target, the p99 of the windows with a storm over that of the windows
+    /// before them (the median over the rounds), and how long the storm's sockets took to come back.
+    private func stormTable() -> String {
+        guard options.storm > 0 else { return "" }
+        var lines = [["offered/s", "target", "p99 µs without", "p99 µs with the storm", "with / without", "seconds to reconnect"]]
+        for step in options.steps {
+            for target in [BenchTarget.relay, .typewire] {
+                let windows = results.filter { $0.offeredDeliveriesPerSecond == step && $0.target == target }
+                let calm = windows.filter { $0.storm == nil }
+                let stormy = windows.filter { $0.storm != nil }
+                guard !stormy.isEmpty else { continue }
+                let ratios = stormy.compactMap { window in
+                    calm.first { $0.round == window.round }.flatMap {
+                        $0.latencyP99 > 0 ? Double(window.latencyP99) / Double($0.latencyP99) : nil
+                    }
+                }
+                lines.append([
+                    Self.cell(step, 0), target.rawValue, Self.cell(Self.median(calm.map { Double($0.latencyP99) }), 0),
+                    Self.cell(Self.median(stormy.map { Double($0.latencyP99) }), 0), Self.cell(Self.median(ratios), 2),
+                    Self.cell(Self.median(stormy.compactMap { $0.storm?.secondsToReconnect }), 1),
+                ])
+            }
+        }
+        return "\n\n" + Self.aligned(lines)
     }
 
     /// With `--stages`: a row per stage of each Typewire window; the figures are bucket bounds.
@@ -241,6 +272,7 @@ public struct BenchReport: Codable, Sendable {
         guard result.target == .typewire,
             let relay = results.first(where: {
                 $0.target == .relay && $0.offeredDeliveriesPerSecond == result.offeredDeliveriesPerSecond && $0.round == result.round
+                    && ($0.storm == nil) == (result.storm == nil)
             })
         else { return nil }
         guard relay.serverCPUMicrosPerDeliveredFrame > 0 else { return nil }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Scenario `tail`: every target's server started and its sockets connected once, then one window per step
 /// and round, the targets taking turns each time, so that a step's figures for Typewire and the relay come
-/// from the same minute of this machine.
+/// from the same minute of this machine. With `--storm N`, each window is followed by a second one at the same
+/// step in which N other sockets are dropped and reconnect (``LoadWorker/storm(_:at:)``).
 extension BenchRunner {
     /// A target whose sockets are open.
     private struct Connected {
@@ -12,6 +13,8 @@ extension BenchRunner {
         var endpoint: BenchEndpoint
         var worker: LoadWorker
         var phase: ConnectPhase
+        /// The reconnect storm's sockets, if any.
+        var storm: ConnectPhase?
         var rssBefore: Double
         var rssAfterConnect: Double
     }
@@ -26,13 +29,17 @@ extension BenchRunner {
             var results: [TargetResult] = []
             for (index, step) in options.steps.enumerated() {
                 for round in 1...options.rounds {
-                    for target in connected {
-                        progress("bench: \(target.target.rawValue) at \(Int(step)) deliveries/s, round \(round) of \(options.rounds)")
-                        let first = index == 0 && round == 1
-                        var result = try await window(target, rate: options.windowRates[index], countsConnectFailures: first)
-                        result.offeredDeliveriesPerSecond = step
-                        result.round = round
-                        results.append(result)
+                    for target in connected.indices {
+                        let name = connected[target].target.rawValue
+                        progress("bench: \(name) at \(Int(step)) deliveries/s, round \(round) of \(options.rounds)")
+                        for storms in options.storm > 0 ? [false, true] : [false] {
+                            let first = index == 0 && round == 1 && !storms
+                            var result = try await window(
+                                &connected[target], rate: options.windowRates[index], countsConnectFailures: first, storms: storms)
+                            result.offeredDeliveriesPerSecond = step
+                            result.round = round
+                            results.append(result)
+                        }
                     }
                 }
             }
@@ -50,10 +57,11 @@ extension BenchRunner {
         let worker = LoadWorker(options: options, endpoint: endpoint, index: 0, workers: 1)
         do {
             let phase = try await worker.connect()
+            let storm = options.storm > 0 ? try await worker.connectStorm() : nil
             let rssAfterConnect = pid.flatMap { ProcessStats.residentKiB(of: $0) } ?? 0
             return Connected(
-                target: target, server: server, pid: pid, endpoint: endpoint, worker: worker, phase: phase, rssBefore: rssBefore,
-                rssAfterConnect: rssAfterConnect)
+                target: target, server: server, pid: pid, endpoint: endpoint, worker: worker, phase: phase, storm: storm,
+                rssBefore: rssBefore, rssAfterConnect: rssAfterConnect)
         } catch {
             await worker.shutdown()
             await server?.stop()
@@ -61,15 +69,19 @@ extension BenchRunner {
         }
     }
 
-    private func window(_ connected: Connected, rate: Double, countsConnectFailures: Bool) async throws -> TargetResult {
+    /// One window at `rate`; with `storms`, the storm's sockets are dropped a second into it and reconnect.
+    private func window(_ connected: inout Connected, rate: Double, countsConnectFailures: Bool, storms: Bool) async throws
+        -> TargetResult
+    {
         let pid = connected.pid
         let start = BenchClock.monotonicNanos() + 100_000_000
         let windowStart = start + UInt64(options.warmup * 1e9)
         let windowEnd = windowStart + UInt64(options.duration * 1e9)
         let sampling = Self.serverCPU(of: pid, from: windowStart, to: windowEnd)
         let endpoint = connected.endpoint
+        let timesStages = options.stages && connected.target == .typewire
         let stages = Task { () -> [StageFigures]? in
-            guard options.stages, connected.target == .typewire else { return nil }
+            guard timesStages else { return nil }
             try await LoadWorker.sleep(until: windowStart)
             let before = await StageSample.read(host: endpoint.host, port: endpoint.port)
             try await LoadWorker.sleep(until: windowEnd)
@@ -77,8 +89,19 @@ extension BenchRunner {
             guard let before, let after else { return nil }
             return after.since(before)
         }
-        var result = try await connected.worker.drive(connected.phase, start: start, rate: rate)
-        if countsConnectFailures { result.tally.countConnectFailures(of: connected.phase) }
+        let worker = connected.worker
+        let storm = storms ? connected.storm : nil
+        let storming = storm.map { phase in Task { try await worker.storm(phase, at: windowStart + 1_000_000_000) } }
+        var result = try await worker.drive(connected.phase, start: start, rate: rate)
+        if countsConnectFailures {
+            result.tally.countConnectFailures(of: connected.phase)
+            if let storm = connected.storm { result.tally.countConnectFailures(of: storm) }
+        }
+        let stormed = try await storming?.value
+        if let (phase, _) = stormed {
+            connected.storm = phase
+            result.tally.countConnectFailures(of: phase)
+        }
         let cpu = try await sampling.value
         var server = ServerSamples()
         server.cpuSeconds = cpu.user + cpu.system
@@ -91,12 +114,14 @@ extension BenchRunner {
             connectSeconds: Double(result.lastReady &- result.firstConnect) / 1e9, server: server, benchCPUSeconds: result.cpuSeconds
         )
         figures.stages = try await stages.value
+        figures.storm = stormed?.1
         return figures
     }
 
     private func finish(_ connected: [Connected]) async {
         for target in connected {
             await target.worker.close(target.phase)
+            if let storm = target.storm { await target.worker.close(storm) }
             await target.worker.shutdown()
             await target.server?.stop()
         }

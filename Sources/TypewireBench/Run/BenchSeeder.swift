@@ -2,7 +2,7 @@ import Logging
 import TypewireServer
 
 /// Writes the benchmark's users and conversations into a Typewire SQLite file: conversation `c<i>` with
-/// members `u<i>-<j>`. Conversations already there are left alone, so seeding a file twice is harmless.
+/// members `u<i>-<j>`, and after them the reconnect storm's (``SocketPlan/stormSockets(of:)``). Conversations already there are left alone, so seeding a file twice is harmless.
 public enum BenchSeeder {
     /// Seeds the file; `options` says how many conversations and members.
     public static func seed(sqlite path: String, options: BenchOptions) async throws {
@@ -13,8 +13,10 @@ public enum BenchSeeder {
             throw BenchError("Cannot open the SQLite file '\(path)' to seed it (\(error)); its folder must exist and be writable.")
         }
         do {
-            for conversation in 0..<options.conversations where try await store.conversation("c\(conversation)") == nil {
-                let members = (0..<options.members).map { "u\(conversation)-\($0)" }
+            let storm = (options.storm + SocketPlan.stormMembers - 1) / SocketPlan.stormMembers
+            for conversation in 0..<(options.conversations + storm) where try await store.conversation("c\(conversation)") == nil {
+                let count = conversation < options.conversations ? options.members : SocketPlan.stormMembers
+                let members = (0..<count).map { "u\(conversation)-\($0)" }
                 for member in members { try await store.upsertUser(Identity(userID: member, name: member)) }
                 _ = try await store.createConversation(
                     id: "c\(conversation)", kind: .group, title: "bench \(conversation)", creator: members[0], members: members

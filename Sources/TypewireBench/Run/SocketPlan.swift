@@ -29,6 +29,19 @@ struct SocketPlan: Sendable {
         subscribers = counts
     }
 
+    /// The members of each conversation of the reconnect storm.
+    static let stormMembers = 10
+
+    /// The storm's sockets (``BenchOptions/storm``): after the others, in conversations of their own numbered
+    /// after theirs, ``stormMembers`` to a conversation, none typing.
+    static func stormSockets(of options: BenchOptions) -> [Socket] {
+        (0..<options.storm).map { index in
+            Socket(
+                index: options.connections + index, conversation: options.conversations + index / stormMembers,
+                member: index % stormMembers, isTyper: false)
+        }
+    }
+
     /// The sockets a worker drives: every W-th.
     func sockets(ofWorker worker: Int, of workers: Int) -> [Socket] {
         sockets.filter { $0.index % workers == worker }

@@ -7,10 +7,9 @@ import Prometheus
 /// costs a clock read and a histogram's lock per frame or batch).
 ///
 /// An activity frame passes `read_to_shard` (the socket has read and checked it → its conversation's shard
-/// starts it), then
-/// `typewire_relay_latency_seconds` (the shard fans it out), `hop_to_loop` (a frame queued for a socket of
-/// another loop → that loop writes it) and `write_to_flush` (the first frame written to a socket in a turn →
-/// the socket is flushed). `typewire_loop_lag_seconds` says how late a timer of each loop fires: a loop busy
+/// starts it), then `typewire_relay_latency_seconds` (the shard fans it out), `hop_to_loop` (a frame queued
+/// for a socket of another loop → that loop writes it) and `write_to_flush` (the first frame written to a
+/// socket in a turn → the socket is flushed). `typewire_loop_lag_seconds` says how late a timer of each loop fires: a loop busy
 /// with one piece of work for long makes every socket on it wait that long.
 ///
 /// A socket's handshake passes `hello_verify` (its token checked), `hello_connect` (the hub registers it: the
