@@ -25,6 +25,12 @@ public final class Hub: Sendable {
     public let metrics: HubMetrics
     /// Sockets each user opened lately.
     let handshakes: HandshakeBudgets
+    /// The handshakes worked on at once (``handshakesAtOnce``); sockets' `hello`s and `subscribe`s take turns.
+    let handshakeGate: HandshakeGate
+    /// How many handshakes the server works on at once: enough to keep the store and the loops busy
+    /// (about 1 ms each when the server is idle), few enough that what sockets already open send never
+    /// waits behind a storm of them.
+    static let handshakesAtOnce = 64
     let now: @Sendable () -> Int64
     let shards: [HubShard]
     private let store: any ChatStore
@@ -65,10 +71,12 @@ public final class Hub: Sendable {
         self.cluster = cluster
         self.handshakes = HandshakeBudgets(configuration.budgets.handshakes)
         let streams = streams
+        let gate = HandshakeGate(limit: Self.handshakesAtOnce)
+        self.handshakeGate = gate
         self.shards = eventLoops.map { loop in
             HubShard(
                 store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: cluster,
-                streams: streams, now: now, eventLoop: loop
+                streams: streams, handshakeGate: gate, now: now, eventLoop: loop
             )
         }
     }

@@ -16,7 +16,7 @@ extension HubShard {
             break  // verified by the socket's services (`SocketServices`), never handed to the hub
         case .subscribe(let subscribe):
             let started = metrics.stages == nil ? nil : NIODeadline.now()
-            await self.subscribe(id, to: subscribe.conversation)
+            await handshakeGate.run { await self.subscribe(id, to: subscribe.conversation) }
             if let stages = metrics.stages, let started { stages.record(stages.subscribe, since: started) }
         case .unsubscribe(let unsubscribe):
             guard let connection = connections[id] else { return }

@@ -48,6 +48,8 @@ actor HubShard: EventLoopActor {
     let configuration: ServerConfiguration
     let now: @Sendable () -> Int64
     let logger: Logger
+    /// The server's handshakes at once, a `subscribe`'s reads among them (shared by the shards).
+    let handshakeGate: HandshakeGate
     var connections: [ConnectionID: Connection] = [:]
     /// Which sockets follow which conversations.
     var subscriptions = Subscriptions()
@@ -70,9 +72,11 @@ actor HubShard: EventLoopActor {
 
     init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics, logger: Logger,
-        cluster: ClusterPublisher?, streams: SharedOpenReplies, now: @escaping @Sendable () -> Int64, eventLoop: any EventLoop
+        cluster: ClusterPublisher?, streams: SharedOpenReplies, handshakeGate: HandshakeGate, now: @escaping @Sendable () -> Int64,
+        eventLoop: any EventLoop
     ) {
         self.eventLoop = eventLoop
+        self.handshakeGate = handshakeGate
         self.store = store
         self.metrics = metrics
         self.configuration = configuration

@@ -104,23 +104,8 @@ final class SocketServices: Sendable {
     ) async -> Outcome {
         switch work {
         case .hello(let token, let unchecked):
-            let stages = hub.metrics.stages
-            let started = stages == nil ? nil : NIODeadline.now()
-            guard let unchecked, let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked) else {
-                outbox.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
-                return .refused(.policyViolation, "invalid token", blame: .client)
-            }
-            let verified = stages == nil ? nil : NIODeadline.now()
-            if let stages, let started { stages.record(stages.helloVerify, since: started) }
-            do {
-                registration.register(try await hub.connect(identity, outbox: outbox), user: identity.userID)
-                if let stages, let verified { stages.record(stages.helloConnect, since: verified) }
-                return .opened(tokenExpiresAt: expiresAt)
-            } catch {
-                outbox.enqueue(Self.helloFailure(error.code, error.message))
-                // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
-                return .refused(
-                    error.isTemporary ? .unknown(1013) : .policyViolation, error.message, blame: error.isServersFault ? .server : .client)
+            return await hub.handshakeGate.run {
+                await hello(token, unchecked: unchecked, on: shard, outbox: outbox, registration: registration)
             }
         case .frame(let frame):
             guard let id = registration.connection else { return .done }
@@ -139,6 +124,30 @@ final class SocketServices: Sendable {
             await hub.disconnect(id)
         }
         return .done
+    }
+
+    /// A `hello`: the token checked, the socket registered with the hub (which answers `welcome`).
+    private func hello(
+        _ token: String, unchecked: UncheckedToken?, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration
+    ) async -> Outcome {
+        let stages = hub.metrics.stages
+        let started = stages == nil ? nil : NIODeadline.now()
+        guard let unchecked, let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked) else {
+            outbox.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
+            return .refused(.policyViolation, "invalid token", blame: .client)
+        }
+        let verified = stages == nil ? nil : NIODeadline.now()
+        if let stages, let started { stages.record(stages.helloVerify, since: started) }
+        do {
+            registration.register(try await hub.connect(identity, outbox: outbox), user: identity.userID)
+            if let stages, let verified { stages.record(stages.helloConnect, since: verified) }
+            return .opened(tokenExpiresAt: expiresAt)
+        } catch {
+            outbox.enqueue(Self.helloFailure(error.code, error.message))
+            // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
+            return .refused(
+                error.isTemporary ? .unknown(1013) : .policyViolation, error.message, blame: error.isServersFault ? .server : .client)
+        }
     }
 
     /// Verifies a fresh token for the socket's user, as a `hello`'s token is (the socket answers `refreshed`
