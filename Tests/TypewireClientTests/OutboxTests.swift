@@ -23,7 +23,7 @@ struct OutboxTests: ClientTesting {
         var port = 0
         var firstRun: Task<Void, any Error>?
         var firstChat: ConversationHandle?
-        try await TestServer.run(folder: serverFolder) { server in
+        try await TestServer.runOnRestartablePort(folder: serverFolder) { server in
             port = server.port
             let alice = client("alice", of: server, configuration: configuration)
             firstRun = Task { try await alice.run() }

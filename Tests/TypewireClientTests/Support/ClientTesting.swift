@@ -66,7 +66,7 @@ extension ClientTesting {
             connections.forEach { $0.cancel() }
             try? FileManager.default.removeItem(at: folder)
         }
-        try await TestServer.run(folder: folder) { server in
+        try await TestServer.runOnRestartablePort(folder: folder) { server in
             port = server.port
             clients = users.map { client($0, of: server, configuration: configuration) }
             connections = clients.map { client in Task { try await client.run() } }

@@ -15,7 +15,7 @@ struct ServerKillTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sqlite = ["--sqlite", folder.appendingPathComponent("typewire.sqlite").path]
-        let first = try await ServerProcess.start(name: "before-kill", arguments: sqlite)
+        let first = try await ServerProcess.startOnRestartablePort(name: "before-kill", arguments: sqlite)
         let url = "ws://127.0.0.1:\(first.port)/v1/socket"
         let authority = try await TokenAuthority(secret: TestServer.secret)
         let backoff = TypewireClient.Configuration(backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(300)))

@@ -33,6 +33,19 @@ final class ServerProcess: Sendable {
         try await start(name: name, arguments: ["--postgres-url", postgresURL, "--api-key", apiKey])
     }
 
+    /// ``start(name:arguments:)`` on a port below the ephemeral range (``RestartPort``), another one tried if
+    /// it is taken: for a server that is started again on the same port.
+    static func startOnRestartablePort(name: String, arguments: [String]) async throws -> ServerProcess {
+        for attempt in 1...RestartPort.attempts {
+            do {
+                return try await start(name: name, arguments: arguments + ["--port", "\(RestartPort.pick())"])
+            } catch is ClusterTestError where attempt < RestartPort.attempts {
+                continue  // it exited, most likely because the port was taken: another one
+            }
+        }
+        throw ClusterTestError("no port for \(name) after \(RestartPort.attempts) tries")
+    }
+
     /// A `GET` of the server API (`/v1/server/…`) with the nodes' key: the answer's body.
     func serverAPI(_ path: String) async throws -> String {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/server\(path)")!)
