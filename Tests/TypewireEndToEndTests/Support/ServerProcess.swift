@@ -142,18 +142,29 @@ final class ServerProcess: Sendable {
     /// sleeping, `R` running), and where each of its threads waits: what a stop that hangs is doing.
     private var processState: String {
         let pid = process.processIdentifier
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "gone"
+        let state = kernelState ?? "gone"
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         let waits = threads.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/wchan", encoding: .utf8) }
         return "state \(state); threads waiting in \(Set(waits).sorted().joined(separator: ", "))"
     }
 
+    /// The process's state letter in `/proc/PID/stat`; nil once it is gone.
+    private var kernelState: String? {
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init)
+    }
+
+    /// Whether the process has ended: Foundation says so, or the kernel does (`Z`: it exited, and Foundation
+    /// has not reaped it yet, which a busy test process was once seen to delay past 10 s).
+    private var hasExited: Bool {
+        !process.isRunning || kernelState == "Z"
+    }
+
     @discardableResult
     private func waitForExit(within timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        return !process.isRunning
+        while !hasExited, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return hasExited
     }
 }
 
