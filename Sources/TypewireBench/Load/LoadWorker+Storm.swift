@@ -19,10 +19,9 @@ extension LoadWorker {
     /// defaults: 125-250 ms, then twice as long after each failed attempt), as ``TypewireClient`` does.
     /// - Returns: The storm's sockets, connected again, and what the storm did. A socket that gave up is an
     ///   error of the tally.
+    /// - Parameter phase: The storm's sockets as ``connectStorm()`` (or the storm before) left them.
     func storm(_ phase: ConnectPhase, at start: UInt64) async throws -> (ConnectPhase, StormFigures) {
-        let plan = SocketPlan.stormSockets(of: options)
-        let tokens = try await tokens(for: plan)
-        let connector = connector(on: stormGroup!)
+        let connector = connector(on: stormGroup ?? group)
         try await Self.sleep(until: start)
         for socket in phase.sockets { socket.channel.eventLoop.execute { socket.handler.value.drop() } }
         let dropped = BenchClock.monotonicNanos()
@@ -32,7 +31,7 @@ extension LoadWorker {
         var failedAttempts = 0
         var lastReady = dropped
         await withTaskGroup(of: (ConnectedSocket?, Int, String?).self) { group in
-            for (socket, token) in zip(plan, tokens) {
+            for (socket, token) in phase.planned {
                 group.addTask {
                     var random = SystemRandomNumberGenerator()
                     let backoff = Backoff()
@@ -58,9 +57,11 @@ extension LoadWorker {
             }
         }
         let figures = StormFigures(
-            sockets: plan.count, reconnected: sockets.count, failedAttempts: failedAttempts,
+            sockets: phase.planned.count, reconnected: sockets.count, failedAttempts: failedAttempts,
             secondsToReconnect: Double(lastReady - dropped) / 1e9
         )
-        return (ConnectPhase(sockets: sockets, failures: failures, firstConnect: dropped, lastReady: lastReady), figures)
+        let reconnected = ConnectPhase(
+            sockets: sockets, failures: failures, planned: phase.planned, firstConnect: dropped, lastReady: lastReady)
+        return (reconnected, figures)
     }
 }

@@ -51,7 +51,7 @@ public final class LoadWorker: Sendable {
     private let plan: SocketPlan
     private let mine: [SocketPlan.Socket]
     private let endpoint: BenchEndpoint
-    private let group: MultiThreadedEventLoopGroup
+    let group: MultiThreadedEventLoopGroup
     /// The reconnect storm's own loop (``BenchOptions/storm``), on a thread of the lowest priority: the storm's
     /// handshakes run when the measuring loops have nothing to do, so they cannot delay what those measure.
     let stormGroup: MultiThreadedEventLoopGroup?
@@ -92,7 +92,7 @@ public final class LoadWorker: Sendable {
     }
 
     /// The users' tokens, minted with the endpoint's secret (the relay takes any).
-    func tokens(for sockets: [SocketPlan.Socket]) async throws -> [String] {
+    private func tokens(for sockets: [SocketPlan.Socket]) async throws -> [String] {
         var authority: TokenMinter?
         if let secret = endpoint.jwtSecret { authority = try await TokenMinter(secret: secret) }
         var tokens: [String] = []
@@ -135,7 +135,8 @@ public final class LoadWorker: Sendable {
             }
         }
         let last = BenchClock.monotonicNanos()
-        return ConnectPhase(sockets: connected, failures: failures, firstConnect: first, lastReady: last)
+        return ConnectPhase(
+            sockets: connected, failures: failures, planned: Array(zip(mine, tokens)), firstConnect: first, lastReady: last)
     }
 
     /// Runs the load from `start` (CLOCK_MONOTONIC nanoseconds): warmup, the measured window, a drain;
@@ -219,6 +220,8 @@ public struct ConnectPhase: Sendable {
     let sockets: [ConnectedSocket]
     /// Why the sockets that could not connect failed.
     let failures: [String]
+    /// Every socket it was to open, with its user's token (a reconnect storm opens them again).
+    let planned: [(socket: SocketPlan.Socket, token: String)]
     /// CLOCK_MONOTONIC nanoseconds of the first connect and the last `subscribed`.
     public let firstConnect: UInt64
     public let lastReady: UInt64

@@ -25,16 +25,14 @@ struct StageSample: Sendable {
     private(set) var buckets: [String: [Double: UInt64]] = [:]
 
     /// The series read, by the stage names ``StageFigures`` uses.
-    private static let series: [(prefix: String, stage: String)] = [
-        (#"typewire_stage_seconds_bucket{stage="read_to_shard","#, "read_to_shard"),
-        ("typewire_relay_latency_seconds_bucket{", "shard"),
-        (#"typewire_stage_seconds_bucket{stage="hop_to_loop","#, "hop_to_loop"),
-        (#"typewire_stage_seconds_bucket{stage="write_to_flush","#, "write_to_flush"),
-        ("typewire_loop_lag_seconds_bucket{", "loop_lag"),
-        (#"typewire_stage_seconds_bucket{stage="hello_verify","#, "hello_verify"),
-        (#"typewire_stage_seconds_bucket{stage="hello_connect","#, "hello_connect"),
-        (#"typewire_stage_seconds_bucket{stage="subscribe","#, "subscribe"),
-    ]
+    private static let series: [(prefix: String, stage: String)] =
+        [stage("read_to_shard"), ("typewire_relay_latency_seconds_bucket{", "shard"), stage("hop_to_loop"), stage("write_to_flush")]
+        + [("typewire_loop_lag_seconds_bucket{", "loop_lag"), stage("hello_verify"), stage("hello_connect"), stage("subscribe")]
+
+    /// A series of `typewire_stage_seconds`, by its `stage` label.
+    private static func stage(_ name: String) -> (prefix: String, stage: String) {
+        (#"typewire_stage_seconds_bucket{stage=""# + name + #"","#, name)
+    }
 
     /// Reads `http://host:port/metrics`; nil if it cannot.
     static func read(host: String, port: Int) async -> StageSample? {

@@ -151,9 +151,9 @@ public struct BenchOptions: Codable, Sendable {
         }
         if hasLoad {
             let perSocket = scenario == .tail ? Self.maxTailRatePerSocket : Self.maxRatePerSocket
+            let typing = typingSockets
             for rate in windowRates {
                 guard rate > 0, rate <= 1_000_000 else { throw BenchError("--rate must be over 0 and at most 1 000 000 frames a second.") }
-                let typing = typingSockets
                 guard rate <= Double(typing) * perSocket else {
                     throw BenchError(
                         "A rate of \(Int(rate)) frames a second needs over \(Int(perSocket)) frames a second from each of the \(typing) typing sockets; lower --rate or --steps, or raise --typers / --connections."
