@@ -45,10 +45,21 @@ let package = Package(
         .target(name: "TypewireCore"),
         // The fidelity simulator behind `typewire simulate` and docs/FIDELITY.md: not part of an app's core.
         .target(name: "TypewireSimulation", dependencies: ["TypewireCore"]),
+        // A client of NATS's core protocol on SwiftNIO, for the cluster bus (no NATS client is among the packages).
+        .target(
+            name: "TypewireNATS",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "TypewireServer",
             dependencies: [
                 "TypewireCore",
+                "TypewireNATS",
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),
                 server("SQLiteNIO", "sqlite-nio"),
@@ -210,6 +221,19 @@ let package = Package(
             dependencies: ["TypewireCore", "TypewireClient", "TypewireUI", "TypewireTesting"]
         ),
         .testTarget(name: "TypewireSimulationTests", dependencies: ["TypewireCore", "TypewireSimulation"]),
+        // The NATS client: its decoder (fuzzed) and state machine as values, and the client against nats-server.
+        .testTarget(
+            name: "TypewireNATSTests",
+            dependencies: [
+                "TypewireNATS",
+                "TypewireTesting",
+                server("PropertyBased", "swift-property-based"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

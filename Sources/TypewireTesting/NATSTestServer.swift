@@ -1,0 +1,107 @@
+import Foundation
+
+/// A `nats-server` process for tests (Debian's `nats-server` package; `.ci/run` installs it), with its log
+/// in a file. Servers started with each other's cluster ports as routes form a NATS cluster.
+public final class NATSTestServer: Sendable {
+    /// The port clients connect to.
+    public let port: Int
+    /// The port other servers of its cluster connect to.
+    public let clusterPort: Int
+    /// Its log.
+    public let log: URL
+    private let process: Process
+
+    /// `nats://127.0.0.1:PORT`.
+    public var url: String { "nats://127.0.0.1:\(port)" }
+
+    private init(process: Process, port: Int, clusterPort: Int, log: URL) {
+        self.process = process
+        self.port = port
+        self.clusterPort = clusterPort
+        self.log = log
+    }
+
+    /// The `nats-server` binary, if one is installed.
+    public static let binary: String? = ["/usr/bin/nats-server", "/usr/sbin/nats-server", "/usr/local/bin/nats-server"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Whether NATS tests run: with a `nats-server` installed, and always under `CI=true` (where a missing
+    /// one fails them instead of skipping).
+    public static let isEnabled = binary != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Why NATS tests are skipped, for `.enabled(if:)`.
+    public static let skipReason = "NATS tests need nats-server (apt-get install nats-server; .ci/run installs it)"
+
+    /// Starts a server on 127.0.0.1 and waits until it is ready.
+    /// - Parameters:
+    ///   - port: The client port; nil picks one below the ephemeral range (``RestartPort``), another if taken.
+    ///   - clusterPort: The cluster port; nil picks one likewise.
+    ///   - routes: Cluster ports of other servers to route to: together they form one cluster.
+    ///   - user: A user and password the server requires of clients.
+    public static func start(
+        port: Int? = nil, clusterPort: Int? = nil, routes: [Int] = [], user: (name: String, password: String)? = nil
+    ) async throws -> NATSTestServer {
+        guard let binary else { throw NATSTestServerError(skipReason) }
+        var lastError: (any Error)?
+        for _ in 1...RestartPort.attempts {
+            let port = port ?? RestartPort.pick()
+            let clusterPort = clusterPort ?? RestartPort.pick()
+            do {
+                return try await launch(binary, port: port, clusterPort: clusterPort, routes: routes, user: user)
+            } catch {
+                lastError = error  // most likely a port was taken: others
+            }
+        }
+        throw lastError ?? NATSTestServerError("nats-server did not start")
+    }
+
+    private static func launch(
+        _ binary: String, port: Int, clusterPort: Int, routes: [Int], user: (name: String, password: String)?
+    ) async throws -> NATSTestServer {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-nats-\(port)-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        var arguments = [
+            "-a", "127.0.0.1", "-p", "\(port)", "--cluster_name", "typewire-test", "--cluster", "nats://127.0.0.1:\(clusterPort)",
+        ]
+        if !routes.isEmpty { arguments += ["--routes", routes.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")] }
+        if let user { arguments += ["--user", user.name, "--pass", user.password] }
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if text.contains("Server is ready") { return NATSTestServer(process: process, port: port, clusterPort: clusterPort, log: log) }
+            guard process.isRunning else { throw NATSTestServerError("nats-server exited: \(text.suffix(1_000))") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        throw NATSTestServerError("nats-server did not start within 10 s; log: \(log.path)")
+    }
+
+    /// Kills the server at once (SIGKILL): its clients see their connections reset.
+    public func kill() async {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    /// Whether its log holds a text (e.g. that a route connected).
+    public func logContains(_ text: String) -> Bool {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(text)
+    }
+
+    deinit {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// Why a test's NATS server could not start.
+public struct NATSTestServerError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

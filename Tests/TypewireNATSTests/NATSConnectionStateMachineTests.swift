@@ -1,0 +1,86 @@
+import NIOCore
+import Testing
+import TypewireNATS
+
+/// The connection's decisions, phase by phase, as values.
+@Suite("NATS connection state machine")
+struct NATSConnectionStateMachineTests {
+    static let info = NATSServerInfo(serverID: "N1")
+
+    /// A machine past its handshake.
+    static func ready() -> NATSConnectionStateMachine {
+        var machine = NATSConnectionStateMachine()
+        _ = machine.received(.info(info))
+        _ = machine.received(.pong)
+        return machine
+    }
+
+    @Test func theHandshakeIsInfoThenConnectThenThePongThatSaysItWasTaken() {
+        var machine = NATSConnectionStateMachine()
+        #expect(machine.received(.ping) == .sendPong, "a server's ping is answered in any phase")
+        #expect(machine.received(.info(Self.info)) == .sendConnect)
+        #expect(!machine.isReady)
+        #expect(machine.received(.ok) == .none)
+        #expect(machine.received(.pong) == .ready(Self.info))
+        #expect(machine.isReady)
+    }
+
+    @Test func refusedCredentialsAndTLSCloseBeforeReady() {
+        var refused = NATSConnectionStateMachine()
+        _ = refused.received(.info(Self.info))
+        #expect(refused.received(.error("Authorization Violation")) == .close(.authorizationFailed("Authorization Violation")))
+        #expect(refused.received(.pong) == .none, "nothing after the close")
+        var tls = NATSConnectionStateMachine()
+        #expect(tls.received(.info(NATSServerInfo(tlsRequired: true))) == .close(.tlsRequired))
+    }
+
+    @Test func aMessageBeforeTheHandshakeIsAProtocolError() {
+        var machine = NATSConnectionStateMachine()
+        let message = NATSMessage(subject: "s", subscription: 1, payload: ByteBuffer())
+        guard case .close(.malformed) = machine.received(.message(message)) else {
+            Issue.record("a message before INFO must close")
+            return
+        }
+    }
+
+    @Test func whenReadyMessagesAreDeliveredAndANewInfoUpdatesTheServers() {
+        var machine = Self.ready()
+        let message = NATSMessage(subject: "s", subscription: 1, payload: ByteBuffer(string: "x"))
+        #expect(machine.received(.message(message)) == .deliver(message))
+        let update = NATSServerInfo(serverID: "N1", connectURLs: ["127.0.0.1:4223"])
+        #expect(machine.received(.info(update)) == .updateInfo(update))
+    }
+
+    @Test func refusedSubjectsAreReportedAndOtherErrorsClose() {
+        var machine = Self.ready()
+        #expect(machine.received(.error("Permissions Violation for Publish to x")) == .report("Permissions Violation for Publish to x"))
+        #expect(machine.received(.error("Invalid Subject")) == .report("Invalid Subject"))
+        #expect(machine.received(.error("Maximum Payload Violation")) == .close(.server("Maximum Payload Violation")))
+        #expect(!machine.isReady)
+    }
+
+    @Test func pingsWithoutAnswerCloseTheConnection() {
+        var machine = Self.ready()
+        #expect(machine.pingTimerFired() == .sendPing)
+        #expect(machine.received(.pong) == .none)
+        #expect(machine.pingTimerFired() == .sendPing)
+        #expect(machine.pingTimerFired() == .sendPing)
+        #expect(machine.pingTimerFired() == .close(.staleConnection), "two pings unanswered")
+    }
+
+    @Test func theHandshakeTimerClosesOnlyAnUnfinishedHandshake() {
+        var waiting = NATSConnectionStateMachine()
+        _ = waiting.received(.info(Self.info))
+        #expect(waiting.handshakeTimerFired() == .close(.handshakeTimedOut))
+        var ready = Self.ready()
+        #expect(ready.handshakeTimerFired() == .none)
+        var fresh = NATSConnectionStateMachine()
+        #expect(fresh.pingTimerFired() == .none, "no pings before the handshake")
+    }
+
+    @Test func aDecodingErrorClosesOnce() {
+        var machine = Self.ready()
+        #expect(machine.decodingFailed(.controlLineTooLong(limit: 1)) == .close(.controlLineTooLong(limit: 1)))
+        #expect(machine.decodingFailed(.controlLineTooLong(limit: 1)) == .none)
+    }
+}
