@@ -137,6 +137,7 @@ let package = Package(
                 "TypewireCore",
                 "TypewireSimulation",
                 "TypewireServer",
+                "TypewireNATS",
                 "TypewireDemo",
                 "TypewireBench",
                 "TypewireClient",
@@ -154,6 +155,7 @@ let package = Package(
             dependencies: [
                 "TypewireCore",
                 "TypewireServer",
+                "TypewireNATS",
                 "TypewireTesting",
                 server("Hummingbird", "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

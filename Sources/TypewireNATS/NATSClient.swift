@@ -255,6 +255,20 @@ public final class NATSClient: Sendable {
         if let channel { channel.eventLoop.execute { self.flush(channel) } }
     }
 
+    /// Writes what waits now, and returns once it is written to the socket (or at once without a connection):
+    /// for a last word before stopping.
+    public func flush() async {
+        let taken = state.withLockedValue { state -> (Channel, ByteBuffer)? in
+            guard let channel = state.channel else { return nil }
+            defer { state.pending = ByteBuffer() }
+            return (channel, state.pending)
+        }
+        guard let (channel, bytes) = taken else { return }
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        channel.writeAndFlush(bytes, promise: written)
+        try? await written.futureResult.get()
+    }
+
     /// Writes what waits, if the channel is still the connection and takes writes (on its event loop).
     private func flush(_ channel: Channel) {
         let bytes = state.withLockedValue { state -> ByteBuffer? in

@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import TypewireCore
 import TypewireDemo
+import TypewireNATS
 import TypewireServer
 
 /// `typewire serve`: the real-time server.
@@ -31,6 +32,12 @@ struct Serve: AsyncParsableCommand {
             "Run as one node of a cluster on this PostgreSQL database instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (TYPEWIRE_POSTGRES_URL). Every node gets the same URL."
     )
     var postgresUrl: String?
+
+    @Option(
+        help:
+            "With --postgres-url: the cluster's events travel through these NATS servers, routed by interest, instead of PostgreSQL's LISTEN/NOTIFY: nats://[USER:PASSWORD@]HOST[:PORT], comma-separated; any one of a NATS cluster will do (TYPEWIRE_NATS_URL)."
+    )
+    var natsUrl: String?
 
     @Option(help: "The HS256 secret for tokens (TYPEWIRE_JWT_SECRET). Required unless --demo or --jwks.")
     var jwtSecret: String?
@@ -235,6 +242,14 @@ struct Serve: AsyncParsableCommand {
         if let secret { _ = try await TokenAuthority(secret: secret) }  // refuse a weak secret before touching the file
         _ = try configuration.resolvedPublicDirectory()  // and a demo without its page
         let postgres = try setting(postgresUrl, "TYPEWIRE_POSTGRES_URL") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        let natsServers = try setting(natsUrl, "TYPEWIRE_NATS_URL") { $0 }.flatMap { $0.isEmpty ? nil : $0 }.map { urls in
+            do { return try NATSServerAddress.list(urls) } catch { throw CommandError("--nats-url: \(error)") }
+        }
+        if natsServers != nil, postgres == nil {
+            throw CommandError(
+                "--nats-url needs --postgres-url: the nodes of a cluster share PostgreSQL as their store, and NATS carries their events.")
+        }
+        let cluster = ClusterConfiguration(nats: natsServers.map { NATSClient.Configuration(servers: $0) })
         let store: any ChatStore =
             if let postgres {
                 try await PostgresChatStore.open(url: postgres, logger: logger)
@@ -243,12 +258,14 @@ struct Serve: AsyncParsableCommand {
             }
         if demo || seedDemo { try await DemoSeed.seed(into: store) }
         let host = configuration.http.host
-        let mode = (configuration.demo ? " (demo)" : "") + (postgres == nil ? "" : " (cluster node on PostgreSQL)")
+        let mode =
+            (configuration.demo ? " (demo)" : "")
+            + (postgres == nil ? "" : natsServers == nil ? " (cluster node on PostgreSQL)" : " (cluster node on PostgreSQL and NATS)")
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
         let server: TypewireService
         do {
             server = try await TypewireApplication.make(
-                configuration: configuration, store: store, logger: logger, cluster: postgres == nil ? nil : .init()
+                configuration: configuration, store: store, logger: logger, cluster: postgres == nil ? nil : cluster
             ) { port in
                 logger.info("Typewire serves on \(host):\(port)\(mode)")
                 ListeningLine.announce(host: host, port: port)

@@ -23,32 +23,29 @@ public enum TypewireApplication {
     ///   - onServerRunning: Called with the bound port once the server listens (port 0 picks one).
     public static func make(
         configuration: ServerConfiguration, store: any ChatStore, logger: Logger = Logger(label: "typewire"),
-        cluster: PostgresClusterBus.Configuration? = nil,
+        cluster: ClusterConfiguration? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> TypewireService {
         let authority = try await TokenAuthority.make(for: configuration, logger: logger)
         let metrics = HubMetrics(timesStages: configuration.stageMetrics)
         let node = UUID().uuidString.lowercased()
-        let clusterEvents = cluster.map { _ in ClusterPublisher.make(node: node, logger: logger) }
         // Built once per server and never shut down: the process ends with it.
         let group = configuration.threads.map { MultiThreadedEventLoopGroup(numberOfThreads: $0) } ?? MultiThreadedEventLoopGroup.singleton
-        let hub = Hub(
-            store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: clusterEvents?.publisher,
-            eventLoops: Array(group.makeIterator())
-        )
-        var bus: PostgresClusterBus?
-        if let cluster, let clusterEvents {
-            guard let postgres = store as? PostgresChatStore else {
-                throw ConfigurationError.clusterNeedsPostgres
-            }
+        var clusterParts: ClusterParts?
+        if let cluster {
+            guard let postgres = store as? PostgresChatStore else { throw ConfigurationError.clusterNeedsPostgres }
             guard let secret = configuration.auth.clusterSecret ?? configuration.auth.jwtSecret else {
                 throw ConfigurationError.clusterNeedsSecret
             }
-            bus = PostgresClusterBus(
-                client: postgres.client, hub: hub, node: node, outgoing: clusterEvents.envelopes,
-                payloads: ClusterPayload(secret: secret), configuration: cluster, logger: logger
-            )
+            clusterParts = ClusterParts(
+                cluster, client: postgres.client, node: node, payloads: ClusterPayload(secret: secret), metrics: metrics.cluster,
+                group: group, logger: logger)
         }
+        let hub = Hub(
+            store: store, configuration: configuration, metrics: metrics, logger: logger,
+            cluster: clusterParts.map { ClusterPublisher(node: node, sink: $0.sink) }, eventLoops: Array(group.makeIterator())
+        )
+        let bus = clusterParts?.bus(hub: hub)
         let refusals = AddressRefusals(
             burst: configuration.addresses.refusals, countsLocalAddresses: configuration.addresses.countsLocalAddresses, now: hub.now,
             metrics: metrics

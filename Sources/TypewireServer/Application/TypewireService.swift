@@ -14,7 +14,7 @@ public struct TypewireService: Service {
     let application: any Service
     let sockets: OpenSockets
     let hub: Hub
-    let bus: PostgresClusterBus?
+    let bus: (any Service)?
     let logger: Logger
 
     public func run() async throws {

@@ -1,5 +1,6 @@
 import Logging
 import NIOConcurrencyHelpers
+import Prometheus
 import TypewireCore
 
 /// What one node of a cluster tells the others, so that members connected to any node see the same
@@ -28,6 +29,23 @@ enum ClusterEvent: Codable, Sendable, Equatable {
     case nodeStopping
     /// Another node stopped sending heartbeats (the first node to notice tells the others).
     case nodeDead(node: String)
+    /// A node began following a conversation: the nodes whose users are active in it send their slice again
+    /// (on a bus that routes by interest, the node heard nothing of it before).
+    case sliceRequest(conversation: String)
+    /// A node's connection to the bus came back: the others send their slices again and read its users'
+    /// presence from the store again, since events may have been lost both ways meanwhile.
+    case resync
+
+    /// The conversation whose followers alone need the event, when a bus routes by interest; nil for an
+    /// event every node needs (presence, settings, blocks, membership, nodes coming and going).
+    var conversation: String? {
+        switch self {
+        case .slice(let conversation, _, _), .messageRef(let conversation, _), .sliceRequest(let conversation): conversation
+        case .message(let message): message.conversation
+        case .stream(let delta): delta.conversation
+        case .presence, .membership, .sharing, .presenceSharing, .block, .nodeStopping, .nodeDead, .resync: nil
+        }
+    }
 }
 
 /// An event with the node that sent it (a node hears its own notifications too).
@@ -38,45 +56,92 @@ struct ClusterEnvelope: Sendable {
     var event: ClusterEvent
 }
 
-/// The hub's side of the cluster bus: where it puts the events the other nodes must hear, in order.
+/// Where the hub's events for the other nodes go: a bus's outgoing side.
+protocol ClusterSink: Sendable {
+    /// Takes an event to send; it never waits (a sink that cannot keep up drops and counts).
+    func publish(_ envelope: ClusterEnvelope)
+    /// Whether the bus delivers a conversation's events only to the nodes that follow it.
+    var routesByInterest: Bool { get }
+    /// This node began (or stopped) following a conversation.
+    func interest(in conversation: String, following: Bool)
+    /// No event comes any more (the hub stopped).
+    func finish()
+}
+
+/// The hub's side of the cluster bus: where it puts the events the other nodes must hear, in order, and
+/// says which conversations it follows.
+public struct ClusterPublisher: Sendable {
+    /// This node's id, unique per process.
+    public let node: String
+    private let sink: any ClusterSink
+
+    init(node: String, sink: any ClusterSink) {
+        self.node = node
+        self.sink = sink
+    }
+
+    func publish(_ event: ClusterEvent) {
+        sink.publish(ClusterEnvelope(node: node, event: event))
+    }
+
+    /// Whether the bus delivers a conversation's events only to the nodes that follow it.
+    var routesByInterest: Bool { sink.routesByInterest }
+
+    /// This node began following a conversation (its first subscriber here), or stopped (its last left).
+    func interest(in conversation: String, following: Bool) {
+        sink.interest(in: conversation, following: following)
+    }
+
+    func finish() {
+        sink.finish()
+    }
+}
+
+/// The events waiting for the PostgreSQL bus, in order, for the one task that sends them.
 ///
 /// The queue is bounded (``capacity``): if PostgreSQL cannot take events as fast as the hub makes them,
 /// the newest are dropped and counted rather than held without limit; the other nodes then miss them
 /// (typing expires by its ttl there, and clients resync when they reconnect).
-public struct ClusterPublisher: Sendable {
+struct NotifyQueue: ClusterSink {
     /// The most events waiting for the bus.
     static let capacity = 10_000
 
-    /// This node's id, unique per process.
-    public let node: String
     private let continuation: AsyncStream<ClusterEnvelope>.Continuation
     private let dropped: DropCount
 
-    /// Creates a publisher and the sequence of envelopes a bus sends, in the order they were published.
-    static func make(node: String, logger: Logger) -> (publisher: ClusterPublisher, envelopes: AsyncStream<ClusterEnvelope>) {
+    /// A queue and the sequence of envelopes the bus sends, in the order they were published.
+    static func make(metrics: ClusterMetrics, logger: Logger) -> (queue: NotifyQueue, envelopes: AsyncStream<ClusterEnvelope>) {
         let (stream, continuation) = AsyncStream.makeStream(of: ClusterEnvelope.self, bufferingPolicy: .bufferingOldest(capacity))
-        return (ClusterPublisher(node: node, continuation: continuation, dropped: DropCount(logger: logger)), stream)
+        return (NotifyQueue(continuation: continuation, dropped: DropCount(logger: logger, counter: metrics.eventsDropped)), stream)
     }
 
-    func publish(_ event: ClusterEvent) {
-        if case .dropped = continuation.yield(ClusterEnvelope(node: node, event: event)) { dropped.add() }
+    func publish(_ envelope: ClusterEnvelope) {
+        if case .dropped = continuation.yield(envelope) { dropped.add() }
     }
+
+    /// Every node hears every event on one channel.
+    var routesByInterest: Bool { false }
+
+    func interest(in conversation: String, following: Bool) {}
 
     func finish() {
         continuation.finish()
     }
 }
 
-/// Counts the events a full publisher dropped, and says so in the log (the first, then every thousandth).
+/// Counts the events a full queue dropped, and says so in the log (the first, then every thousandth).
 final class DropCount: Sendable {
     private let count = NIOLockedValueBox(0)
     private let logger: Logger
+    private let counter: Counter?
 
-    init(logger: Logger) {
+    init(logger: Logger, counter: Counter? = nil) {
         self.logger = logger
+        self.counter = counter
     }
 
     func add() {
+        counter?.increment()
         let total = count.withLockedValue { count -> Int in
             count += 1
             return count

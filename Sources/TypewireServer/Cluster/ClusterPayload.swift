@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 
 /// The text of one cluster event on the NOTIFY channel, signed: `NODE SIGNATURE JSON`.
 ///
@@ -60,6 +61,66 @@ struct ClusterPayload: Sendable {
     /// notifications before any other work.
     static func node(of payload: String) -> Substring? {
         payload.firstIndex(of: " ").map { payload[..<$0] }
+    }
+
+    // MARK: Batches (the NATS bus)
+
+    /// Several events of one node as signed payloads of at most `limit` bytes each (`NODE SIGNATURE [JSON,…]`),
+    /// in order: as many events in each as fit.
+    /// - Returns: The payloads, and how many events were left out because even alone they pass the limit.
+    func encodeBatch(_ events: [ClusterEvent], from node: String, limit: Int) -> (payloads: [ByteBuffer], tooLarge: Int) {
+        let overhead = node.utf8.count + 1 + 44 + 1 + 2  // the node, its blank, the signature, its blank, the brackets
+        var payloads: [ByteBuffer] = []
+        var tooLarge = 0
+        var json = Data("[".utf8)
+        func close() {
+            json.append(UInt8(ascii: "]"))
+            payloads.append(signed(json, by: node))
+            json = Data("[".utf8)
+        }
+        for event in events {
+            guard let encoded = try? encoder.encode(event), encoded.count + overhead <= limit else {
+                tooLarge += 1
+                continue
+            }
+            if json.count > 1, json.count + 1 + encoded.count + overhead > limit { close() }
+            if json.count > 1 { json.append(UInt8(ascii: ",")) }
+            json.append(encoded)
+        }
+        if json.count > 1 { close() }
+        return (payloads, tooLarge)
+    }
+
+    /// The node and events of a batch's payload, if it is well formed and signed with the cluster's key.
+    func decodeBatch(_ payload: ByteBuffer) -> (node: String, events: [ClusterEvent])? {
+        let bytes = payload.readableBytesView
+        guard let first = bytes.firstIndex(of: UInt8(ascii: " ")),
+            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: " ")),
+            let signature = Data(base64Encoded: Data(bytes[(first + 1)..<second]))
+        else { return nil }
+        var signedBytes = Data(bytes[..<first])
+        signedBytes.append(UInt8(ascii: " "))
+        let json = Data(bytes[(second + 1)...])
+        signedBytes.append(json)
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signedBytes, using: key),
+            let events = try? decoder.decode([ClusterEvent].self, from: json)
+        else { return nil }
+        return (String(decoding: bytes[..<first], as: UTF8.self), events)
+    }
+
+    private func signed(_ json: Data, by node: String) -> ByteBuffer {
+        var message = Data(node.utf8)
+        message.append(UInt8(ascii: " "))
+        message.append(json)
+        let signature = Data(HMAC<SHA256>.authenticationCode(for: message, using: key)).base64EncodedString()
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(message.count + 46)
+        buffer.writeString(node)
+        buffer.writeString(" ")
+        buffer.writeString(signature)
+        buffer.writeString(" ")
+        buffer.writeBytes(json)
+        return buffer
     }
 
     private func sign(_ envelope: ClusterEnvelope) throws -> String {

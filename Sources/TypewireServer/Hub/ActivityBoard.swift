@@ -118,6 +118,19 @@ struct ActivityBoard {
         return changed
     }
 
+    /// Clears what other nodes reported for a conversation (this node stopped following it, and hears no
+    /// more of it on a bus that routes by interest).
+    mutating func clearRemote(in conversation: String) {
+        guard let devices = conversations[conversation] else { return }
+        let kept = devices.filter(\.key.isLocal)
+        conversations[conversation] = kept.isEmpty ? nil : kept
+    }
+
+    /// The conversations where this node's own sockets are doing something.
+    var conversationsWithLocalActivity: [String] {
+        conversations.compactMap { conversation, devices in devices.keys.contains(where: \.isLocal) ? conversation : nil }
+    }
+
     private static func sameEntry(_ a: DeviceEntry) -> (DeviceEntry) -> Bool {
         { b in a.activity == b.activity && a.since == b.since && a.expiresAt == b.expiresAt && a.name == b.name }
     }

@@ -324,16 +324,25 @@ public final class Hub: Sendable {
     /// Applies what another node of the cluster reported: an event of one conversation in its shard, an
     /// event of a user or a node in every shard.
     func apply(_ envelope: ClusterEnvelope) async {
-        let conversation: String?
+        metrics.cluster.eventsReceived.increment()
         switch envelope.event {
-        case .slice(let id, _, _), .messageRef(let id, _), .membership(let id, _, _): conversation = id
-        case .message(let message): conversation = message.conversation
-        case .stream(let delta): conversation = delta.conversation
         case .presenceSharing(let user, let shares): return await applyPresenceSharing(shares, for: user)
-        case .presence, .sharing, .block, .nodeStopping, .nodeDead: conversation = nil
+        case .membership(let conversation, _, _): return await shard(for: conversation).apply(envelope)
+        default: break
         }
-        if let conversation { return await shard(for: conversation).apply(envelope) }
+        if let conversation = envelope.event.conversation { return await shard(for: conversation).apply(envelope) }
         for shard in shards { await shard.apply(envelope) }
+    }
+
+    /// Makes who is online on other nodes what the cluster's table says, for these nodes (all when nil):
+    /// after the bus came back, events may have been lost.
+    func replaceRemotePresence(_ rows: [(node: String, user: String)], of nodes: Set<String>?) async {
+        for shard in shards { await shard.replaceRemotePresence(rows, of: nodes) }
+    }
+
+    /// Sends this node's activity in every conversation again (the bus came back).
+    func republishActivity() async {
+        for shard in shards { await shard.republishActivity() }
     }
 
     /// Ends the events for the other nodes (on shutdown, after the sockets closed); the bus then says

@@ -17,6 +17,8 @@ public struct HubMetrics: Sendable {
     let fanOutDeliveries: Counter
     let droppedByRateLimit: Counter
     let relayLatency: DurationHistogram
+    /// What crosses the cluster bus.
+    public let cluster: ClusterMetrics
     /// The stages' timings, with ``ServerConfiguration/stageMetrics`` only.
     package let stages: StageTimings?
     private let framesIn: [String: Counter]
@@ -27,6 +29,7 @@ public struct HubMetrics: Sendable {
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), timesStages: Bool = false) {
         self.registry = registry
         stages = timesStages ? StageTimings(registry: registry) : nil
+        cluster = ClusterMetrics(registry: registry)
         func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "typewire", metricName: metric, unitName: unit, helpText: help)
         }

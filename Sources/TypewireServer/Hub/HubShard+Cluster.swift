@@ -15,6 +15,9 @@ extension HubShard {
     /// event to the shards it concerns).
     func apply(_ envelope: ClusterEnvelope) async {
         let node = envelope.node
+        if let conversation = envelope.event.conversation, !subscriptions.isFollowed(conversation) {
+            metrics.cluster.eventsUnfollowed.increment()
+        }
         switch envelope.event {
         case .slice(let conversation, let entries, let serverTime):
             // The sender's times become this node's: what is left of each entry counts from now.
@@ -48,6 +51,35 @@ extension HubShard {
             nodeGone(node)
         case .nodeDead(let dead):
             nodeGone(dead)
+        case .sliceRequest(let conversation):
+            publishSlice(of: conversation)
+        case .resync:
+            republishActivity()
+        }
+    }
+
+    /// Sends this node's activity in a conversation to the other nodes, if its users are doing something there.
+    private func publishSlice(of conversation: String) {
+        let entries = board.entries(in: conversation, localOnly: true)
+        guard let cluster, !entries.isEmpty else { return }
+        cluster.publish(.slice(conversation: conversation, entries: entries, serverTime: now()))
+    }
+
+    /// Sends this node's activity in every conversation where its users are doing something.
+    func republishActivity() {
+        for conversation in board.conversationsWithLocalActivity { publishSlice(of: conversation) }
+    }
+
+    /// Makes who is online on other nodes what the cluster's table says, for these nodes (every node known
+    /// or listed when nil); users who came or went meanwhile are announced.
+    func replaceRemotePresence(_ rows: [(node: String, user: String)], of nodes: Set<String>?) {
+        var wanted: [String: Set<String>] = [:]
+        for row in rows { wanted[row.node, default: []].insert(row.user) }
+        for node in nodes ?? users.remoteNodeIDs.union(wanted.keys) {
+            let current = Set(users.users(on: node))
+            let target = wanted[node] ?? []
+            for user in current.subtracting(target) { setRemotePresence(of: user, on: node, online: false) }
+            for user in target.subtracting(current) { setRemotePresence(of: user, on: node, online: true) }
         }
     }
 

@@ -50,9 +50,18 @@ extension HubShard {
             metrics.subscriptions.increment(by: Double(change.count))
             connection.budget.addSubscriptions(change.count)
         }
+        for conversation in change.began {
+            guard let cluster else { break }
+            cluster.interest(in: conversation, following: true)
+            // On a bus that routes by interest this node heard nothing of it so far: the others say what is going on.
+            if cluster.routesByInterest { cluster.publish(.sliceRequest(conversation: conversation)) }
+        }
         for conversation in change.abandoned {
             members.evict(conversation)
             pacer.forget(conversation)
+            guard let cluster else { continue }
+            cluster.interest(in: conversation, following: false)
+            if cluster.routesByInterest { board.clearRemote(in: conversation) }  // nothing more will be heard of it
         }
     }
 

@@ -7,6 +7,8 @@ struct Subscriptions {
     struct Change: Equatable {
         /// Subscriptions begun (positive) or ended (negative).
         var count = 0
+        /// Conversations that nobody here followed before.
+        var began: [String] = []
         /// Conversations that nobody here follows any more.
         var abandoned: [String] = []
     }
@@ -36,9 +38,10 @@ struct Subscriptions {
 
     /// A socket follows a conversation (again: no change).
     mutating func subscribe(_ id: ConnectionID, to conversation: String) -> Change {
+        let isNew = byConversation[conversation] == nil
         guard byConversation[conversation, default: []].insert(id).inserted else { return Change() }
         byConnection[id, default: []].insert(conversation)
-        return Change(count: 1)
+        return Change(count: 1, began: isNew ? [conversation] : [])
     }
 
     /// A socket stops following a conversation (one it did not follow: no change).

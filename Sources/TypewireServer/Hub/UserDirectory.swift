@@ -100,6 +100,11 @@ struct UserDirectory {
         return isOnline(user) != wasOnline
     }
 
+    /// The other nodes with users online (as far as their reports said).
+    var remoteNodeIDs: Set<String> {
+        remoteNodes.values.reduce(into: []) { $0.formUnion($1) }
+    }
+
     /// The users connected to a node of the cluster (as far as its reports said).
     func users(on node: String) -> [String] {
         remoteNodes.filter { $0.value.contains(node) }.map(\.key)

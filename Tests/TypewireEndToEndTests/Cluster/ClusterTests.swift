@@ -9,14 +9,16 @@ import TypewireTesting
 /// One test at a time: each starts two or three server processes, which would otherwise all start at
 /// once and take both cores from every other suite for seconds.
 @Suite(
-    "Cluster: three nodes on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)),
+    "Cluster: three nodes on PostgreSQL, their events on LISTEN/NOTIFY or NATS",
+    .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)),
     .serialized, .timeLimit(.minutes(2))
 )
 struct ClusterTests {
     static let group = "group-six"
 
-    @Test func typingPresenceAndMessagesCrossNodesAndAReceiverSeesTheStopBeforeTheMessage() async throws {
-        try await withCluster(nodes: 3) { nodes, _ in
+    @Test(arguments: Bus.available)
+    func typingPresenceAndMessagesCrossNodesAndAReceiverSeesTheStopBeforeTheMessage(bus: Bus) async throws {
+        try await withCluster(nodes: 3, on: bus) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
             let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
             let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
@@ -46,8 +48,9 @@ struct ClusterTests {
         }
     }
 
-    @Test func presenceHiddenOrBlockedThroughOneNodeIsHiddenOnTheOthers() async throws {
-        try await withCluster(nodes: 3) { nodes, _ in
+    @Test(arguments: Bus.available)
+    func presenceHiddenOrBlockedThroughOneNodeIsHiddenOnTheOthers(bus: Bus) async throws {
+        try await withCluster(nodes: 3, on: bus) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
             let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
             let erin = try await nodes[0].subscribedSocket("erin", to: Self.group)
@@ -70,8 +73,9 @@ struct ClusterTests {
         }
     }
 
-    @Test func aRemovalOnOneNodeEndsTheSubscriptionAndTypingOnTheOthers() async throws {
-        try await withCluster(nodes: 3) { nodes, _ in
+    @Test(arguments: Bus.available)
+    func aRemovalOnOneNodeEndsTheSubscriptionAndTypingOnTheOthers(bus: Bus) async throws {
+        try await withCluster(nodes: 3, on: bus) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
             let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
             bob.send(.activity(.init(conversation: Self.group, activity: .typing)))
@@ -86,8 +90,9 @@ struct ClusterTests {
         }
     }
 
-    @Test func aKilledNodesUsersStopTypingAndGoOfflineOnTheOthers() async throws {
-        try await withCluster(nodes: 3) { nodes, _ in
+    @Test(arguments: Bus.available)
+    func aKilledNodesUsersStopTypingAndGoOfflineOnTheOthers(bus: Bus) async throws {
+        try await withCluster(nodes: 3, on: bus) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
             let carol = try await nodes[2].subscribedSocket("carol", to: Self.group)
             carol.send(.activity(.init(conversation: Self.group, activity: .typing)))
@@ -146,8 +151,9 @@ struct ClusterTests {
         }
     }
 
-    @Test func messagesSentAroundAKillAreStoredExactlyOnce() async throws {
-        try await withCluster(nodes: 3) { nodes, postgresURL in
+    @Test(arguments: Bus.available)
+    func messagesSentAroundAKillAreStoredExactlyOnce(bus: Bus) async throws {
+        try await withCluster(nodes: 3, on: bus) { nodes, postgresURL in
             let dave = try await nodes[2].socket("dave")
             let ids = (1...20).map { "around-the-kill-\($0)" }  // within the burst of the message rate limit
             for (index, id) in ids.enumerated() {

@@ -29,8 +29,17 @@ final class ServerProcess: Sendable {
     static let apiKey = "cluster-tests-api-key-0123456789abcdef"
 
     /// Starts a node of a cluster on a free port, with the server API, and waits until it listens.
-    static func start(postgresURL: String, name: String) async throws -> ServerProcess {
-        try await start(name: name, arguments: ["--postgres-url", postgresURL, "--api-key", apiKey])
+    /// - Parameter natsURL: The NATS servers its events travel through; nil: PostgreSQL's LISTEN/NOTIFY.
+    static func start(postgresURL: String, name: String, natsURL: String? = nil) async throws -> ServerProcess {
+        try await start(
+            name: name, arguments: ["--postgres-url", postgresURL, "--api-key", apiKey] + (natsURL.map { ["--nats-url", $0] } ?? []))
+    }
+
+    /// The value of a counter or gauge in the node's `/metrics` (0 if absent).
+    func metric(_ name: String) async throws -> Double {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
     }
 
     /// ``start(name:arguments:)`` on a port below the ephemeral range (``RestartPort``), another one tried if
@@ -169,13 +178,17 @@ final class ServerProcess: Sendable {
 }
 
 /// Runs a cluster of nodes on a new database for the body's duration.
-func withCluster(nodes count: Int, _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void) async throws {
+func withCluster(
+    nodes count: Int, bus: ClusterBusKind = .notify, _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void
+) async throws {
     let url = try await TestDatabase.create()
     var nodes: [ServerProcess] = []
     do {
         // All start together: they migrate the schema and seed the demo once between them.
         try await withThrowingTaskGroup(of: ServerProcess.self) { group in
-            for index in 1...count { group.addTask { try await ServerProcess.start(postgresURL: url, name: "\(index)") } }
+            for index in 1...count {
+                group.addTask { try await ServerProcess.start(postgresURL: url, name: "\(index)", natsURL: bus.natsURL(forNode: index)) }
+            }
             for try await node in group { nodes.append(node) }
         }
         nodes.sort { $0.port < $1.port }
@@ -185,6 +198,47 @@ func withCluster(nodes count: Int, _ body: (_ nodes: [ServerProcess], _ postgres
         throw error
     }
     for node in nodes { await node.stop() }
+}
+
+/// The bus a test cluster's events travel on, for tests that run on both.
+enum Bus: String, Sendable, CustomTestStringConvertible {
+    case notify, nats
+
+    /// The buses tests run on: NATS too where a `nats-server` is installed (always under CI=true).
+    static let available: [Bus] = NATSTestServer.isEnabled ? [.notify, .nats] : [.notify]
+
+    var testDescription: String { rawValue }
+}
+
+/// ``withCluster(nodes:bus:_:)`` on a bus: for NATS, on a NATS server of its own.
+func withCluster(nodes count: Int, on bus: Bus, _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void)
+    async throws
+{
+    guard bus == .nats else { return try await withCluster(nodes: count, bus: .notify, body) }
+    let server = try await NATSTestServer.start()
+    defer { Task { await server.kill() } }
+    try await withCluster(nodes: count, bus: .nats([server.url]), body)
+}
+
+/// The bus a test cluster's events travel on.
+enum ClusterBusKind: Sendable, CustomTestStringConvertible {
+    /// PostgreSQL's LISTEN/NOTIFY.
+    case notify
+    /// These NATS servers: node N is given server N only (of the list, round robin), and learns the others of
+    /// their NATS cluster from it.
+    case nats([String])
+
+    func natsURL(forNode index: Int) -> String? {
+        guard case .nats(let urls) = self, !urls.isEmpty else { return nil }
+        return urls[(index - 1) % urls.count]
+    }
+
+    var testDescription: String {
+        switch self {
+        case .notify: "LISTEN/NOTIFY"
+        case .nats(let urls): "NATS (\(urls.count) servers)"
+        }
+    }
 }
 
 struct ClusterTestError: Error, CustomStringConvertible {

@@ -9,11 +9,12 @@ struct SubscriptionsTests {
 
     @Test func aSubscriptionIsCountedOnceAndSeenBothWays() {
         var subscriptions = Subscriptions()
-        #expect(subscriptions.subscribe(alice, to: "c") == .init(count: 1))
+        #expect(subscriptions.subscribe(alice, to: "c") == .init(count: 1, began: ["c"]), "the first follower here")
         #expect(subscriptions.subscribe(alice, to: "c") == .init(), "again: no change")
         #expect(subscriptions.subscribers(of: "c") == [alice])
         #expect(subscriptions.conversations(of: alice) == ["c"])
         #expect(subscriptions.contains(alice, in: "c") && !subscriptions.contains(bob, in: "c"))
+        #expect(subscriptions.subscribe(bob, to: "c") == .init(count: 1), "a second follower begins nothing")
     }
 
     @Test func theLastSubscriberLeavingAbandonsTheConversation() {
@@ -21,6 +22,7 @@ struct SubscriptionsTests {
         _ = subscriptions.subscribe(alice, to: "c")
         _ = subscriptions.subscribe(bob, to: "c")
         #expect(subscriptions.unsubscribe(alice, from: "c") == .init(count: -1))
+        #expect(subscriptions.isFollowed("c"))
         #expect(subscriptions.unsubscribe(alice, from: "c") == .init(), "not subscribed: no change")
         #expect(subscriptions.unsubscribe(bob, from: "c") == .init(count: -1, abandoned: ["c"]))
         #expect(!subscriptions.isFollowed("c") && subscriptions.conversations(of: bob).isEmpty)

@@ -1,0 +1,98 @@
+import Logging
+import ServiceLifecycle
+import TypewireNATS
+
+/// The bus between the nodes of a cluster on NATS, routed by interest: a conversation's events travel on
+/// its own subject (``ClusterSubjects``), which a node subscribes to only while one of its sockets follows
+/// the conversation, so a NATS cluster forwards them only to those nodes. What every node needs (presence,
+/// settings, blocks, membership, nodes coming and going) travels on one subject all nodes subscribe to.
+/// PostgreSQL stays the store, and keeps the heartbeats and the presence table (``ClusterRoster``).
+///
+/// Delivery is at most once. When the connection to NATS comes back (on any server of the NATS cluster),
+/// events may have been lost both ways: the node reads who is online elsewhere from the roster again, asks
+/// the others to send their activity again and to read its own users' presence again (``ClusterEvent/resync``),
+/// and sends its own activity. A node that begins following a conversation asks its other followers for
+/// their activity in it (``ClusterEvent/sliceRequest(conversation:)``).
+public struct NATSClusterBus: Service {
+    let nats: NATSClient
+    let outbox: NATSClusterOutbox
+    let roster: ClusterRoster
+    let payloads: ClusterPayload
+    let metrics: ClusterMetrics
+    let logger: Logger
+
+    var hub: Hub { roster.hub }
+
+    /// Runs the bus until the hub has said its last (its service stops before the bus's), then says goodbye
+    /// to the other nodes and leaves.
+    public func run() async throws {
+        try await roster.heartbeat()
+        _ = nats.subscribe(to: ClusterSubjects.everyNode)
+        await hub.loadRemotePresence(try await roster.presenceOfLiveNodes())
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await nats.run() }
+            group.addTask { await receive() }
+            group.addTask { await resyncAfterReconnecting() }
+            group.addTask { await recordPresence() }
+            group.addTask {
+                await cancelWhenGracefulShutdown {
+                    await roster.watch { await hub.closeAll(reason: "this node rejoined the cluster") }
+                }
+            }
+            await outbox.finished()
+            // The hub stopped: tell the others at once rather than by missing heartbeats.
+            outbox.publish(ClusterEnvelope(node: roster.node, event: .nodeStopping))
+            await outbox.flushNow()
+            await nats.flush()
+            try? await roster.forget(node: roster.node)
+            group.cancelAll()
+        }
+        logger.info("Shutting down: left the cluster")
+    }
+
+    /// Applies what the other nodes send, in the order NATS delivers it.
+    private func receive() async {
+        var refused = 0
+        for await message in nats.messages {
+            guard let (node, events) = payloads.decodeBatch(message.payload) else {
+                refused += 1
+                metrics.eventsRefused.increment()
+                if refused == 1 || refused.isMultiple(of: 1_000) {
+                    logger.error(
+                        "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the cluster secret?)",
+                        metadata: ["dropped": "\(refused)", "subject": "\(message.subject)"])
+                }
+                continue
+            }
+            for event in events {
+                if case .resync = event, let rows = try? await roster.presenceOfLiveNodes(only: node) {
+                    await hub.replaceRemotePresence(rows, of: [node])
+                }
+                await hub.apply(ClusterEnvelope(node: node, event: event))
+            }
+        }
+    }
+
+    /// After the connection to NATS came back: presence read again, the others asked to resync, this node's
+    /// activity sent again.
+    private func resyncAfterReconnecting() async {
+        for await event in nats.connectionEvents {
+            guard case .connected(let server, reconnected: true) = event else { continue }
+            logger.info("the cluster bus reconnected; resyncing with the other nodes", metadata: ["server": "\(server)"])
+            if let rows = try? await roster.presenceOfLiveNodes() { await hub.replaceRemotePresence(rows, of: nil) }
+            outbox.publish(ClusterEnvelope(node: roster.node, event: .resync))
+            await hub.republishActivity()
+        }
+    }
+
+    /// Keeps this node's users in the roster's presence table, in the order they came and went.
+    private func recordPresence() async {
+        for await change in outbox.presenceChanges {
+            do {
+                try await roster.recordPresence(of: change.user, online: change.online)
+            } catch {
+                logger.error("a user's presence could not be recorded for the cluster", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

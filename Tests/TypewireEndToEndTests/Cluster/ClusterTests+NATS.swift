@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+import TypewireTesting
+
+/// `typewire serve` nodes on one PostgreSQL whose events travel through NATS (`--nats-url`), routed by
+/// interest: what a node that follows nothing of a conversation hears of it (nothing), what a node that begins
+/// following is told, and a NATS server of three killed under the cluster. What crosses nodes on either bus
+/// is in ``ClusterTests``, whose suite these tests are in so that its clusters start one at a time.
+extension ClusterTests {
+    /// NATS servers (one by default) routed to each other as one NATS cluster, for the body's length.
+    static func withNATS(servers count: Int = 1, _ body: ([NATSTestServer]) async throws -> Void) async throws {
+        var servers = [try await NATSTestServer.start()]
+        for _ in 1..<max(count, 1) { servers.append(try await NATSTestServer.start(routes: [servers[0].clusterPort])) }
+        defer { for server in servers { Task { await server.kill() } } }
+        try await body(servers)
+    }
+
+    /// The bus routes by interest: a node none of whose sockets follow a conversation hears none of its
+    /// events. On LISTEN/NOTIFY it hears them all (which shows the counter counts what it should).
+    @Test(.enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)), arguments: [false, true])
+    func aNodeThatFollowsNoConversationHearsNoneOfItsEvents(onNATS: Bool) async throws {
+        try await Self.withNATS { nats in
+            try await withCluster(nodes: 3, bus: onNATS ? .nats(nats.map(\.url)) : .notify) { nodes, _ in
+                let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+                let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+                _ = try await nodes[2].subscribedSocket("carol", to: "bot-clawd-carol")  // busy with another conversation
+                for round in 1...5 {
+                    alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+                    try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+                    alice.send(.send(.init(conversation: Self.group, clientMessageId: "m\(round)", text: "round \(round)")))
+                    try await bob.next { if case .message(let m) = $0 { m.text == "round \(round)" } else { false } }
+                }
+                let followerHeard = try await nodes[1].metric("typewire_cluster_events_received_total")
+                let heard = try await nodes[2].metric("typewire_cluster_events_unfollowed_total")
+                #expect(followerHeard >= 10, "Bob's node heard Alice's typing and messages")
+                if onNATS {
+                    #expect(heard == 0, "Carol's node follows nothing of the group and hears nothing of it")
+                    #expect(try await nodes[2].metric("typewire_cluster_subjects") == 1, "one conversation followed")
+                } else {
+                    #expect(heard >= 10, "on LISTEN/NOTIFY every node hears every event")
+                }
+            }
+        }
+    }
+
+    @Test(.enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)))
+    func aNodeThatBeginsFollowingIsToldWhatIsGoingOnAlready() async throws {
+        try await Self.withNATS { nats in
+            try await withCluster(nodes: 2, bus: .nats(nats.map(\.url))) { nodes, _ in
+                let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+                alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+                try await eventually { try await nodes[0].metric("typewire_cluster_events_published_total") >= 2 }
+                // Bob's node followed nothing of the group when Alice began: it asks as Bob subscribes.
+                let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+                try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+            }
+        }
+    }
+
+    /// One NATS server of three is killed: the nodes on it connect to another they learnt from it, and
+    /// typing crosses again; the resync brings back what was going on. Liveness bounds; the figures are in
+    /// docs/RELIABILITY.md.
+    @Test(.enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)))
+    func aKilledNATSServerIsLeftForAnotherAndTypingCrossesAgain() async throws {
+        try await Self.withNATS(servers: 3) { nats in
+            try await withCluster(nodes: 3, bus: .nats(nats.map(\.url))) { nodes, _ in
+                // Alice on the node connected to the server to be killed, Bob on another.
+                let onKilled = try #require(
+                    nodes.firstIndex {
+                        ((try? String(contentsOf: $0.log, encoding: .utf8)) ?? "").contains("server=127.0.0.1:\(nats[0].port)")
+                    })
+                let alice = try await nodes[onKilled].subscribedSocket("alice", to: Self.group)
+                let bob = try await nodes[(onKilled + 1) % 3].subscribedSocket("bob", to: Self.group)
+                alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+                try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+                await nats[0].kill()
+                let killed = ContinuousClock.now
+                // Alice goes on typing (her app refreshes), until Bob sees her again.
+                try await eventually(within: .seconds(15)) {
+                    alice.send(.activity(.init(conversation: Self.group, activity: .none)))
+                    alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+                    try await Task.sleep(for: .milliseconds(100))
+                    let frames = await bob.received
+                    guard let last = frames.lastIndex(where: { $0.contains(#""type":"activity""#) && !$0.contains(#""user":"alice""#) })
+                    else { return false }
+                    return frames[(last + 1)...].contains { $0.contains(#""type":"activity""#) && $0.contains(#""user":"alice""#) }
+                }
+                let resumed = ContinuousClock.now - killed
+                print("typing crossed again \(resumed) after the NATS server was killed")
+                bob.send(.send(.init(conversation: Self.group, clientMessageId: "after", text: "still here")))
+                try await alice.next { if case .message(let m) = $0 { m.text == "still here" } else { false } }
+                #expect(try String(contentsOf: nodes[onKilled].log, encoding: .utf8).contains("resyncing"))
+            }
+        }
+    }
+}
