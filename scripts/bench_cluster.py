@@ -5,6 +5,7 @@
     eval "$(bash scripts/postgres.sh)"            # PostgreSQL on 127.0.0.1:54329
     python3 scripts/bench_cluster.py latency      # single node vs same cluster node vs cross-node
     python3 scripts/bench_cluster.py notify       # pg_notify throughput with 0, 1, 2, 4 listeners
+    python3 scripts/bench_cluster.py buses        # the cluster on LISTEN/NOTIFY, then on NATS, side by side
 
 latency: starts a SQLite node and two cluster nodes on a fresh database, then in interleaved rounds
 alice sends `activity` typing/none (each one a change, so each is fanned out) and the time until bob's
@@ -14,7 +15,14 @@ timed with one clock (perf_counter_ns); a frame is sent only after the previous 
 notify: pgbench runs `SELECT pg_notify(...)` with a 240-byte payload (an activity slice)
 for a few seconds per setting, while listeners (raw protocol, in this process) count what they get.
 
-Needs Python 3.11, websocket-client, PostgreSQL's psql and pgbench. Every child process is stopped at
+buses: for each bus, a new database and three nodes A, B and C (`--nats-url`: three nats-servers routed
+to each other, A on the first, B on the second, C on the third); `typewire bench --scenario tail` puts each
+conversation's publisher on A and its subscriber on B (`--publisher-url`), so that every update crosses the
+bus, and steps its rate up, open loop; C follows one conversation of its own and none of the load's. Per
+step: cross-node p50/p99, lost updates, and the CPU of A and B per update; then what C heard of the load
+and the CPU it spent meanwhile.
+
+Needs Python 3.11, websocket-client, PostgreSQL's psql and pgbench (nats-server for buses). Every child process is stopped at
 the end, on error too (and gets SIGTERM if this script dies).
 """
 import argparse
@@ -92,6 +100,7 @@ class Node:
             startup_timeout=120, preexec_fn=die_with_parent,
         )
         self.process, self.port = self.server.process, self.server.port
+        self.process.bench_name = name
         children.append(self.process)
 
     def metric(self, name):
@@ -107,11 +116,11 @@ def token(binary, user):
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
-def connect(port, token_text):
+def connect(port, token_text, conversation=CONVERSATION):
     ws = websocket.create_connection(f"ws://127.0.0.1:{port}/v1/socket", timeout=5,
                                      sockopt=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
     for frame, answer in (({"type": "hello", "token": token_text}, "welcome"),
-                          ({"type": "subscribe", "conversation": CONVERSATION}, "subscribed")):
+                          ({"type": "subscribe", "conversation": conversation}, "subscribed")):
         ws.send(json.dumps(frame))
         while (got := json.loads(ws.recv()))["type"] != answer:
             if got["type"] == "error":
@@ -326,6 +335,109 @@ def notify(args):
         psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
 
+# MARK: buses
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_nats(count, logs):
+    """`count` nats-servers on 127.0.0.1 routed to each other; returns their client URLs."""
+    ports = [(free_port(), free_port()) for _ in range(count)]
+    routes = ",".join(f"nats://127.0.0.1:{cluster}" for _, cluster in ports)
+    urls = []
+    for index, (client, cluster) in enumerate(ports):
+        log = logs / f"nats-{index}.log"
+        spawn(["nats-server", "-a", "127.0.0.1", "-p", str(client), "--cluster_name", "bench",
+               "--cluster", f"nats://127.0.0.1:{cluster}", "--routes", routes, "-l", str(log)])
+        deadline = time.monotonic() + 10
+        while not (log.exists() and "Server is ready" in log.read_text()):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nats-server {index} did not start: {log}")
+            time.sleep(0.05)
+        urls.append(f"nats://127.0.0.1:{client}")
+    return urls
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_bus(args, binary, bus, nats_urls, logs):
+    database = f"typewire_bench_{bus}_{int(time.time())}"
+    psql(args, f"CREATE DATABASE {database}")
+    url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{database}"
+    try:
+        nodes = []
+        for index, name in enumerate(("a", "b", "c")):
+            extra = ["--nats-url", nats_urls[index]] if bus == "nats" else []
+            nodes.append(Node(f"{bus}-{name}", binary, logs, "--postgres-url", url, "--message-rate", "1000", *extra))
+        node_a, node_b, node_c = nodes
+        elsewhere = connect(node_c.port, token(binary, "carol"), "bot-clawd-carol")  # C follows a conversation of its own
+        c_cpu, c_heard = cpu_seconds(node_c.process.pid), node_c.metric("typewire_cluster_events_unfollowed_total")
+        command = [binary, "bench", "--scenario", "tail", "--target", "typewire", "--json",
+                   "--url", f"ws://127.0.0.1:{node_b.port}/v1/socket", "--publisher-url", f"ws://127.0.0.1:{node_a.port}/v1/socket",
+                   "--server-pid", f"{node_a.process.pid},{node_b.process.pid}", "--jwt-secret", SECRET,
+                   "--seed-postgres", url, "--conversations", str(args.conversations), "--members", "2",
+                   "--steps", ",".join(str(step) for step in args.steps), "--warmup", "1s", "--duration", f"{args.seconds}s",
+                   "--message-every", "1000000"]
+        started = time.monotonic()
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        elapsed = time.monotonic() - started
+        c_cpu, c_heard = cpu_seconds(node_c.process.pid) - c_cpu, node_c.metric("typewire_cluster_events_unfollowed_total") - c_heard
+        elsewhere.close()
+        if not result.stdout.strip():
+            raise RuntimeError(f"typewire bench failed: {result.stderr[-2000:]}")
+        report = json.loads(result.stdout)
+        return {"report": report, "c_cpu": c_cpu, "c_heard": c_heard, "elapsed": elapsed,
+                "problems": [line for node in nodes for line in node.problems()], "stderr": result.stderr[-500:]}
+    finally:
+        stop_children_named(f"{bus}-")
+        psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+
+
+def stop_children_named(prefix):
+    """Stops the nodes of one bus (their `Node` objects put them in `children`)."""
+    for process in list(children):
+        if getattr(process, "bench_name", "").startswith(prefix) and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def buses(args):
+    binary = str(ROOT / args.binary)
+    logs = Path(tempfile.mkdtemp(prefix="bench-buses-"))
+    print(f"logs in {logs}", flush=True)
+    try:
+        nats_urls = start_nats(3, logs)
+        results = {}
+        for bus in ("notify", "nats"):
+            print(f"bus {bus}: {args.conversations} conversations, steps {args.steps}", flush=True)
+            results[bus] = run_bus(args, binary, bus, nats_urls, logs)
+        print("\n| bus | updates/s offered | received | lost | p50 (ms) | p99 (ms) | max (ms) | CPU of A and B per update (µs) |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for bus, result in results.items():
+            for row in result["report"]["results"]:
+                print(f"| {bus} | {row['offeredDeliveriesPerSecond']:.0f} | {row['samples']} | {row.get('lost') or 0} |"
+                      f" {row['latencyP50'] / 1e3:.2f} | {row['latencyP99'] / 1e3:.2f} | {row['latencyMax'] / 1e3:.2f} |"
+                      f" {row['serverCPUMicrosPerDeliveredFrame']:.1f} |")
+        print("\n| bus | node C: events of the load heard | node C: CPU seconds meanwhile | bench wall time (s) |")
+        print("|---|---:|---:|---:|")
+        for bus, result in results.items():
+            print(f"| {bus} | {result['c_heard']:.0f} | {result['c_cpu']:.2f} | {result['elapsed']:.0f} |")
+        for bus, result in results.items():
+            if result["problems"]:
+                print(f"{bus}: {len(result['problems'])} warning/error lines, e.g. {result['problems'][:3]}")
+    finally:
+        stop_children()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pg-host", default="127.0.0.1")
@@ -340,9 +452,15 @@ def main():
     note.add_argument("--seconds", type=int, default=10)
     note.add_argument("--clients", type=int, nargs="+", default=[1, 2, 4])
     note.add_argument("--listeners", type=int, nargs="+", default=[0, 1, 2, 4])
+    both = commands.add_parser("buses", help="the cluster on LISTEN/NOTIFY, then on NATS: latency and ceiling")
+    both.add_argument("--binary", default=".build/release/typewire")
+    both.add_argument("--conversations", type=int, default=1000, help="each a publisher on A and a subscriber on B")
+    both.add_argument("--steps", type=int, nargs="+", default=[1000, 5000, 10000, 20000, 40000],
+                      help="updates a second crossing the bus, one window each")
+    both.add_argument("--seconds", type=int, default=5, help="each step's window")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally blocks stop the children
-    latency(args) if args.command == "latency" else notify(args)
+    {"latency": latency, "notify": notify, "buses": buses}[args.command](args)
 
 
 if __name__ == "__main__":

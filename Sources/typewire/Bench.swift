@@ -64,8 +64,18 @@ struct Bench: AsyncParsableCommand {
     var json = false
     @Option(help: "Bench a server that already runs at this ws:// URL (its store must hold the bench's conversations: see --seed-sqlite).")
     var url: String?
-    @Option(help: "With --url: the server's PID, to read its CPU and memory from /proc.")
-    var serverPid: Int32?
+    @Option(
+        help:
+            "With --url: the server's PID, to read its CPU and memory from /proc; with --publisher-url, both nodes' (PID,PID): the CPU is their sum."
+    )
+    var serverPid: String?
+    @Option(
+        help:
+            "With --url, scenario tail: the publishers connect to this ws:// URL instead, another node of the same cluster, so that every update crosses the cluster bus."
+    )
+    var publisherUrl: String?
+    @Option(help: "With --url: seed the bench's users and conversations into this PostgreSQL database first (a cluster's store).")
+    var seedPostgres: String?
     @Option(help: "With --url: the server's JWT secret, to mint the users' tokens.")
     var jwtSecret: String?
     @Option(help: "With --url: seed the bench's users and conversations into this SQLite file first (the server's own).")
@@ -110,14 +120,29 @@ struct Bench: AsyncParsableCommand {
             options.storm = storm
         }
         options.stages = stages
+        options.publishersApart = publisherUrl != nil
         if let seedSqlite {
             guard url != nil else { throw ValidationError("--seed-sqlite goes with --url; without it the bench seeds its own file.") }
             try options.validate()
             try await BenchSeeder.seed(sqlite: seedSqlite, options: options)
         }
+        if let seedPostgres {
+            guard url != nil else { throw ValidationError("--seed-postgres goes with --url (the cluster's nodes).") }
+            try options.validate()
+            try await BenchSeeder.seed(postgres: seedPostgres, options: options)
+        }
+        if publisherUrl != nil, url == nil || !tail {
+            throw ValidationError("--publisher-url goes with --url and --scenario tail.")
+        }
+        let pids = try (serverPid ?? "").split(separator: ",").map { text in
+            guard let pid = Int32(text) else { throw ValidationError("--server-pid takes PIDs separated by commas; '\(text)' is not one.") }
+            return pid
+        }
         var runner = BenchRunner(
             options: options, targets: targets, workers: workers,
-            external: url.map { .init(url: $0, pid: serverPid, jwtSecret: jwtSecret) },
+            external: url.map {
+                .init(url: $0, pid: pids.first, jwtSecret: jwtSecret, publisherURL: publisherUrl, otherPIDs: Array(pids.dropFirst()))
+            },
             progress: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         )
         runner.serverCPUs = serverCpus

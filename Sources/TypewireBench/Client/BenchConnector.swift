@@ -16,6 +16,8 @@ struct BenchConnector: Sendable {
     /// The server's address.
     let host: String
     let port: Int
+    /// The port the typing sockets connect to, when not ``port`` (another node of a cluster).
+    let typistPort: Int?
     let path: String
     let group: MultiThreadedEventLoopGroup
     let sourceAddresses: Int
@@ -35,6 +37,7 @@ struct BenchConnector: Sendable {
     /// Connects one socket, says hello with the token, subscribes, and returns once `subscribed` came.
     func connect(_ socket: SocketPlan.Socket, token: String) async throws -> ConnectedSocket {
         let source = try SocketAddress(ipAddress: "127.0.0.\(1 + socket.index % sourceAddresses)", port: 0)
+        let port = socket.isTyper ? typistPort ?? self.port : self.port
         let target = try SocketAddress.makeAddressResolvingHost(host, port: port)
         let members = self.members
         let tracksExpiry = self.tracksExpiry
@@ -52,7 +55,7 @@ struct BenchConnector: Sendable {
                             let ready = channel.eventLoop.makePromise(of: Void.self)
                             let handler = BenchSocketHandler(
                                 socket: socket, members: members, token: token, tally: tallies[ObjectIdentifier(channel.eventLoop)]!,
-                                ready: ready, tracksExpiry: tracksExpiry
+                                ready: ready, tracksExpiry: tracksExpiry, counts: !(socket.isTyper && typistPort != nil)
                             )
                             try channel.pipeline.syncOperations.addHandler(handler)
                             let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)

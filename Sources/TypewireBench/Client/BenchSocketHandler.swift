@@ -31,7 +31,15 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The refresh interval the server announced in `welcome` (milliseconds), if it did.
     private(set) var refreshInterval: Int?
 
-    init(socket: SocketPlan.Socket, members: Int, token: String, tally: TallyBox, ready: EventLoopPromise<Void>, tracksExpiry: Bool) {
+    /// Whether what this socket receives is counted and timed (not a publisher's own copies when the
+    /// publishers are on another node of a cluster than their subscribers).
+    private let counts: Bool
+
+    init(
+        socket: SocketPlan.Socket, members: Int, token: String, tally: TallyBox, ready: EventLoopPromise<Void>, tracksExpiry: Bool,
+        counts: Bool = true
+    ) {
+        self.counts = counts
         self.socket = socket
         self.token = token
         self.tally = tally
@@ -100,6 +108,7 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func count(_ kind: FrameScanner.Kind, _ bytes: UnsafeRawBufferPointer, at now: UInt64) {
+        guard counts else { return }
         var lateness: [UInt64] = []
         if tracksExpiry, kind == .activity {
             let wall = BenchClock.wallMillis()

@@ -9,6 +9,8 @@ public struct BenchEndpoint: Codable, Sendable {
     public var path: String
     /// The secret to mint each user's token with; nil for the relay, which takes any token.
     public var jwtSecret: String?
+    /// Where the typing sockets connect instead (another node of a cluster, on the same host), if anywhere else.
+    public var publisherPort: Int?
 
     /// Creates an endpoint.
     public init(host: String, port: Int, path: String, jwtSecret: String?) {
@@ -104,7 +106,8 @@ public final class LoadWorker: Sendable {
     /// Opens sockets to the endpoint on `group`'s loops, each counting what its sockets receive.
     func connector(on group: MultiThreadedEventLoopGroup) -> BenchConnector {
         BenchConnector(
-            host: endpoint.host, port: endpoint.port, path: endpoint.path, group: group, sourceAddresses: options.sourceAddresses,
+            host: endpoint.host, port: endpoint.port, typistPort: endpoint.publisherPort, path: endpoint.path, group: group,
+            sourceAddresses: options.sourceAddresses,
             members: options.members, tracksExpiry: options.scenario == .expiry, tallies: tallies
         )
     }

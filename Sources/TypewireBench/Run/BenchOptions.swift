@@ -57,6 +57,10 @@ public struct BenchOptions: Codable, Sendable {
     /// Start Typewire with `--stage-metrics` and report where each window's time went (scenario `tail`), or
     /// the connecting's (the other scenarios).
     public var stages = false
+    /// Scenario `tail` on a cluster: the publishers are on another node than their subscribers
+    /// (`--publisher-url`), and only the subscribers' copies are counted and timed (a publisher's own copy
+    /// would not cross the cluster bus).
+    public var publishersApart = false
 
     /// The most sockets a run may open.
     public static let maxConnections = 60_000
@@ -101,7 +105,8 @@ public struct BenchOptions: Codable, Sendable {
     /// The frames a second that offer `deliveries` a second: each frame reaches every socket of its conversation
     /// (the sender's own included).
     func rate(forDeliveries deliveries: Double) -> Double {
-        deliveries * Double(conversations) / Double(connections)
+        let receivers = connections - (publishersApart ? min(typers * conversations, connections - 1) : 0)
+        return deliveries * Double(conversations) / Double(receivers)
     }
 
     /// The frame rates of the run's windows: one per step in scenario `tail`, else `rate`.

@@ -77,7 +77,7 @@ extension BenchRunner {
         let start = BenchClock.monotonicNanos() + 100_000_000
         let windowStart = start + UInt64(options.warmup * 1e9)
         let windowEnd = windowStart + UInt64(options.duration * 1e9)
-        let sampling = Self.serverCPU(of: pid, from: windowStart, to: windowEnd)
+        let sampling = Self.serverCPU(of: pid, others: external?.otherPIDs ?? [], from: windowStart, to: windowEnd)
         let endpoint = connected.endpoint
         let timesStages = options.stages && connected.target == .typewire
         let stages = Task { () -> [StageFigures]? in

@@ -5,15 +5,22 @@ import Logging
 /// in this process or in worker processes, drives the load, reads the server's CPU and memory from /proc,
 /// and collects one ``TargetResult``.
 public struct BenchRunner: Sendable {
-    /// A server that is already running: its socket URL, its PID, and the secret of its tokens.
+    /// A server that is already running: its socket URL, its PID, and the secret of its tokens; for a cluster,
+    /// the node the publishers connect to and the PIDs of the nodes besides the first.
     public struct External: Sendable {
         public var url: String
         public var pid: Int32?
         public var jwtSecret: String?
-        public init(url: String, pid: Int32?, jwtSecret: String?) {
+        /// Scenario tail: where the publishers connect (another node of the cluster), if not to ``url``.
+        public var publisherURL: String?
+        /// Other processes whose CPU counts as the server's (the cluster's other nodes).
+        public var otherPIDs: [Int32]
+        public init(url: String, pid: Int32?, jwtSecret: String?, publisherURL: String? = nil, otherPIDs: [Int32] = []) {
             self.url = url
             self.pid = pid
             self.jwtSecret = jwtSecret
+            self.publisherURL = publisherURL
+            self.otherPIDs = otherPIDs
         }
     }
 
@@ -91,7 +98,10 @@ public struct BenchRunner: Sendable {
     /// with its endpoint and PID.
     func server(_ target: BenchTarget, folder: URL) async throws -> (ChildProcess?, BenchEndpoint, Int32?) {
         if let external {
-            let endpoint = try BenchEndpoint(url: external.url, jwtSecret: target == .typewire ? external.jwtSecret : nil)
+            var endpoint = try BenchEndpoint(url: external.url, jwtSecret: target == .typewire ? external.jwtSecret : nil)
+            if let publisherURL = external.publisherURL {
+                endpoint.publisherPort = try BenchEndpoint(url: publisherURL, jwtSecret: nil).port
+            }
             return (nil, endpoint, external.pid)
         }
         let (child, endpoint) = try await startServer(target, folder: folder)
@@ -99,14 +109,19 @@ public struct BenchRunner: Sendable {
     }
 
     /// The server's user and system CPU seconds from `windowStart` to `windowEnd` (CLOCK_MONOTONIC nanoseconds).
-    static func serverCPU(of pid: Int32?, from windowStart: UInt64, to windowEnd: UInt64) -> Task<(user: Double, system: Double), any Error>
-    {
+    /// With `others`, their CPU is added (the other nodes of a cluster).
+    static func serverCPU(of pid: Int32?, others: [Int32] = [], from windowStart: UInt64, to windowEnd: UInt64) -> Task<
+        (user: Double, system: Double), any Error
+    > {
         Task {
+            let pids = (pid.map { [$0] } ?? []) + others
+            func times() -> [(user: Double, system: Double)] { pids.map { ProcessStats.cpuTimes(of: $0) ?? (0, 0) } }
             try await LoadWorker.sleep(until: windowStart)
-            let before = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? (0, 0)
+            let before = times()
             try await LoadWorker.sleep(until: windowEnd)
-            let after = pid.flatMap { ProcessStats.cpuTimes(of: $0) } ?? before
-            return (user: max(0, after.user - before.user), system: max(0, after.system - before.system))
+            let after = times()
+            let spent = zip(before, after).map { (user: max(0, $1.user - $0.user), system: max(0, $1.system - $0.system)) }
+            return (user: spent.map(\.user).reduce(0, +), system: spent.map(\.system).reduce(0, +))
         }
     }
 

@@ -16,7 +16,8 @@ struct SocketPlan: Sendable {
     }
 
     let sockets: [Socket]
-    /// How many sockets follow each conversation: each of its frames reaches that many.
+    /// How many sockets follow each conversation: each of its frames reaches that many (those counted: not the
+    /// publishers, when they are on another node, ``BenchOptions/publishersApart``).
     let subscribers: [Int]
 
     init(options: BenchOptions) {
@@ -25,7 +26,7 @@ struct SocketPlan: Sendable {
             Socket(index: index, conversation: index % m, member: index / m, isTyper: index / m < options.typers)
         }
         var counts = Array(repeating: 0, count: m)
-        for socket in sockets { counts[socket.conversation] += 1 }
+        for socket in sockets where !(options.publishersApart && socket.isTyper) { counts[socket.conversation] += 1 }
         subscribers = counts
     }
 
