@@ -20,7 +20,8 @@ import NIOPosix
 /// - What arrives goes to ``messages`` in order, up to ``Configuration/maxWaitingMessages`` waiting.
 /// Delivery is at most once, as in NATS's core protocol.
 public final class NATSClient: Sendable {
-    /// Every message received on any subscription, in the order the server sent them.
+    /// Every message received on any subscription, in the order the server sent them (unless the client
+    /// was made with a handler for them).
     public let messages: AsyncStream<NATSMessage>
     /// The connection coming and going.
     public let connectionEvents: AsyncStream<ConnectionEvent>
@@ -32,13 +33,21 @@ public final class NATSClient: Sendable {
     private let state: NIOLockedValueBox<Shared>
     private let group: any EventLoopGroup
     private let logger: Logger
+    private let onMessage: (@Sendable (NATSMessage) -> Void)?
 
     /// A client; it connects when ``run()`` runs.
-    public init(configuration: Configuration, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger) {
+    /// - Parameter onMessage: Where messages go instead of ``messages``: called on the connection's event
+    ///   loop for each, in order, so it must not block (no task, no hop: for a receiver that dispatches
+    ///   the work itself).
+    public init(
+        configuration: Configuration, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger,
+        onMessage: (@Sendable (NATSMessage) -> Void)? = nil
+    ) {
         precondition(!configuration.servers.isEmpty, "a NATS client needs at least one server")
         self.configuration = configuration
         group = eventLoopGroup
         self.logger = logger
+        self.onMessage = onMessage
         (messages, messageSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(configuration.maxWaitingMessages))
         (connectionEvents, eventSink) = AsyncStream.makeStream()
         state = NIOLockedValueBox(Shared(servers: configuration.servers.shuffled()))
@@ -169,6 +178,7 @@ public final class NATSClient: Sendable {
                 }
             },
             message: { [self] message in
+                if let onMessage { return onMessage(message) }
                 if case .dropped = messageSink.yield(message) { state.withLockedValue { $0.statistics.messagesDropped += 1 } }
             },
             writable: { [self] channel in flush(channel) },

@@ -249,7 +249,7 @@ struct Serve: AsyncParsableCommand {
             throw CommandError(
                 "--nats-url needs --postgres-url: the nodes of a cluster share PostgreSQL as their store, and NATS carries their events.")
         }
-        let cluster = ClusterConfiguration(nats: natsServers.map { NATSClient.Configuration(servers: $0) })
+        let cluster = ClusterConfiguration(nats: natsServers.map { NATSClient.Configuration(servers: $0, pingInterval: .seconds(2)) })
         let store: any ChatStore =
             if let postgres {
                 try await PostgresChatStore.open(url: postgres, logger: logger)

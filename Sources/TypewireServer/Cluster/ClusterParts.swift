@@ -20,12 +20,15 @@ struct ClusterParts {
         }
         if var natsConfiguration = configuration.nats {
             natsConfiguration.name = natsConfiguration.name ?? "typewire node \(node)"
-            let nats = NATSClient(configuration: natsConfiguration, eventLoopGroup: group, logger: logger)
+            let receiver = NATSClusterReceiver(payloads: payloads, metrics: metrics, logger: logger)
+            let nats = NATSClient(configuration: natsConfiguration, eventLoopGroup: group, logger: logger, onMessage: receiver.receive)
             let outbox = NATSClusterOutbox(
                 nats: nats, node: node, payloads: payloads, metrics: metrics, eventLoop: group.next(), logger: logger)
             sink = outbox
             makeBus = { hub in
-                NATSClusterBus(nats: nats, outbox: outbox, roster: roster(hub), payloads: payloads, metrics: metrics, logger: logger)
+                let roster = roster(hub)
+                receiver.attach(hub: hub, roster: roster)
+                return NATSClusterBus(nats: nats, outbox: outbox, roster: roster, logger: logger)
             }
         } else {
             let (queue, envelopes) = NotifyQueue.make(metrics: metrics, logger: logger)

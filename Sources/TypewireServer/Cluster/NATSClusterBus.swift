@@ -6,7 +6,8 @@ import TypewireNATS
 /// its own subject (``ClusterSubjects``), which a node subscribes to only while one of its sockets follows
 /// the conversation, so a NATS cluster forwards them only to those nodes. What every node needs (presence,
 /// settings, blocks, membership, nodes coming and going) travels on one subject all nodes subscribe to.
-/// PostgreSQL stays the store, and keeps the heartbeats and the presence table (``ClusterRoster``).
+/// PostgreSQL stays the store, and keeps the heartbeats and the presence table (``ClusterRoster``). What the
+/// node hears is handled where the NATS client reads it (``NATSClusterReceiver``).
 ///
 /// Delivery is at most once. When the connection to NATS comes back (on any server of the NATS cluster),
 /// events may have been lost both ways: the node reads who is online elsewhere from the roster again, asks
@@ -17,8 +18,6 @@ public struct NATSClusterBus: Service {
     let nats: NATSClient
     let outbox: NATSClusterOutbox
     let roster: ClusterRoster
-    let payloads: ClusterPayload
-    let metrics: ClusterMetrics
     let logger: Logger
 
     var hub: Hub { roster.hub }
@@ -31,7 +30,6 @@ public struct NATSClusterBus: Service {
         await hub.loadRemotePresence(try await roster.presenceOfLiveNodes())
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await nats.run() }
-            group.addTask { await receive() }
             group.addTask { await resyncAfterReconnecting() }
             group.addTask { await recordPresence() }
             group.addTask {
@@ -48,29 +46,6 @@ public struct NATSClusterBus: Service {
             group.cancelAll()
         }
         logger.info("Shutting down: left the cluster")
-    }
-
-    /// Applies what the other nodes send, in the order NATS delivers it.
-    private func receive() async {
-        var refused = 0
-        for await message in nats.messages {
-            guard let (node, events) = payloads.decodeBatch(message.payload) else {
-                refused += 1
-                metrics.eventsRefused.increment()
-                if refused == 1 || refused.isMultiple(of: 1_000) {
-                    logger.error(
-                        "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the cluster secret?)",
-                        metadata: ["dropped": "\(refused)", "subject": "\(message.subject)"])
-                }
-                continue
-            }
-            for event in events {
-                if case .resync = event, let rows = try? await roster.presenceOfLiveNodes(only: node) {
-                    await hub.replaceRemotePresence(rows, of: [node])
-                }
-                await hub.apply(ClusterEnvelope(node: node, event: event))
-            }
-        }
     }
 
     /// After the connection to NATS came back: presence read again, the others asked to resync, this node's

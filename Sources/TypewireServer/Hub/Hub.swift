@@ -334,6 +334,22 @@ public final class Hub: Sendable {
         for shard in shards { await shard.apply(envelope) }
     }
 
+    /// Hands what another node reported to the shards it concerns, from any thread and without waiting: each
+    /// shard applies it on its loop, after what was handed to it before (the NATS bus, whose messages arrive
+    /// on an event loop in order, calls this for each event: no task and no hop back per event).
+    func dispatch(_ envelope: ClusterEnvelope) {
+        metrics.cluster.eventsReceived.increment()
+        switch envelope.event {
+        case .presenceSharing(let user, let shares):
+            Task { await applyPresenceSharing(shares, for: user) }
+        case .membership(let conversation, _, _):
+            shard(for: conversation).enqueue(envelope)
+        default:
+            if let conversation = envelope.event.conversation { return shard(for: conversation).enqueue(envelope) }
+            for shard in shards { shard.enqueue(envelope) }
+        }
+    }
+
     /// Makes who is online on other nodes what the cluster's table says, for these nodes (all when nil):
     /// after the bus came back, events may have been lost.
     func replaceRemotePresence(_ rows: [(node: String, user: String)], of nodes: Set<String>?) async {

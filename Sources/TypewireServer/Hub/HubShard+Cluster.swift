@@ -14,6 +14,28 @@ extension HubShard {
     /// Applies what another node of the cluster reported, for this shard's subscribers (``Hub`` hands each
     /// event to the shards it concerns).
     func apply(_ envelope: ClusterEnvelope) async {
+        guard !applyNow(envelope), case .messageRef(let conversation, let id) = envelope.event else { return }
+        guard subscriptions.isFollowed(conversation) else { return }
+        guard let message = try? await store.message(id, in: conversation) else {
+            return logger.error("a message announced by another node could not be read", metadata: ["id": "\(id)"])
+        }
+        deliverRemoteMessage(message)
+    }
+
+    /// Hands an event to the shard from any thread, without a task: it is applied on the shard's loop, after
+    /// what was handed before it from the same thread (the NATS bus, whose messages arrive on an event loop).
+    nonisolated func enqueue(_ envelope: ClusterEnvelope) {
+        eventLoop.execute {
+            self.assumeIsolated { shard in
+                guard !shard.applyNow(envelope) else { return }
+                shard.startTask { await $0.apply(envelope) }  // a message by reference: the store is read
+            }
+        }
+    }
+
+    /// Applies an event that needs no store read.
+    /// - Returns: false for a message by reference (``apply(_:)`` reads it from the store).
+    private func applyNow(_ envelope: ClusterEnvelope) -> Bool {
         let node = envelope.node
         if let conversation = envelope.event.conversation, !subscriptions.isFollowed(conversation) {
             metrics.cluster.eventsUnfollowed.increment()
@@ -31,12 +53,8 @@ extension HubShard {
             setRemotePresence(of: user, on: node, online: online)
         case .message(let message):
             deliverRemoteMessage(message)
-        case .messageRef(let conversation, let id):
-            guard subscriptions.isFollowed(conversation) else { return }
-            guard let message = try? await store.message(id, in: conversation) else {
-                return logger.error("a message announced by another node could not be read", metadata: ["id": "\(id)"])
-            }
-            deliverRemoteMessage(message)
+        case .messageRef:
+            return false
         case .stream(let delta):
             broadcast(Self.encode(.stream(delta)), as: "stream", to: delta.conversation)
         case .membership(let conversation, let user, let added):
@@ -56,6 +74,7 @@ extension HubShard {
         case .resync:
             republishActivity()
         }
+        return true
     }
 
     /// Sends this node's activity in a conversation to the other nodes, if its users are doing something there.

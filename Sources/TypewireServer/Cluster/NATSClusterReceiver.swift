@@ -1,0 +1,56 @@
+import Logging
+import NIOConcurrencyHelpers
+import TypewireNATS
+
+/// What the NATS bus hears, handled where the NATS client reads it (on its event loop, in order): each
+/// message's signature checked and its events handed to the hub's shards without a task or a hop back
+/// (``Hub/dispatch(_:)``).
+///
+/// Made before the hub (the NATS client that calls it exists before the hub, which publishes through it);
+/// the bus attaches the hub before the client connects.
+final class NATSClusterReceiver: Sendable {
+    private let payloads: ClusterPayload
+    private let metrics: ClusterMetrics
+    private let logger: Logger
+    private let attached = NIOLockedValueBox<(hub: Hub, roster: ClusterRoster)?>(nil)
+    private let refused = NIOLockedValueBox(0)
+
+    init(payloads: ClusterPayload, metrics: ClusterMetrics, logger: Logger) {
+        self.payloads = payloads
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// Where events go from now on.
+    func attach(hub: Hub, roster: ClusterRoster) {
+        attached.withLockedValue { $0 = (hub, roster) }
+    }
+
+    /// Checks a message and hands its events on.
+    func receive(_ message: NATSMessage) {
+        guard let (hub, roster) = attached.withLockedValue({ $0 }) else { return }
+        guard let (node, events) = payloads.decodeBatch(message.payload) else {
+            metrics.eventsRefused.increment()
+            let count = refused.withLockedValue { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 1 || count.isMultiple(of: 1_000) {
+                logger.error(
+                    "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the cluster secret?)",
+                    metadata: ["dropped": "\(count)", "subject": "\(message.subject)"])
+            }
+            return
+        }
+        for event in events {
+            if case .resync = event {
+                // The node's bus came back: its users' presence is read again (its activity comes as slices).
+                Task {
+                    guard let rows = try? await roster.presenceOfLiveNodes(only: node) else { return }
+                    await hub.replaceRemotePresence(rows, of: [node])
+                }
+            }
+            hub.dispatch(ClusterEnvelope(node: node, event: event))
+        }
+    }
+}
