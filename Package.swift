@@ -172,6 +172,7 @@ let package = Package(
             dependencies: [
                 "TypewireCore",
                 "TypewireServer",
+                "TypewireNATS",
                 "TypewireClient",
                 "TypewireTesting",
                 "TypewireFuzzing",

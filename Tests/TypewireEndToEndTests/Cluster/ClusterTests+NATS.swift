@@ -1,6 +1,9 @@
 import Foundation
+import Logging
+import NIOCore
 import Testing
 import TypewireCore
+import TypewireNATS
 import TypewireServer
 import TypewireTesting
 
@@ -92,6 +95,33 @@ extension ClusterTests {
                 bob.send(.send(.init(conversation: Self.group, clientMessageId: "after", text: "still here")))
                 try await alice.next { if case .message(let m) = $0 { m.text == "still here" } else { false } }
                 #expect(try String(contentsOf: nodes[onKilled].log, encoding: .utf8).contains("resyncing"))
+            }
+        }
+    }
+
+    @Test(.enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)))
+    func aForgedNATSMessageIsIgnored() async throws {
+        try await Self.withNATS { nats in
+            try await withCluster(nodes: 2, bus: .nats(nats.map(\.url))) { nodes, _ in
+                let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+                let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+                // Anyone who can reach the NATS servers claims, for a made-up node, that Mallory joined the group.
+                let forger = NATSClient(
+                    configuration: .init(servers: [try NATSServerAddress(url: nats[0].url)]), logger: Logger(label: "typewire.forger"))
+                let running = Task { await forger.run() }
+                defer { running.cancel() }
+                let forged = #"forger c2lnbmF0dXJl [{"membership":{"conversation":"group-six","user":"mallory","added":true}}]"#
+                try await eventually {
+                    forger.publish(ByteBuffer(string: forged), to: "typewire.all")
+                    try await Task.sleep(for: .milliseconds(50))
+                    return try await nodes[1].metric("typewire_cluster_events_refused_total") > 0
+                }
+                alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+                try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+                let mallory = try await nodes[1].socket("mallory")
+                mallory.send(.subscribe(.init(conversation: Self.group)))
+                #expect(try await mallory.error().code == .unknownConversation, "the forged membership was not applied")
+                #expect(try String(contentsOf: nodes[1].log, encoding: .utf8).contains("not signed with this cluster's key"))
             }
         }
     }

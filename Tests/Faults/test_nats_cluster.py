@@ -1,0 +1,179 @@
+"""The cluster on NATS when a NATS server fails (docs/CLUSTER.md, "Failures"; docs/RELIABILITY.md).
+
+Three nats-servers routed to each other (one NATS cluster) and three `typewire serve` nodes on one PostgreSQL
+database, node i given only NATS server i (it learns the others from that server's INFO). Alice is on node
+1, whose NATS server fails; Bob is on node 2 and Carol on node 3, all in group-six.
+
+- killed: NATS server 1 gets SIGKILL. Node 1's connection is reset; it connects to another server at once,
+  subscribes again and resyncs. Alice keeps changing what she does (every 100 ms). Required: Bob sees her
+  again within 2 s of the kill.
+- stalled: NATS server 1 gets SIGSTOP: its sockets stay open and nothing answers. Node 1 notices by its own
+  pings (every 2 s; two unanswered) and moves to another server. Meanwhile Carol leaves, and node 3 says so
+  on the bus, which node 1 cannot hear: after the move, node 1's resync reads presence from PostgreSQL
+  again, so Alice is told that Carol is offline. Required: Bob sees Alice again, and Alice sees Carol
+  offline, within 2 ping intervals plus the ping and a margin (8 s) of the stall.
+
+Needs nats-server and PostgreSQL (TYPEWIRE_TEST_POSTGRES_URL, as `.ci/run` sets it); without them the test is
+skipped (a failure under CI=true).
+"""
+
+import contextlib
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import uuid
+
+import pytest
+
+from faultkit import ARTIFACTS, SECRET, activity_with, cannot, mint_token, peer, presence, record, typers
+import typewire_server
+
+GROUP = "group-six"
+#: Scheduling on a loaded 2-core machine with a debug build: a liveness margin, not a measure.
+MARGIN = 2.0
+
+
+def psql_binary():
+    found = shutil.which("psql") or next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1:]), None)
+    if not found:
+        cannot("psql is not installed (PostgreSQL's client)")
+    return found
+
+
+@contextlib.contextmanager
+def database():
+    """A new database on the test server, dropped at the end."""
+    server = os.environ.get("TYPEWIRE_TEST_POSTGRES_URL")
+    if not server:
+        cannot("TYPEWIRE_TEST_POSTGRES_URL is not set (bash scripts/postgres.sh starts a server and prints it)")
+    name = "typewire_fault_" + uuid.uuid4().hex[:12]
+    psql = psql_binary()
+    subprocess.run([psql, server, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    try:
+        yield server.rsplit("/", 1)[0] + "/" + name
+    finally:
+        subprocess.run([psql, server, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def nats_cluster(count, name):
+    """`count` nats-servers routed to each other; yields their (process, client URL)."""
+    binary = shutil.which("nats-server") or ("/usr/sbin/nats-server" if os.path.exists("/usr/sbin/nats-server") else None)
+    if not binary:
+        cannot("nats-server is not installed (apt-get install nats-server)")
+    ports = [(free_port(), free_port()) for _ in range(count)]
+    routes = ",".join(f"nats://127.0.0.1:{cluster}" for _, cluster in ports)
+    servers = []
+    try:
+        for index, (client, cluster) in enumerate(ports):
+            log = ARTIFACTS / f"{name}-nats-{index + 1}.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            log.unlink(missing_ok=True)
+            process = subprocess.Popen([binary, "-a", "127.0.0.1", "-p", str(client), "--cluster_name", "faults",
+                                        "--cluster", f"nats://127.0.0.1:{cluster}", "--routes", routes, "-l", str(log)])
+            servers.append((process, f"nats://127.0.0.1:{client}"))
+            deadline = time.monotonic() + 10
+            while not (log.exists() and "Server is ready" in log.read_text()):
+                assert time.monotonic() < deadline, f"nats-server {index + 1} did not start: {log}"
+                time.sleep(0.02)
+        # The routes: every server has the two others before the nodes come.
+        deadline = time.monotonic() + 10
+        while not all((ARTIFACTS / f"{name}-nats-{i + 1}.log").read_text().count("Route connection created") >= count - 1
+                      for i in range(count)):
+            assert time.monotonic() < deadline, "the NATS servers did not route to each other"
+            time.sleep(0.05)
+        yield servers
+    finally:
+        for process, _ in servers:
+            if process.poll() is None:
+                process.send_signal(signal.SIGCONT)
+                process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def cluster(name):
+    """NATS servers, a database and three nodes; yields (nats servers, nodes)."""
+    with nats_cluster(3, name) as servers, database() as url, contextlib.ExitStack() as stack:
+        nodes = []
+        for index, (_, nats_url) in enumerate(servers):
+            arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--seed-demo", "--jwt-secret", SECRET,
+                         "--postgres-url", url, "--nats-url", nats_url, "--activity-rate", "1000"]
+            nodes.append(stack.enter_context(typewire_server.running_server(arguments, ARTIFACTS / f"{name}-node-{index + 1}.log")))
+        yield servers, nodes
+
+
+def typing_again(bob, since):
+    """When Bob got the first `activity` showing alice typing after one without her, both after frame `since`."""
+    absent = False
+    for arrival, frame in list(bob.frames[since:]):
+        if frame["type"] != "activity" or frame["conversation"] != GROUP:
+            continue
+        if "alice" not in typers(frame):
+            absent = True
+        elif absent:
+            return arrival
+    return None
+
+
+def keep_changing(alice, until):
+    """Alice types and stops by turns, every 100 ms, until `until()` holds or 30 s pass."""
+    deadline = time.monotonic() + 30
+    typing = True
+    while not until() and time.monotonic() < deadline:
+        alice.send({"type": "activity", "conversation": GROUP, "activity": "typing" if typing else "none"})
+        typing = not typing
+        time.sleep(0.1)
+
+
+def test_a_killed_nats_server_is_left_for_another_and_typing_crosses_again_within_2_s():
+    with cluster("nats-killed") as (servers, nodes), \
+            peer(nodes[0].socket_url, mint_token("alice", "Alice"), "alice") as alice, \
+            peer(nodes[1].socket_url, mint_token("bob", "Bob"), "bob") as bob:
+        alice.subscribe(GROUP)
+        bob.subscribe(GROUP)
+        alice.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+        bob.wait_for(activity_with("alice", GROUP), 10, "alice typing before the kill")
+        servers[0][0].kill()
+        killed = time.monotonic()
+        since = bob.mark()
+        keep_changing(alice, lambda: typing_again(bob, since) is not None)
+        arrival = typing_again(bob, since)
+        assert arrival is not None, "alice's typing never crossed again after the NATS server was killed"
+        resumed = arrival - killed
+        record("nats_server_killed", resumed_s=round(resumed, 3))
+        assert resumed < 2.0, f"typing crossed again {resumed:.2f} s after the NATS server was killed"
+        assert "resyncing" in nodes[0].log
+
+
+def test_a_stalled_nats_server_is_left_by_its_pings_and_the_resync_brings_presence_back():
+    with cluster("nats-stalled") as (servers, nodes), \
+            peer(nodes[0].socket_url, mint_token("alice", "Alice"), "alice") as alice, \
+            peer(nodes[1].socket_url, mint_token("bob", "Bob"), "bob") as bob:
+        alice.subscribe(GROUP)
+        bob.subscribe(GROUP)
+        with peer(nodes[2].socket_url, mint_token("carol", "Carol"), "carol") as carol:
+            carol.subscribe(GROUP)
+            alice.wait_for(presence("carol", True, GROUP), 10, "carol online")
+            servers[0][0].send_signal(signal.SIGSTOP)
+            stalled = time.monotonic()
+            since = alice.mark()
+        # Carol has left; node 3 said so on the bus, which node 1 does not hear while its server is stalled.
+        bob_since = bob.mark()
+        keep_changing(alice, lambda: typing_again(bob, bob_since) is not None)
+        crossed = typing_again(bob, bob_since)
+        assert crossed is not None, "alice's typing never crossed again after the NATS server stalled"
+        told, _ = alice.wait_for(presence("carol", False, GROUP), 8 + MARGIN, "carol offline after the resync", since=since)
+        record("nats_server_stalled", typing_again_s=round(crossed - stalled, 3), presence_resynced_s=round(told - stalled, 3))
+        assert crossed - stalled < 8 + MARGIN
+        assert "resyncing" in nodes[0].log
