@@ -7,7 +7,8 @@
     python3 scripts/bench_cluster.py notify       # pg_notify throughput with 0, 1, 2, 4 listeners
     python3 scripts/bench_cluster.py buses        # the cluster on LISTEN/NOTIFY, then on NATS, side by side
 
-latency: starts a SQLite node and two cluster nodes on a fresh database, then in interleaved rounds
+latency: starts a SQLite node, two cluster nodes on LISTEN/NOTIFY and two on NATS (three nats-servers), each
+cluster on a fresh database, then in interleaved rounds
 alice sends `activity` typing/none (each one a change, so each is fanned out) and the time until bob's
 socket reads the matching `activity` frame is one sample. Both sockets live in this process and are
 timed with one clock (perf_counter_ns); a frame is sent only after the previous one arrived.
@@ -183,20 +184,27 @@ def run_round(sender_port, receiver_port, tokens, samples, rate, warmup=10):
 
 def latency(args):
     binary = str(ROOT / args.binary)
-    database = f"typewire_bench_{int(time.time())}"
+    stamp = int(time.time())
+    database, nats_database = f"typewire_bench_{stamp}", f"typewire_bench_nats_{stamp}"
     psql(args, f"CREATE DATABASE {database}")
+    psql(args, f"CREATE DATABASE {nats_database}")
     url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{database}"
+    nats_url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{nats_database}"
     logs = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
-    print(f"database {database}, node logs in {logs}", flush=True)
+    print(f"databases {database} and {nats_database}, node logs in {logs}", flush=True)
     try:
+        nats_servers = start_nats(3, logs)
         single = Node("single", binary, logs, "--sqlite", str(logs / "single.sqlite"))
         node_a = Node("node-a", binary, logs, "--postgres-url", url)  # seeds the demo first
         node_b = Node("node-b", binary, logs, "--postgres-url", url)
-        nodes = [single, node_a, node_b]
+        nats_a = Node("nats-a", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[0])
+        nats_b = Node("nats-b", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[1])
+        nodes = [single, node_a, node_b, nats_a, nats_b]
         tokens = {user: token(binary, user) for user in ("alice", "bob")}
         configurations = [("single node (SQLite)", single, single),
                           ("cluster, same node", node_a, node_a),
-                          ("cluster, cross-node", node_a, node_b)]
+                          ("cluster, cross-node", node_a, node_b),
+                          ("cluster on NATS, cross-node", nats_a, nats_b)]
         results = {name: {"latencies": [], "drops": 0, "errors": []} for name, _, _ in configurations}
         for repeat in range(args.rounds):
             shift = repeat % len(configurations)  # rotate the order: no configuration always goes first
@@ -212,6 +220,7 @@ def latency(args):
     finally:
         stop_children()
         psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        psql(args, f"DROP DATABASE IF EXISTS {nats_database} WITH (FORCE)")
 
 
 def report(results, nodes):
@@ -223,11 +232,12 @@ def report(results, nodes):
         table[name] = {p: percentile(values, p) / 1e3 for p in (50, 90, 99, 100)}
         row = " | ".join(f"{table[name][p]:.0f}" for p in (50, 90, 99, 100))
         print(f"| {name} | {len(values)} | {result['drops']} | {row} |")
-    cross = table["cluster, cross-node"]
     print("\n| ratio | p50 | p90 | p99 |")
     print("|---|---:|---:|---:|")
-    for base in ("single node (SQLite)", "cluster, same node"):
-        print(f"| cross-node / {base} | " + " | ".join(f"{cross[p] / table[base][p]:.2f}" for p in (50, 90, 99)) + " |")
+    for name in ("cluster, cross-node", "cluster on NATS, cross-node"):
+        cross = table[name]
+        for base in ("single node (SQLite)", "cluster, same node"):
+            print(f"| {name} / {base} | " + " | ".join(f"{cross[p] / table[base][p]:.2f}" for p in (50, 90, 99)) + " |")
     print()
     for name, result in results.items():
         if result["errors"]:
