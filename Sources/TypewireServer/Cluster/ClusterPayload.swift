@@ -65,29 +65,32 @@ struct ClusterPayload: Sendable {
 
     // MARK: Batches (the NATS bus)
 
-    /// Several events of one node as signed payloads of at most `limit` bytes each (`NODE SIGNATURE [JSON,…]`),
-    /// in order: as many events in each as fit.
+    /// Several events of one node as signed payloads of at most `limit` bytes each, in order, as many events
+    /// in each as fit: `NODE SIGNATURE BODY`, the body binary (``ClusterBatchCodec``) and the signature
+    /// HMAC-SHA256 over `NODE BODY`, in base64.
     /// - Returns: The payloads, and how many events were left out because even alone they pass the limit.
     func encodeBatch(_ events: [ClusterEvent], from node: String, limit: Int) -> (payloads: [ByteBuffer], tooLarge: Int) {
-        let overhead = node.utf8.count + 1 + 44 + 1 + 2  // the node, its blank, the signature, its blank, the brackets
+        let overhead = node.utf8.count + 1 + 44 + 1 + 1  // the node, its blank, the signature, its blank, the format byte
         var payloads: [ByteBuffer] = []
         var tooLarge = 0
-        var json = Data("[".utf8)
+        var body = ByteBuffer()
+        var event = ByteBuffer()
         func close() {
-            json.append(UInt8(ascii: "]"))
-            payloads.append(signed(json, by: node))
-            json = Data("[".utf8)
+            payloads.append(signed(body, by: node))
+            body.clear()
         }
-        for event in events {
-            guard let encoded = try? encoder.encode(event), encoded.count + overhead <= limit else {
+        for next in events {
+            event.clear()
+            guard (try? ClusterBatchCodec.write(next, into: &event, encoder: encoder)) != nil, event.readableBytes + overhead <= limit
+            else {
                 tooLarge += 1
                 continue
             }
-            if json.count > 1, json.count + 1 + encoded.count + overhead > limit { close() }
-            if json.count > 1 { json.append(UInt8(ascii: ",")) }
-            json.append(encoded)
+            if body.readableBytes > 0, body.readableBytes + event.readableBytes + overhead > limit { close() }
+            if body.readableBytes == 0 { body.writeInteger(ClusterBatchCodec.format) }
+            body.writeImmutableBuffer(event)
         }
-        if json.count > 1 { close() }
+        if body.readableBytes > 0 { close() }
         return (payloads, tooLarge)
     }
 
@@ -96,30 +99,34 @@ struct ClusterPayload: Sendable {
         let bytes = payload.readableBytesView
         guard let first = bytes.firstIndex(of: UInt8(ascii: " ")),
             let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: " ")),
-            let signature = Data(base64Encoded: Data(bytes[(first + 1)..<second]))
+            let signature = Data(base64Encoded: Data(bytes[(first + 1)..<second])),
+            let node = payload.getString(at: payload.readerIndex, length: first - bytes.startIndex),
+            let body = payload.getSlice(at: second + 1, length: bytes.endIndex - second - 1)
         else { return nil }
-        var signedBytes = Data(bytes[..<first])
-        signedBytes.append(UInt8(ascii: " "))
-        let json = Data(bytes[(second + 1)...])
-        signedBytes.append(json)
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signedBytes, using: key),
-            let events = try? decoder.decode([ClusterEvent].self, from: json)
-        else { return nil }
-        return (String(decoding: bytes[..<first], as: UTF8.self), events)
+        guard authenticationCode(of: body, by: node) == signature, let events = try? ClusterBatchCodec.read(body, decoder: decoder) else {
+            return nil
+        }
+        return (node, events)
     }
 
-    private func signed(_ json: Data, by node: String) -> ByteBuffer {
-        var message = Data(node.utf8)
-        message.append(UInt8(ascii: " "))
-        message.append(json)
-        let signature = Data(HMAC<SHA256>.authenticationCode(for: message, using: key)).base64EncodedString()
+    /// HMAC-SHA256 over `NODE BODY`, without copying the body.
+    private func authenticationCode(of body: ByteBuffer, by node: String) -> HashedAuthenticationCode<SHA256> {
+        var hmac = HMAC<SHA256>(key: key)
+        hmac.update(data: Data(node.utf8))
+        hmac.update(data: [UInt8(ascii: " ")])
+        body.withUnsafeReadableBytes { hmac.update(data: $0) }
+        return hmac.finalize()
+    }
+
+    private func signed(_ body: ByteBuffer, by node: String) -> ByteBuffer {
+        let signature = Data(authenticationCode(of: body, by: node)).base64EncodedString()
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(message.count + 46)
+        buffer.reserveCapacity(node.utf8.count + 46 + body.readableBytes)
         buffer.writeString(node)
         buffer.writeString(" ")
         buffer.writeString(signature)
         buffer.writeString(" ")
-        buffer.writeBytes(json)
+        buffer.writeImmutableBuffer(body)
         return buffer
     }
 

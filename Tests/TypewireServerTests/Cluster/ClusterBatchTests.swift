@@ -35,14 +35,64 @@ struct ClusterBatchTests {
 
     @Test func forgedAndAlteredBatchesAreRefused() throws {
         let message = try #require(payloads.encodeBatch([events[0]], from: "node-a", limit: 10_000).payloads.first)
-        let text = String(buffer: message)
         let otherKey = ClusterPayload(secret: "another-secret-another-secret-another!!")
         #expect(payloads.decodeBatch(try #require(otherKey.encodeBatch([events[0]], from: "node-a", limit: 10_000).payloads.first)) == nil)
-        #expect(payloads.decodeBatch(ByteBuffer(string: text.replacingOccurrences(of: "user-1", with: "user-9"))) == nil)
-        #expect(payloads.decodeBatch(ByteBuffer(string: text.replacingOccurrences(of: "node-a", with: "node-b"))) == nil)
-        for garbage in ["", "node-a", "node-a !!! []", #"node-a x [{"resync":{}}]"#] {
+        func altered(_ from: String, _ to: String) -> ByteBuffer {
+            var bytes = Array(message.readableBytesView)
+            let needle = Array(from.utf8)
+            let at = (0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle }!
+            bytes.replaceSubrange(at..<(at + needle.count), with: Array(to.utf8))
+            return ByteBuffer(bytes: bytes)
+        }
+        #expect(payloads.decodeBatch(altered("user-1", "user-9")) == nil, "the event changed")
+        #expect(payloads.decodeBatch(altered("node-a", "node-b")) == nil, "the node changed")
+        for garbage in ["", "node-a", "node-a !!! x", #"node-a x [{"resync":{}}]"#] {
             #expect(payloads.decodeBatch(ByteBuffer(string: garbage)) == nil, "\(garbage)")
         }
+    }
+
+    @Test func slicesAndEveryOtherEventReadBackWhole() throws {
+        let message = ChatMessage(
+            conversation: "c1", id: "7", sender: "alice", senderName: "Alice", text: "ünïcode \"quoted\"\n🙂", sentAt: 1,
+            clientMessageId: "m")
+        let slices: [ClusterEvent] = [
+            .slice(conversation: "group-six", entries: [], serverTime: 1_795_000_000_000),
+            .slice(
+                conversation: "a.b c",
+                entries: [
+                    ActivityEntry(user: "alice", name: "Alice", activity: .typing, since: 1, expiresAt: 4_801),
+                    ActivityEntry(user: "clawd", name: nil, activity: .toolUse("web_search"), since: -5, expiresAt: .max),
+                    ActivityEntry(user: "bot", name: "Ünï 🙂", activity: .toolUse(nil), since: 0, expiresAt: 0),
+                ]
+                    + Activity.Kind.allCases.map {
+                        ActivityEntry(user: $0.rawValue, name: nil, activity: Activity(kind: $0), since: 2, expiresAt: 3)
+                    },
+                serverTime: -1),
+        ]
+        let others: [ClusterEvent] = [
+            .message(message), .messageRef(conversation: "c1", id: "7"), .membership(conversation: "c1", user: "bob", added: false),
+            .presence(user: "carol", online: true), .resync, .sliceRequest(conversation: "c1"), .nodeDead(node: "n2"),
+        ]
+        let (messages, tooLarge) = payloads.encodeBatch(slices + others, from: "node-a", limit: 1_048_576)
+        #expect(tooLarge == 0 && messages.count == 1)
+        #expect(try #require(payloads.decodeBatch(messages[0])).events == slices + others)
+    }
+
+    @Test func aBodyThatDoesNotReadWholeIsRefused() throws {
+        let slice = ClusterEvent.slice(
+            conversation: "c1", entries: [ActivityEntry(user: "alice", name: "Alice", activity: .typing, since: 1, expiresAt: 2)],
+            serverTime: 1)
+        var body = ByteBuffer()
+        body.writeInteger(ClusterBatchCodec.format)
+        try ClusterBatchCodec.write(slice, into: &body, encoder: JSONEncoder())
+        try ClusterBatchCodec.write(events[0], into: &body, encoder: JSONEncoder())
+        #expect(try ClusterBatchCodec.read(body, decoder: JSONDecoder()) == [slice, events[0]])
+        for cut in [body.readableBytes - 1, 30, 10, 2] {
+            #expect(throws: (any Error).self) { try ClusterBatchCodec.read(body.getSlice(at: 0, length: cut)!, decoder: JSONDecoder()) }
+        }
+        var unknown = body
+        unknown.setInteger(UInt8(9), at: 1)
+        #expect(throws: (any Error).self) { try ClusterBatchCodec.read(unknown, decoder: JSONDecoder()) }
     }
 }
 

@@ -1,0 +1,115 @@
+import Foundation
+import NIOCore
+import TypewireCore
+
+/// The events of a batch on the NATS bus in a compact binary form: a format byte, then each event. A
+/// `slice` (an activity change: by far the most frequent event) is written field by field; every other event
+/// as its JSON with a length before it. JSON coding of the slices was a fifth of a receiving node's CPU and a
+/// tenth of a sending node's (docs/BENCHMARKS.md, "The cluster's two buses").
+///
+/// The body is read only after its signature was checked (``ClusterPayload/decodeBatch(_:)``), so it comes
+/// from a node of the cluster; a body that does not read whole is still refused, never trusted in part.
+enum ClusterBatchCodec {
+    /// The format of the bodies written here.
+    static let format: UInt8 = 1
+
+    private enum Tag: UInt8 {
+        case json = 0
+        case slice = 1
+    }
+
+    /// Why a body did not read.
+    struct Malformed: Error {}
+
+    /// Appends one event.
+    static func write(_ event: ClusterEvent, into buffer: inout ByteBuffer, encoder: JSONEncoder) throws {
+        guard case .slice(let conversation, let entries, let serverTime) = event, entries.count <= Int(UInt16.max) else {
+            let json = try encoder.encode(event)
+            buffer.writeInteger(Tag.json.rawValue)
+            buffer.writeInteger(UInt32(json.count))
+            buffer.writeBytes(json)
+            return
+        }
+        buffer.writeInteger(Tag.slice.rawValue)
+        writeString(conversation, into: &buffer)
+        buffer.writeInteger(serverTime)
+        buffer.writeInteger(UInt16(entries.count))
+        for entry in entries {
+            writeString(entry.user, into: &buffer)
+            writeOptional(entry.name, into: &buffer)
+            buffer.writeInteger(UInt8(Activity.Kind.allCases.firstIndex(of: entry.activity.kind) ?? 0))
+            writeOptional(entry.activity.detail, into: &buffer)
+            buffer.writeInteger(entry.since)
+            buffer.writeInteger(entry.expiresAt)
+        }
+    }
+
+    /// Reads every event of a body (its format byte first).
+    static func read(_ body: ByteBuffer, decoder: JSONDecoder) throws -> [ClusterEvent] {
+        var body = body
+        guard body.readInteger(as: UInt8.self) == format else { throw Malformed() }
+        var events: [ClusterEvent] = []
+        while body.readableBytes > 0 { events.append(try readEvent(from: &body, decoder: decoder)) }
+        return events
+    }
+
+    private static func readEvent(from body: inout ByteBuffer, decoder: JSONDecoder) throws -> ClusterEvent {
+        switch body.readInteger(as: UInt8.self).flatMap(Tag.init(rawValue:)) {
+        case .json:
+            guard let length = body.readInteger(as: UInt32.self), let json = body.readData(length: Int(length)) else { throw Malformed() }
+            return try decoder.decode(ClusterEvent.self, from: json)
+        case .slice:
+            let conversation = try readString(from: &body)
+            guard let serverTime = body.readInteger(as: Int64.self), let count = body.readInteger(as: UInt16.self) else {
+                throw Malformed()
+            }
+            var entries: [ActivityEntry] = []
+            entries.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                let user = try readString(from: &body)
+                let name = try readOptional(from: &body)
+                guard let kindIndex = body.readInteger(as: UInt8.self), Int(kindIndex) < Activity.Kind.allCases.count else {
+                    throw Malformed()
+                }
+                let detail = try readOptional(from: &body)
+                guard let since = body.readInteger(as: Int64.self), let expiresAt = body.readInteger(as: Int64.self) else {
+                    throw Malformed()
+                }
+                let kind = Activity.Kind.allCases[Int(kindIndex)]
+                entries.append(
+                    ActivityEntry(
+                        user: user, name: name, activity: Activity(kind: kind, detail: detail), since: since, expiresAt: expiresAt))
+            }
+            return .slice(conversation: conversation, entries: entries, serverTime: serverTime)
+        case nil:
+            throw Malformed()
+        }
+    }
+
+    private static func writeString(_ text: String, into buffer: inout ByteBuffer) {
+        buffer.writeInteger(UInt32(text.utf8.count))
+        buffer.writeString(text)
+    }
+
+    private static func writeOptional(_ text: String?, into buffer: inout ByteBuffer) {
+        guard let text else {
+            buffer.writeInteger(UInt8(0))
+            return
+        }
+        buffer.writeInteger(UInt8(1))
+        writeString(text, into: &buffer)
+    }
+
+    private static func readString(from buffer: inout ByteBuffer) throws -> String {
+        guard let length = buffer.readInteger(as: UInt32.self), let text = buffer.readString(length: Int(length)) else { throw Malformed() }
+        return text
+    }
+
+    private static func readOptional(from buffer: inout ByteBuffer) throws -> String? {
+        switch buffer.readInteger(as: UInt8.self) {
+        case 0: return nil
+        case 1: return try readString(from: &buffer)
+        default: throw Malformed()
+        }
+    }
+}
