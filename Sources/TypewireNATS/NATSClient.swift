@@ -50,7 +50,7 @@ public final class NATSClient: Sendable {
         self.onMessage = onMessage
         (messages, messageSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(configuration.maxWaitingMessages))
         (connectionEvents, eventSink) = AsyncStream.makeStream()
-        state = NIOLockedValueBox(Shared(servers: configuration.servers.shuffled()))
+        state = NIOLockedValueBox(Shared(servers: configuration.servers.shuffled(), credentials: configuration.servers[0].credentials))
     }
 
     /// What the client has counted.
@@ -308,9 +308,12 @@ extension NATSClient {
         var nextServerIndex = 0
         var maxPayload = 1_048_576
         var statistics = Statistics()
+        /// The credentials servers learnt from `INFO` are reached with: the first configured server's.
+        let credentials: NATSServerAddress.Credentials
 
-        init(servers: [NATSServerAddress]) {
+        init(servers: [NATSServerAddress], credentials: NATSServerAddress.Credentials) {
             self.servers = servers
+            self.credentials = credentials
         }
 
         func isCurrent(_ channel: Channel) -> Bool {
@@ -329,10 +332,9 @@ extension NATSClient {
             return servers[nextServerIndex % servers.count]
         }
 
-        /// Adds the servers an `INFO` announces, reached with the first configured server's credentials.
+        /// Adds the servers an `INFO` announces, reached with ``credentials``.
         mutating func learn(_ info: NATSServerInfo) {
             maxPayload = info.maxPayload
-            let credentials = servers[0].credentials
             for url in info.connectURLs {
                 guard let address = try? NATSServerAddress(url: url).with(credentials) else { continue }
                 if !servers.contains(where: { $0.host == address.host && $0.port == address.port }) { servers.append(address) }

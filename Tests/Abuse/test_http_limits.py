@@ -87,6 +87,15 @@ def refused_start(tmp_path, *arguments):
     return run.stderr + run.stdout
 
 
+def test_a_nats_bus_without_postgres_or_with_a_url_it_cannot_use_stops_the_start(tmp_path):
+    said = refused_start(tmp_path, "--jwt-secret", SECRET, "--nats-url", "nats://127.0.0.1:4222")
+    assert "--nats-url needs --postgres-url" in said, said
+    said = refused_start(tmp_path, "--jwt-secret", SECRET, "--postgres-url", "postgres://typewire@127.0.0.1:1/typewire",
+                         "--nats-url", "tls://127.0.0.1:4222")
+    assert "only nats:// is supported" in said, said
+    assert not (tmp_path / "t.sqlite").exists(), "refused before touching a store"
+
+
 def test_unsafe_or_broken_token_and_key_settings_stop_the_start(tmp_path):
     # A key set over plain http off loopback: anyone on the way could swap the keys.
     assert "use https" in refused_start(tmp_path, "--jwks", "http://keys.example.com/jwks.json")
