@@ -265,9 +265,9 @@ public final class NATSClient: Sendable {
         if let channel { channel.eventLoop.execute { self.flush(channel) } }
     }
 
-    /// Writes what waits now, and returns once it is written to the socket (or at once without a connection):
-    /// for a last word before stopping.
-    public func flush() async {
+    /// Writes what waits now, and returns once it is written to the socket, at once without a connection,
+    /// or after `timeout` (a server that stopped reading): for a last word before stopping.
+    public func flush(timeout: Duration = .seconds(2)) async {
         let taken = state.withLockedValue { state -> (Channel, ByteBuffer)? in
             guard let channel = state.channel else { return nil }
             defer { state.pending = ByteBuffer() }
@@ -276,7 +276,12 @@ public final class NATSClient: Sendable {
         guard let (channel, bytes) = taken else { return }
         let written = channel.eventLoop.makePromise(of: Void.self)
         channel.writeAndFlush(bytes, promise: written)
-        try? await written.futureResult.get()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await written.futureResult.get() }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Writes what waits, if the channel is still the connection and takes writes (on its event loop).

@@ -9,12 +9,12 @@ public final class NATSTestServer: Sendable {
     public let clusterPort: Int
     /// Its log.
     public let log: URL
-    private let process: Process
+    private let process: SpawnedProcess
 
     /// `nats://127.0.0.1:PORT`.
     public var url: String { "nats://127.0.0.1:\(port)" }
 
-    private init(process: Process, port: Int, clusterPort: Int, log: URL) {
+    private init(process: SpawnedProcess, port: Int, clusterPort: Int, log: URL) {
         self.process = process
         self.port = port
         self.clusterPort = clusterPort
@@ -60,18 +60,12 @@ public final class NATSTestServer: Sendable {
     ) async throws -> NATSTestServer {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-nats-\(port)-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
         var arguments = [
             "-a", "127.0.0.1", "-p", "\(port)", "--cluster_name", "typewire-test", "--cluster", "nats://127.0.0.1:\(clusterPort)",
         ]
         if !routes.isEmpty { arguments += ["--routes", routes.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")] }
         if let user { arguments += ["--user", user.name, "--pass", user.password] }
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try SpawnedProcess.spawn(binary, arguments: arguments, log: log)
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -85,7 +79,7 @@ public final class NATSTestServer: Sendable {
 
     /// Kills the server at once (SIGKILL): its clients see their connections reset.
     public func kill() async {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         let deadline = ContinuousClock.now + .seconds(5)
         while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
     }
@@ -95,9 +89,6 @@ public final class NATSTestServer: Sendable {
         ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(text)
     }
 
-    deinit {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-    }
 }
 
 /// Why a test's NATS server could not start.

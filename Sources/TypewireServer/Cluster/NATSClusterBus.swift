@@ -28,20 +28,22 @@ public struct NATSClusterBus: Service {
         try await roster.heartbeat()
         _ = nats.subscribe(to: ClusterSubjects.everyNode)
         await hub.loadRemotePresence(try await roster.presenceOfLiveNodes())
+        let recorder = Task { await recordPresence() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await nats.run() }
             group.addTask { await resyncAfterReconnecting() }
-            group.addTask { await recordPresence() }
             group.addTask {
                 await cancelWhenGracefulShutdown {
                     await roster.watch { await hub.closeAll(reason: "this node rejoined the cluster") }
                 }
             }
             await outbox.finished()
-            // The hub stopped: tell the others at once rather than by missing heartbeats.
+            // The hub stopped: tell the others at once rather than by missing heartbeats, once the last presence
+            // changes are in the table (a store that does not answer is waited for 2 s at most).
             outbox.publish(ClusterEnvelope(node: roster.node, event: .nodeStopping))
             await outbox.flushNow()
-            await nats.flush()
+            await nats.flush(timeout: .seconds(2))
+            await Self.wait(atMost: .seconds(2)) { await recorder.value }
             try? await roster.forget(node: roster.node)
             group.cancelAll()
         }
@@ -68,6 +70,16 @@ public struct NATSClusterBus: Service {
             } catch {
                 logger.error("a user's presence could not be recorded for the cluster", metadata: ["error": "\(error)"])
             }
+        }
+    }
+
+    /// Waits for `operation`, for at most `limit`.
+    private static func wait(atMost limit: Duration, for operation: @escaping @Sendable () async -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await operation() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
         }
     }
 }

@@ -12,9 +12,9 @@ import TypewireTesting
 final class ServerProcess: Sendable {
     let port: Int
     let log: URL
-    private let process: Process
+    private let process: SpawnedProcess
 
-    private init(process: Process, port: Int, log: URL) {
+    private init(process: SpawnedProcess, port: Int, log: URL) {
         self.process = process
         self.port = port
         self.log = log
@@ -71,14 +71,11 @@ final class ServerProcess: Sendable {
         }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-node-\(name)-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments =
-            ["serve", "--seed-demo", "--jwt-secret", TestServer.secret] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try SpawnedProcess.spawn(
+            executable.path,
+            arguments: ["serve", "--seed-demo", "--jwt-secret", TestServer.secret] + (arguments.contains("--port") ? [] : ["--port", "0"])
+                + arguments,
+            log: log)
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -124,13 +121,13 @@ final class ServerProcess: Sendable {
 
     /// Kills the process at once (SIGKILL): no goodbye, no closing handshake; the kernel closes its sockets.
     func kill() async {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         await waitForExit(within: .seconds(5))
     }
 
     /// Freezes the process (SIGSTOP) or lets it go on (SIGCONT): a node that stalls.
     func pause(_ paused: Bool) {
-        Foundation.kill(process.processIdentifier, paused ? SIGSTOP : SIGCONT)
+        process.signal(paused ? SIGSTOP : SIGCONT)
     }
 
     /// Stops the process gracefully (SIGTERM), and kills it if it has not exited within 10 s.
