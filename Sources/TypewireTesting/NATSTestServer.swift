@@ -44,8 +44,8 @@ public final class NATSTestServer: Sendable {
         guard let binary else { throw NATSTestServerError(skipReason) }
         var lastError: (any Error)?
         for _ in 1...RestartPort.attempts {
-            let port = port ?? RestartPort.pick()
-            let clusterPort = clusterPort ?? RestartPort.pick()
+            let port = port ?? Self.reservePort()
+            let clusterPort = clusterPort ?? Self.reservePort()
             do {
                 return try await launch(binary, port: port, clusterPort: clusterPort, routes: routes, user: user)
             } catch {
@@ -53,6 +53,21 @@ public final class NATSTestServer: Sendable {
             }
         }
         throw lastError ?? NATSTestServerError("nats-server did not start")
+    }
+
+    /// Ports handed out in this test process: two test servers never get the same one (a random pick would give
+    /// some run's servers a client port equal to another's route port: the second one then exits).
+    private static let handedOut = NSLock()
+    nonisolated(unsafe) private static var used: Set<Int> = []
+
+    /// A port below the ephemeral range that no test server of this process was given, and none will be.
+    public static func reservePort() -> Int {
+        handedOut.withLock {
+            var port = RestartPort.pick()
+            while used.contains(port) { port = RestartPort.pick() }
+            used.insert(port)
+            return port
+        }
     }
 
     private static func launch(
@@ -69,7 +84,10 @@ public final class NATSTestServer: Sendable {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if text.contains("Server is ready") { return NATSTestServer(process: process, port: port, clusterPort: clusterPort, log: log) }
+            // The route port is bound after "Server is ready": a server whose route port was taken exits then.
+            if text.contains("Server is ready"), text.contains("Listening for route connections"), process.isRunning {
+                return NATSTestServer(process: process, port: port, clusterPort: clusterPort, log: log)
+            }
             guard process.isRunning else { throw NATSTestServerError("nats-server exited: \(text.suffix(1_000))") }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -70,10 +70,12 @@ extension ClusterTests {
         try await Self.withNATS(servers: 3) { nats in
             try await withCluster(nodes: 3, bus: .nats(nats.map(\.url))) { nodes, _ in
                 // Alice on the node connected to the server to be killed, Bob on another.
-                let onKilled = try #require(
-                    nodes.firstIndex {
-                        ((try? String(contentsOf: $0.log, encoding: .utf8)) ?? "").contains("server=127.0.0.1:\(nats[0].port)")
-                    })
+                // A node logs its NATS connection once made, which may come after it listens.
+                func connectedToTheFirst(_ node: ServerProcess) -> Bool {
+                    ((try? String(contentsOf: node.log, encoding: .utf8)) ?? "").contains("server=127.0.0.1:\(nats[0].port) ")
+                }
+                try await eventually { nodes.contains(where: connectedToTheFirst) }
+                let onKilled = try #require(nodes.firstIndex(where: connectedToTheFirst))
                 let alice = try await nodes[onKilled].subscribedSocket("alice", to: Self.group)
                 let bob = try await nodes[(onKilled + 1) % 3].subscribedSocket("bob", to: Self.group)
                 alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
