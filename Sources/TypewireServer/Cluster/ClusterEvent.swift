@@ -129,25 +129,38 @@ struct NotifyQueue: ClusterSink {
     }
 }
 
-/// Counts the events a full queue dropped, and says so in the log (the first, then every thousandth).
+/// Counts events the bus dropped, in a metric and in the log (the first, then every thousandth): those a full
+/// queue could not take, or payloads that were not signed with the cluster's key.
 final class DropCount: Sendable {
     private let count = NIOLockedValueBox(0)
     private let logger: Logger
     private let counter: Counter?
+    private let message: Logger.Message
 
-    init(logger: Logger, counter: Counter? = nil) {
+    init(
+        logger: Logger, counter: Counter? = nil,
+        message: Logger.Message = "the cluster bus cannot keep up: events for the other nodes were dropped"
+    ) {
         self.logger = logger
         self.counter = counter
+        self.message = message
     }
 
-    func add() {
+    /// A counter of payloads that are not signed with the cluster's key.
+    static func unsigned(logger: Logger, counter: Counter) -> DropCount {
+        DropCount(
+            logger: logger, counter: counter,
+            message: "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the cluster secret?)")
+    }
+
+    func add(_ metadata: Logger.Metadata = [:]) {
         counter?.increment()
         let total = count.withLockedValue { count -> Int in
             count += 1
             return count
         }
         if total == 1 || total.isMultiple(of: 1_000) {
-            logger.error("the cluster bus cannot keep up: events for the other nodes were dropped", metadata: ["dropped": "\(total)"])
+            logger.error(message, metadata: metadata.merging(["dropped": "\(total)"]) { $1 })
         }
     }
 }

@@ -13,12 +13,13 @@ final class NATSClusterReceiver: Sendable {
     private let metrics: ClusterMetrics
     private let logger: Logger
     private let attached = NIOLockedValueBox<(hub: Hub, roster: ClusterRoster)?>(nil)
-    private let refused = NIOLockedValueBox(0)
+    private let refused: DropCount
 
     init(payloads: ClusterPayload, metrics: ClusterMetrics, logger: Logger) {
         self.payloads = payloads
         self.metrics = metrics
         self.logger = logger
+        refused = .unsigned(logger: logger, counter: metrics.eventsRefused)
     }
 
     /// Where events go from now on.
@@ -30,17 +31,7 @@ final class NATSClusterReceiver: Sendable {
     func receive(_ message: NATSMessage) {
         guard let (hub, roster) = attached.withLockedValue({ $0 }) else { return }
         guard let (node, events) = payloads.decodeBatch(message.payload) else {
-            metrics.eventsRefused.increment()
-            let count = refused.withLockedValue { count -> Int in
-                count += 1
-                return count
-            }
-            if count == 1 || count.isMultiple(of: 1_000) {
-                logger.error(
-                    "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the cluster secret?)",
-                    metadata: ["dropped": "\(count)", "subject": "\(message.subject)"])
-            }
-            return
+            return refused.add(["subject": "\(message.subject)"])
         }
         for event in events {
             if case .resync = event {

@@ -45,6 +45,7 @@ public struct PostgresClusterBus: Service {
 
     private func listen() async {
         var first = true
+        let refused = DropCount.unsigned(logger: logger, counter: metrics.eventsRefused)
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
@@ -56,19 +57,12 @@ public struct PostgresClusterBus: Service {
                             // Events were lost while nobody listened: clients resync by reconnecting.
                             await hub.closeAll(reason: "the cluster bus reconnected")
                         }
-                        var refused = 0
                         for try await notification in notifications {
                             // A node hears its own notifications: they are skipped before any decoding.
                             let payload = notification.payload
                             guard ClusterPayload.node(of: payload) != Substring(node) else { continue }
                             guard let envelope = payloads.decode(payload) else {
-                                refused += 1
-                                metrics.eventsRefused.increment()
-                                if refused == 1 || refused.isMultiple(of: 1_000) {
-                                    logger.error(
-                                        "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the JWT secret?)",
-                                        metadata: ["dropped": "\(refused)"])
-                                }
+                                refused.add()
                                 continue
                             }
                             await hub.apply(envelope)

@@ -325,12 +325,10 @@ public final class Hub: Sendable {
     /// event of a user or a node in every shard.
     func apply(_ envelope: ClusterEnvelope) async {
         metrics.cluster.eventsReceived.increment()
-        switch envelope.event {
-        case .presenceSharing(let user, let shares): return await applyPresenceSharing(shares, for: user)
-        case .membership(let conversation, _, _): return await shard(for: conversation).apply(envelope)
-        default: break
+        guard let shards = shards(for: envelope.event) else {
+            guard case .presenceSharing(let user, let shares) = envelope.event else { return }
+            return await applyPresenceSharing(shares, for: user)
         }
-        if let conversation = envelope.event.conversation { return await shard(for: conversation).apply(envelope) }
         for shard in shards { await shard.apply(envelope) }
     }
 
@@ -339,14 +337,21 @@ public final class Hub: Sendable {
     /// on an event loop in order, calls this for each event: no task and no hop back per event).
     func dispatch(_ envelope: ClusterEnvelope) {
         metrics.cluster.eventsReceived.increment()
-        switch envelope.event {
-        case .presenceSharing(let user, let shares):
+        guard let shards = shards(for: envelope.event) else {
+            guard case .presenceSharing(let user, let shares) = envelope.event else { return }
             Task { await applyPresenceSharing(shares, for: user) }
-        case .membership(let conversation, _, _):
-            shard(for: conversation).enqueue(envelope)
-        default:
-            if let conversation = envelope.event.conversation { return shard(for: conversation).enqueue(envelope) }
-            for shard in shards { shard.enqueue(envelope) }
+            return
+        }
+        for shard in shards { shard.enqueue(envelope) }
+    }
+
+    /// The shards an event from another node concerns: its conversation's (a membership change's too, which
+    /// every node hears), or all; nil for a change of presence sharing, which the hub applies itself.
+    private func shards(for event: ClusterEvent) -> [HubShard]? {
+        switch event {
+        case .presenceSharing: nil
+        case .membership(let conversation, _, _): [shard(for: conversation)]
+        default: event.conversation.map { [shard(for: $0)] } ?? shards
         }
     }
 
