@@ -40,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(name: "TypewireCore"),
@@ -67,6 +68,7 @@ let package = Package(
                 server("JWTKit", "jwt-kit"),
                 server("Crypto", "swift-crypto"),
                 server("Prometheus", "swift-prometheus"),
+                server("AsyncHTTPClient", "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "Atomics", package: "swift-atomics"),

@@ -57,11 +57,11 @@ public final class HeldHistoryStore: ChatStore {
         if holdsParticipants { await hold() }
         return participants
     }
-    public func storeMessage(conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64) async throws
-        -> StoredMessage?
-    {
+    public func storeMessage(
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
+    ) async throws -> StoredMessage? {
         try await store.storeMessage(
-            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt)
+            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, webhooks: webhooks)
     }
     public func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws
         -> ChatMessage?

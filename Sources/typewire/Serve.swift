@@ -130,6 +130,25 @@ struct Serve: AsyncParsableCommand {
     var allowedOrigins: String?
 
     @Option(
+        help:
+            "POST events to this URL (repeat for several; TYPEWIRE_WEBHOOK_URL, comma-separated): message.created, message.edited, reply.started, reply.finished, presence.changed, conversation.members_changed (docs/PROTOCOL.md, Webhooks)."
+    )
+    var webhookUrl: [String] = []
+
+    @Option(
+        help: "The secret webhook deliveries are signed with, at least 32 bytes; required with --webhook-url (TYPEWIRE_WEBHOOK_SECRET).")
+    var webhookSecret: String?
+
+    @Option(
+        help:
+            "Comma-separated event types to send; default all but activity.changed, which is sent at most once a second per conversation when named (TYPEWIRE_WEBHOOK_EVENTS)."
+    )
+    var webhookEvents: String?
+
+    @Option(help: "The longest wait between attempts of a failed delivery, in milliseconds; default 600000 (TYPEWIRE_WEBHOOK_MAX_DELAY).")
+    var webhookMaxDelay: Int?
+
+    @Option(
         name: .customLong("public"), help: "The web demo's folder, served at / (TYPEWIRE_PUBLIC; default Public, in the current directory)."
     )
     var publicDirectory: String?
@@ -234,6 +253,25 @@ struct Serve: AsyncParsableCommand {
         if let folder = try setting(publicDirectory, "TYPEWIRE_PUBLIC", { $0 }) { configuration.http.publicDirectory = folder }
         configuration.threads = try setting(threads, "TYPEWIRE_THREADS", Self.integer)
         configuration.stageMetrics = stageMetrics || Self.isOn(environment["TYPEWIRE_STAGE_METRICS"])
+        configuration.webhooks.endpoints =
+            webhookUrl.isEmpty ? Self.list(environment["TYPEWIRE_WEBHOOK_URL"] ?? "") : webhookUrl.flatMap { Self.list($0) }
+        configuration.webhooks.secret = try setting(webhookSecret, "TYPEWIRE_WEBHOOK_SECRET") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        if let names = try setting(webhookEvents, "TYPEWIRE_WEBHOOK_EVENTS", { $0 }) {
+            configuration.webhooks.events = try Set(
+                Self.list(names).map { name in
+                    guard let type = WebhookEventType(rawValue: name) else {
+                        let known = WebhookEventType.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw CommandError("--webhook-events: '\(name.prefix(64))' is not an event type; the types are \(known).")
+                    }
+                    return type
+                })
+        }
+        if let delay = try setting(webhookMaxDelay, "TYPEWIRE_WEBHOOK_MAX_DELAY", Self.integer) {
+            guard delay > 0 else { throw CommandError("--webhook-max-delay must be positive.") }
+            configuration.webhooks.retry.maxDelay = .milliseconds(delay)
+            configuration.webhooks.retry.firstDelay = min(configuration.webhooks.retry.firstDelay, .milliseconds(delay))
+        }
+        do { try configuration.webhooks.validate() } catch { throw CommandError("\(error)") }
         try Self.check(configuration)
         let files = OpenFileLimit.raiseToHard()
         logger.info(
@@ -333,6 +371,11 @@ struct Serve: AsyncParsableCommand {
                 "--activity-ttl, --ping-interval, --header-timeout, --close-timeout, --activity-rate, --message-rate and --handshake-rate must be positive, --max-queued-bytes at least 65536, --handshake-burst at least 1, --refusals-per-address and --pending-connections-per-address 0 or more."
             )
         }
+    }
+
+    /// The non-empty items of a comma-separated list, trimmed.
+    private static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// Whether a TYPEWIRE_* switch is set (`1` or `true`).

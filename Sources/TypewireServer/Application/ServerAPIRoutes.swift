@@ -81,8 +81,7 @@ struct ServerAPIRoutes {
                         "'\(id.prefix(64))' is a \(existing.rawValue) conversation; its kind cannot change. Delete it first to make a \(body.kind.rawValue)."
                 )
             }
-            for user in change.joined { await hub.participantAdded(user, to: id) }
-            for user in change.left { await hub.participantRemoved(user, from: id) }
+            await hub.membersChanged(in: id, joined: change.joined, left: change.left)
             let state = ConversationState(
                 id: id, kind: change.conversation.kind, title: change.conversation.title, members: members.sorted(),
                 joined: change.joined, left: change.left

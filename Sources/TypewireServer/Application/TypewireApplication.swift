@@ -41,9 +41,17 @@ public enum TypewireApplication {
                 cluster, client: postgres.client, node: node, payloads: ClusterPayload(secret: secret), metrics: metrics.cluster,
                 group: group, logger: logger)
         }
+        var webhooks: WebhookService?
+        if configuration.webhooks.isEnabled {
+            guard let outbox = store as? any WebhookOutbox else { throw ConfigurationError.webhooksNeedOutbox }
+            webhooks = try WebhookService(
+                configuration: configuration.webhooks, outbox: outbox, metrics: metrics.webhooks, logger: logger, eventLoopGroup: group,
+                now: { Int64(Date().timeIntervalSince1970 * 1_000) })
+        }
         let hub = Hub(
             store: store, configuration: configuration, metrics: metrics, logger: logger,
-            cluster: clusterParts.map { ClusterPublisher(node: node, sink: $0.sink) }, eventLoops: Array(group.makeIterator())
+            cluster: clusterParts.map { ClusterPublisher(node: node, sink: $0.sink) }, webhooks: webhooks?.events,
+            eventLoops: Array(group.makeIterator())
         )
         let bus = clusterParts?.bus(hub: hub)
         let refusals = AddressRefusals(
@@ -113,7 +121,7 @@ public enum TypewireApplication {
             eventLoopGroupProvider: .shared(group),
             logger: logger
         )
-        return TypewireService(application: application, sockets: sockets, hub: hub, bus: bus, logger: logger)
+        return TypewireService(application: application, sockets: sockets, hub: hub, bus: bus, webhooks: webhooks, logger: logger)
     }
 
     /// Whether a request may open a socket: the socket path, and, when origins are configured, no browser

@@ -15,14 +15,15 @@ public struct TypewireService: Service {
     let sockets: OpenSockets
     let hub: Hub
     let bus: (any Service)?
+    let webhooks: WebhookService?
     let logger: Logger
 
     public func run() async throws {
         // A service group shuts its services down in reverse order: the server's (no new connection, every
         // socket closed) before the hub's, and the cluster bus last, so the hub's last events (the sockets'
-        // goodbyes) still reach the other nodes.
+        // goodbyes) still reach the other nodes. The webhooks' dispatcher stops after the hub, before the bus.
         let services: [any Service] =
-            (bus.map { [$0] } ?? []) + [
+            (bus.map { [$0] } ?? []) + (webhooks.map { [$0] } ?? []) + [
                 HubService(hub: hub, logger: logger), ServerService(application: application, sockets: sockets, logger: logger),
             ]
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))

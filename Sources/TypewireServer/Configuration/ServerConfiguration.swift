@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var addresses: Addresses
     /// The server API for the app's backend.
     public var serverAPI: ServerAPI
+    /// Events sent to the app's backend.
+    public var webhooks: Webhooks
     /// Event-loop threads: the sockets and the hub's shards (one per loop) run on them. Default nil: NIO's
     /// shared group, one loop per core.
     public var threads: Int?
@@ -48,6 +50,7 @@ public struct ServerConfiguration: Sendable {
         conversations = Conversations()
         addresses = Addresses()
         serverAPI = ServerAPI()
+        webhooks = Webhooks()
         threads = nil
         demo = false
         stageMetrics = false

@@ -50,6 +50,11 @@ struct ActivityBoard {
         return true
     }
 
+    /// What a socket of this node is doing in a conversation (``Activity/none`` if nothing).
+    func activity(of connection: ConnectionID, in conversation: String) -> Activity {
+        conversations[conversation]?[.local(connection)]?.activity ?? .none
+    }
+
     /// Clears a user's activity on every device in one conversation (a sent message, a removal).
     /// - Returns: Whether anything was cleared.
     mutating func clear(user: String, in conversation: String) -> Bool {

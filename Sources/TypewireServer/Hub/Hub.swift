@@ -38,6 +38,8 @@ public final class Hub: Sendable {
     private let logger: Logger
     /// Where events for the other nodes of a cluster go; nil on a single node.
     private let cluster: ClusterPublisher?
+    /// Where events for the app's backend go; nil without webhooks.
+    let webhooks: WebhookEvents?
     private let streams = SharedOpenReplies()
     private let nextConnectionID = ManagedAtomic<ConnectionID>(1)
     /// The sockets each user has on this node: served (the user's presence for the other nodes) and holding
@@ -52,13 +54,14 @@ public final class Hub: Sendable {
     ///   - configuration: Limits and intervals.
     ///   - metrics: Where the counters go.
     ///   - cluster: Where events for the other nodes go, when the node is part of a cluster.
+    ///   - webhooks: Where events for the app's backend go, when it has webhook endpoints.
     ///   - now: The server's clock in milliseconds since 1970; injected for tests.
     ///   - eventLoops: The loops the shards run on, one shard each; the server's own, so that sockets are
     ///     written to from their own loop's shard without a hop. By default every loop of NIO's shared group,
     ///     which the server runs on.
     public init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics = HubMetrics(),
-        logger: Logger = Logger(label: "typewire.hub"), cluster: ClusterPublisher? = nil,
+        logger: Logger = Logger(label: "typewire.hub"), cluster: ClusterPublisher? = nil, webhooks: WebhookEvents? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) },
         eventLoops: [any EventLoop] = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
     ) {
@@ -69,13 +72,14 @@ public final class Hub: Sendable {
         self.logger = logger
         self.now = now
         self.cluster = cluster
+        self.webhooks = webhooks
         self.handshakes = HandshakeBudgets(configuration.budgets.handshakes)
         let streams = streams
         let gate = HandshakeGate(limit: Self.handshakesAtOnce)
         self.handshakeGate = gate
         self.shards = eventLoops.map { loop in
             HubShard(
-                store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: cluster,
+                store: store, configuration: configuration, metrics: metrics, logger: logger, cluster: cluster, webhooks: webhooks,
                 streams: streams, handshakeGate: gate, now: now, eventLoop: loop
             )
         }
@@ -177,6 +181,9 @@ public final class Hub: Sendable {
         outbox.enqueue(Self.encode(welcome))
         metrics.sent("welcome")
         if firstDevice, settings.sharesPresence { cluster?.publish(.presence(user: identity.userID, online: true)) }
+        if firstDevice, await !shards[0].isConnectedElsewhere(identity.userID) {
+            webhooks?.record(.presenceChanged(user: identity.userID, online: true))
+        }
         return id
     }
 
@@ -208,6 +215,7 @@ public final class Hub: Sendable {
         guard userSockets.withLockedValue({ $0.stopServing(of: user) }) else { return true }
         streams.withLockedValue { $0.forget(bot: user) }
         cluster?.publish(.presence(user: user, online: false))
+        if await !shards[0].isConnectedElsewhere(user) { webhooks?.record(.presenceChanged(user: user, online: false)) }
         return true
     }
 
@@ -260,20 +268,43 @@ public final class Hub: Sendable {
 
     /// A participant joined: they may subscribe from now on.
     public func participantAdded(_ user: String, to conversation: String) async {
-        cluster?.publish(.membership(conversation: conversation, user: user, added: true))
-        await shard(for: conversation).applyParticipantAdded(user, to: conversation)
+        await membersChanged(in: conversation, joined: [user], left: [])
     }
 
     /// A participant left or was removed: their activity is cleared and their subscriptions end at once.
     public func participantRemoved(_ user: String, from conversation: String) async {
-        cluster?.publish(.membership(conversation: conversation, user: user, added: false))
-        await shard(for: conversation).applyParticipantRemoved(user, from: conversation)
+        await membersChanged(in: conversation, joined: [], left: [user])
+    }
+
+    /// Participants joined and left a conversation (a new conversation: all of them joined): those who left
+    /// are removed as by ``participantRemoved(_:from:)``, on every node, and the app's backend hears of the
+    /// change once.
+    public func membersChanged(in conversation: String, joined: [String], left: [String]) async {
+        for user in joined { await applyMembership(of: user, in: conversation, added: true) }
+        for user in left { await applyMembership(of: user, in: conversation, added: false) }
+        guard !joined.isEmpty || !left.isEmpty else { return }
+        webhooks?.record(.membersChanged(conversation: conversation, added: joined, removed: left, deleted: false))
+    }
+
+    /// A user made a conversation: nobody follows it yet, so only the app's backend hears of its members.
+    public func conversationCreated(_ conversation: String, members: [String]) {
+        webhooks?.record(.membersChanged(conversation: conversation, added: members, removed: [], deleted: false))
     }
 
     /// A conversation was deleted: each former participant is removed as by ``participantRemoved(_:from:)``
     /// (activity cleared, subscriptions ended at once), on every node.
     public func conversationDeleted(_ conversation: String, participants: [String]) async {
-        for user in participants { await participantRemoved(user, from: conversation) }
+        for user in participants { await applyMembership(of: user, in: conversation, added: false) }
+        webhooks?.record(.membersChanged(conversation: conversation, added: [], removed: participants, deleted: true))
+    }
+
+    private func applyMembership(of user: String, in conversation: String, added: Bool) async {
+        cluster?.publish(.membership(conversation: conversation, user: user, added: added))
+        if added {
+            await shard(for: conversation).applyParticipantAdded(user, to: conversation)
+        } else {
+            await shard(for: conversation).applyParticipantRemoved(user, from: conversation)
+        }
     }
 
     /// A user turned sharing their typing on or off; off clears what they were doing everywhere.

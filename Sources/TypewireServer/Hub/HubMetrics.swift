@@ -19,6 +19,8 @@ public struct HubMetrics: Sendable {
     let relayLatency: DurationHistogram
     /// What crosses the cluster bus.
     public let cluster: ClusterMetrics
+    /// The webhooks' outbox and deliveries.
+    public let webhooks: WebhookMetrics
     /// The stages' timings, with ``ServerConfiguration/stageMetrics`` only.
     package let stages: StageTimings?
     private let framesIn: [String: Counter]
@@ -30,6 +32,7 @@ public struct HubMetrics: Sendable {
         self.registry = registry
         stages = timesStages ? StageTimings(registry: registry) : nil
         cluster = ClusterMetrics(registry: registry)
+        webhooks = WebhookMetrics(registry: registry)
         func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "typewire", metricName: metric, unitName: unit, helpText: help)
         }

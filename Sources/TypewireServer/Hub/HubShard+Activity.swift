@@ -18,8 +18,12 @@ extension HubShard {
             guard await ensureParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: .activity) else { return }
         }
         guard connections[id] != nil, users.sharesTyping(identity.userID) else { return }
+        let previous = board.activity(of: id, in: conversation)
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
             publishActivity(of: conversation)
+        }
+        if activity != previous {
+            webhooks?.record(.activityChanged(conversation: conversation, user: identity.userID, activity: activity))
         }
     }
 

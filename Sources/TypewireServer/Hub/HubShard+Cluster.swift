@@ -6,6 +6,11 @@ extension HubShard {
         users.isOnline(user) && users.visibility.sharesPresence(user)
     }
 
+    /// Whether a user has a socket on another node of the cluster (whatever they share).
+    func isConnectedElsewhere(_ user: String) -> Bool {
+        users.isConnectedElsewhere(user)
+    }
+
     /// Which of these users are online, here or on another node, and share it (no viewer's blocks applied).
     func onlineUsers(among users: [String]) -> Set<String> {
         Set(users.filter(isShownOnline))

@@ -27,7 +27,9 @@ extension HubShard {
             // nil: the conversation was deleted, or the sender removed, since they were let in.
             guard
                 let message = try await store.storeMessage(
-                    conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text, sentAt: now()
+                    conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text,
+                    sentAt: now(),
+                    webhooks: webhooks?.messageWebhooks(offline: offlineMembers(of: send.conversation, besides: identity.userID))
                 )
             else { return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId, request: .send)) }
             stored = message
@@ -41,7 +43,10 @@ extension HubShard {
                         "The message was not stored: the server cannot write to its storage now. It was not sent to anyone; try again later.",
                     ref: send.clientMessageId, request: .send))
         }
-        if stored.isNew { deliverMessage(stored.message) }
+        if stored.isNew {
+            deliverMessage(stored.message)
+            webhooks?.messageStored()
+        }
         if let replyID = ReplyID.replyMessageId(of: send.clientMessageId) {
             // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
             let key = StreamKey(conversation: send.conversation, messageId: replyID, bot: identity.userID)
@@ -81,6 +86,14 @@ extension HubShard {
                     request: .edit))
         }
         deliverMessage(edited)
+        webhooks?.record(.messageEdited(edited))
+    }
+
+    /// The conversation's members, but `user`, with no socket open on any node, sorted: whom a push
+    /// notification of a new message is for (the members are cached: a send checked them).
+    private func offlineMembers(of conversation: String, besides user: String) -> [String] {
+        guard webhooks?.wants(.messageCreated) == true, let members = members[conversation] else { return [] }
+        return members.filter { $0 != user && !users.isOnline($0) }.sorted()
     }
 
     /// Sends a new or edited message to the conversation's subscribers, here and on the other nodes.
@@ -122,7 +135,7 @@ extension HubShard {
                 return .tooLong
             }
             if part.isFinal { replies.remove(key) } else { replies.set(text, for: key, at: time) }
-            return .accepted(text: text)
+            return .accepted(text: text, isFirst: known == nil)
         }
         let text: String
         switch outcome {
@@ -136,9 +149,11 @@ extension HubShard {
             return reply(
                 to: id,
                 .init(code: .tooLarge, message: "The reply has more than \(maxLength) characters.", ref: part.messageId, request: .stream))
-        case .accepted(let whole):
+        case .accepted(let whole, let isFirst):
             text = whole
+            if isFirst { webhooks?.record(.replyStarted(conversation: part.conversation, replyId: part.messageId, bot: identity.userID)) }
         }
+        if part.isFinal { webhooks?.record(.replyFinished(conversation: part.conversation, replyId: part.messageId, bot: identity.userID)) }
         let delta = ServerFrame.StreamDelta(
             conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
         )
@@ -161,6 +176,6 @@ private enum StreamPartOutcome {
     case tooManyOpen
     /// The reply would pass ``ServerConfiguration/Messages/maxLength``; it is dropped.
     case tooLong
-    /// Taken; the reply's text so far.
-    case accepted(text: String)
+    /// Taken; the reply's text so far, and whether this part began it.
+    case accepted(text: String, isFirst: Bool)
 }

@@ -67,13 +67,15 @@ actor HubShard: EventLoopActor {
     let streams: SharedOpenReplies
     /// Where events for the other nodes of a cluster go; nil on a single node.
     let cluster: ClusterPublisher?
+    /// Where events for the app's backend go; nil without webhooks.
+    let webhooks: WebhookEvents?
     /// The next expiry sweep (``runExpiry()``), a timer of ``eventLoop``.
     var expiryTimer: Scheduled<Void>?
 
     init(
         store: any ChatStore, configuration: ServerConfiguration, metrics: HubMetrics, logger: Logger,
-        cluster: ClusterPublisher?, streams: SharedOpenReplies, handshakeGate: HandshakeGate, now: @escaping @Sendable () -> Int64,
-        eventLoop: any EventLoop
+        cluster: ClusterPublisher?, webhooks: WebhookEvents? = nil, streams: SharedOpenReplies, handshakeGate: HandshakeGate,
+        now: @escaping @Sendable () -> Int64, eventLoop: any EventLoop
     ) {
         self.eventLoop = eventLoop
         self.handshakeGate = handshakeGate
@@ -88,6 +90,7 @@ actor HubShard: EventLoopActor {
             deliveriesPerSecond: configuration.typing.largeGroupDeliveries
         )
         self.cluster = cluster
+        self.webhooks = webhooks
         self.streams = streams
     }
 }

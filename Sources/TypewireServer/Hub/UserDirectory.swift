@@ -28,6 +28,11 @@ struct UserDirectory {
         socketsOfUser[user] != nil || remoteNodes[user] != nil
     }
 
+    /// Whether the user has a socket on another node of the cluster.
+    func isConnectedElsewhere(_ user: String) -> Bool {
+        remoteNodes[user] != nil
+    }
+
     /// Whether the user shares their typing (a user not connected here does, as far as this node knows).
     func sharesTyping(_ user: String) -> Bool {
         !notSharingTyping.contains(user)

@@ -79,6 +79,14 @@ public struct StoredUser: Sendable, Hashable {
 }
 
 extension ChatStore {
+    /// Stores a message with no webhook deliveries (``storeMessage(conversation:sender:clientMessageId:text:sentAt:webhooks:)``).
+    public func storeMessage(
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
+    ) async throws -> StoredMessage? {
+        try await storeMessage(
+            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, webhooks: nil)
+    }
+
     /// ``recentMessages(of:limit:withinBytes:)`` for a store that cannot choose by size: reads the latest
     /// `limit` messages and keeps the newest that fit.
     public func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage] {
@@ -149,10 +157,12 @@ public protocol ChatStore: Sendable {
     /// The participants of a conversation, with their display names (offline as far as the store knows).
     func participants(of conversation: String) async throws -> [Participant]
     /// Stores a message once per (conversation, sender, client message id); a retry returns the stored one.
+    /// - Parameter webhooks: Webhook deliveries of a new message, written in the same transaction (a retry
+    ///   writes none); nil for none.
     /// - Returns: nil, and nothing stored, if the sender is not a participant when the message would be stored
     ///   (the conversation was deleted, or they were removed, after the server let the message in).
     func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
     ) async throws -> StoredMessage?
     /// Replaces the text of a message its sender wrote.
     /// - Returns: The edited message, or nil if no such message of this sender is in the conversation.

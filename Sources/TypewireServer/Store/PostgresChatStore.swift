@@ -9,7 +9,7 @@ import TypewireCore
 public final class PostgresChatStore: ChatStore {
     let client: PostgresClient
     private let runner: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
 
     private init(client: PostgresClient, logger: Logger) {
         self.client = client
@@ -101,6 +101,15 @@ public final class PostgresChatStore: ChatStore {
             // Sharing one's presence, and who blocked a user (a blocked user is shown the blocker offline).
             "ALTER TABLE users ADD COLUMN shares_presence BOOLEAN NOT NULL DEFAULT TRUE",
             "CREATE INDEX blocks_by_blocked ON blocks (blocked)",
+        ],
+        [
+            // The webhook outbox: one row per event and endpoint until the endpoint takes it.
+            """
+            CREATE TABLE webhook_outbox (id BIGSERIAL PRIMARY KEY, event_id TEXT NOT NULL, type TEXT NOT NULL,
+            endpoint TEXT NOT NULL, body TEXT NOT NULL, created_at BIGINT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+            due_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX webhook_outbox_by_due ON webhook_outbox (due_at)",
         ],
     ]
 
@@ -244,18 +253,30 @@ public final class PostgresChatStore: ChatStore {
     }
 
     public func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
     ) async throws -> StoredMessage? {
         // Stored only while the sender is a participant, checked in the same statement, which holds the
         // participant's row until it commits: a delete or a removal waits for it, or wins and leaves nothing.
-        let inserted = try await messages(
-            #"""
+        let insert: PostgresQuery = #"""
             INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
             SELECT \#(conversation), \#(sender.userID), \#(sender.name), \#(clientMessageId), \#(text), \#(sentAt)
             FROM participants WHERE conversation = \#(conversation) AND "user" = \#(sender.userID) FOR KEY SHARE
             ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
             RETURNING \#(unescaped: Self.messageColumns)
-            """#)
+            """#
+        let inserted: [ChatMessage]
+        if let webhooks, !webhooks.endpoints.isEmpty {
+            let logger = logger
+            inserted = try await transaction { connection in
+                let inserted = try await Self.messages(from: connection.query(insert, logger: logger))
+                if let message = inserted.first {
+                    try await Self.insertWebhook(webhooks.event(message), to: webhooks.endpoints, on: connection, logger: logger)
+                }
+                return inserted
+            }
+        } else {
+            inserted = try await messages(insert)
+        }
         if let message = inserted.first { return StoredMessage(message: message, isNew: true) }
         let existing = try await messages(
             """
@@ -403,7 +424,7 @@ public final class PostgresChatStore: ChatStore {
 
     /// Runs `body` in a transaction on a connection of its own; a ``MembershipRefusal`` it throws (after which
     /// the transaction was rolled back) is thrown as it is, not wrapped in postgres-nio's transaction error.
-    private func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> sending Result {
+    func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> sending Result {
         do {
             return try await client.withTransaction(logger: logger, body)
         } catch let error as PostgresTransactionError {
@@ -413,7 +434,7 @@ public final class PostgresChatStore: ChatStore {
     }
 
     /// Runs a statement and reads its rows to the end (errors surface only there).
-    private func run(_ query: PostgresQuery) async throws {
+    func run(_ query: PostgresQuery) async throws {
         try await client.query(query, logger: logger).drain()
     }
 
@@ -430,9 +451,13 @@ public final class PostgresChatStore: ChatStore {
 
     private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at"
 
-    private func messages(_ query: PostgresQuery) async throws -> [ChatMessage] {
+    func messages(_ query: PostgresQuery) async throws -> [ChatMessage] {
+        try await Self.messages(from: client.query(query, logger: logger))
+    }
+
+    /// The messages of rows that hold ``messageColumns``.
+    static func messages(from rows: PostgresRowSequence) async throws -> [ChatMessage] {
         var messages: [ChatMessage] = []
-        let rows = try await client.query(query, logger: logger)
         for try await (seq, conversation, sender, senderName, clientMessageId, text, sentAt, editedAt) in rows.decode(
             (Int64, String, String, String?, String, String, Int64, Int64?).self
         ) {

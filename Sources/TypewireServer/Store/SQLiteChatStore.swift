@@ -8,7 +8,7 @@ import TypewireCore
 /// it in WAL mode (``SQLiteConnections``): a read, such as a socket's handshake, never waits behind a
 /// write. The schema is migrated on open.
 public final class SQLiteChatStore: ChatStore {
-    private let database: SQLiteConnections
+    let database: SQLiteConnections
 
     private init(database: SQLiteConnections) {
         self.database = database
@@ -72,6 +72,15 @@ public final class SQLiteChatStore: ChatStore {
             // Sharing one's presence, and who blocked a user (a blocked user is shown the blocker offline).
             "ALTER TABLE users ADD COLUMN shares_presence INTEGER NOT NULL DEFAULT 1",
             "CREATE INDEX blocks_by_blocked ON blocks (blocked)",
+        ],
+        [
+            // The webhook outbox: one row per event and endpoint until the endpoint takes it.
+            """
+            CREATE TABLE webhook_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL, type TEXT NOT NULL,
+            endpoint TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+            due_at INTEGER NOT NULL)
+            """,
+            "CREATE INDEX webhook_outbox_by_due ON webhook_outbox (due_at)",
         ],
     ]
 
@@ -224,35 +233,53 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
     ) async throws -> StoredMessage? {
-        try await database.write { connection in
-            // Stored only while the sender is a participant, checked in the same statement: a delete or a removal
-            // committed after the server let the message in leaves nothing behind.
-            let inserted = try await connection.query(
-                """
-                INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
-                SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM participants WHERE conversation = ? AND user = ?)
-                ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
-                RETURNING \(Self.messageColumns)
-                """,
-                [
-                    .text(conversation), .text(sender.userID), sender.name.map(SQLiteData.text) ?? .null, .text(clientMessageId),
-                    .text(text), .integer(Int(sentAt)), .text(conversation), .text(sender.userID),
-                ]
-            )
-            if let row = inserted.first, let message = Self.message(from: row) {
-                return StoredMessage(message: message, isNew: true)
+        guard let webhooks, !webhooks.endpoints.isEmpty else {
+            return try await database.write { connection in
+                try await Self.storeMessage(
+                    conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, on: connection
+                )
             }
-            let existing = try await connection.query(
-                """
-                SELECT \(Self.messageColumns) FROM messages
-                WHERE conversation = ? AND sender = ? AND client_message_id = ?
-                """,
-                [.text(conversation), .text(sender.userID), .text(clientMessageId)]
-            )
-            return existing.first.flatMap(Self.message(from:)).map { StoredMessage(message: $0, isNew: false) }
         }
+        return try await database.transaction { connection in
+            let stored = try await Self.storeMessage(
+                conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, on: connection)
+            if let stored, stored.isNew {
+                try await Self.insertWebhook(webhooks.event(stored.message), to: webhooks.endpoints, on: connection)
+            }
+            return stored
+        }
+    }
+
+    private static func storeMessage(
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, on connection: SQLiteConnection
+    ) async throws -> StoredMessage? {
+        // Stored only while the sender is a participant, checked in the same statement: a delete or a removal
+        // committed after the server let the message in leaves nothing behind.
+        let inserted = try await connection.query(
+            """
+            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
+            SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM participants WHERE conversation = ? AND user = ?)
+            ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
+            RETURNING \(Self.messageColumns)
+            """,
+            [
+                .text(conversation), .text(sender.userID), sender.name.map(SQLiteData.text) ?? .null, .text(clientMessageId),
+                .text(text), .integer(Int(sentAt)), .text(conversation), .text(sender.userID),
+            ]
+        )
+        if let row = inserted.first, let message = Self.message(from: row) {
+            return StoredMessage(message: message, isNew: true)
+        }
+        let existing = try await connection.query(
+            """
+            SELECT \(Self.messageColumns) FROM messages
+            WHERE conversation = ? AND sender = ? AND client_message_id = ?
+            """,
+            [.text(conversation), .text(sender.userID), .text(clientMessageId)]
+        )
+        return existing.first.flatMap(Self.message(from:)).map { StoredMessage(message: $0, isNew: false) }
     }
 
     public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {

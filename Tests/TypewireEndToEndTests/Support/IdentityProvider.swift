@@ -99,24 +99,7 @@ final class IdentityProvider: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: self.keySetJSON)))
         }
-        let (ports, port) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "typewire.test.jwks")
-        logger.logLevel = .critical  // the cancelled server at the end logs its cancellation
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { port.yield($0.localAddress?.port ?? 0) }, logger: logger
-        )
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await application.runService() }
-            guard let bound = await ports.first(where: { _ in true }) else { throw ProviderError() }
-            do {
-                try await body("http://127.0.0.1:\(bound)/jwks.json")
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-        }
+        try await serveOnLoopback(router, label: "typewire.test.jwks") { port in try await body("http://127.0.0.1:\(port)/jwks.json") }
     }
 
     private static func base64URL(_ data: Data) -> String {

@@ -1,0 +1,116 @@
+import Atomics
+import Logging
+import NIOCore
+
+/// Sends what the outbox holds: claims due deliveries (each with a lease, so that one node of a cluster
+/// sends each), POSTs them at most ``ServerConfiguration/Webhooks/concurrency`` at a time, and records
+/// each outcome: delivered (removed), failed (due again by ``WebhookRetryPolicy``, or given up).
+///
+/// It wakes when this node writes an event (``WebhookDoorbell``), when a delivery it knows of falls due,
+/// and every ``ServerConfiguration/Webhooks/pollInterval`` for what it cannot know of (other nodes'
+/// events, leases of a node that died). A store that fails is tried again at the next poll: nothing is
+/// lost, the events wait in the outbox.
+final class WebhookDispatcher: Sendable {
+    private let configuration: ServerConfiguration.Webhooks
+    private let outbox: any WebhookOutbox
+    private let sender: WebhookSender
+    private let metrics: WebhookMetrics
+    private let logger: Logger
+    private let doorbell: WebhookDoorbell
+    private let now: @Sendable () -> Int64
+
+    /// How long a claimed delivery is this node's: well past an attempt's timeout, so a slow attempt is not
+    /// sent by another node too.
+    var lease: Duration { configuration.timeout * 3 + .seconds(5) }
+
+    init(
+        configuration: ServerConfiguration.Webhooks, outbox: any WebhookOutbox, sender: WebhookSender, metrics: WebhookMetrics,
+        logger: Logger, doorbell: WebhookDoorbell, now: @escaping @Sendable () -> Int64
+    ) {
+        self.configuration = configuration
+        self.outbox = outbox
+        self.sender = sender
+        self.metrics = metrics
+        self.logger = logger
+        self.doorbell = doorbell
+        self.now = now
+    }
+
+    /// Sends deliveries until the task is cancelled; then waits for the attempts under way.
+    func run() async {
+        var waiter = doorbell.makeWaiter()
+        let underWay = ManagedAtomic(0)
+        await withDiscardingTaskGroup { attempts in
+            var lastCount: Int64?
+            while !Task.isCancelled {
+                let time = now()
+                let room = configuration.concurrency - underWay.load(ordering: .relaxed)
+                var claimed: [WebhookDelivery] = []
+                if room > 0 {
+                    do {
+                        claimed = try await outbox.claimWebhooks(dueAt: time, limit: room, leaseUntil: time + lease.wholeMilliseconds)
+                    } catch {
+                        logger.storeFailed("the webhook outbox could not be read; trying again", error: error)
+                    }
+                }
+                for delivery in claimed {
+                    underWay.wrappingIncrement(ordering: .relaxed)
+                    attempts.addTask {
+                        await self.attempt(delivery)
+                        underWay.wrappingDecrement(ordering: .relaxed)
+                        self.doorbell.ring()  // a slot is free, and more may be due
+                    }
+                }
+                if lastCount.map({ time - $0 >= configuration.pollInterval.wholeMilliseconds }) ?? true {
+                    lastCount = time
+                    if let pending = try? await outbox.pendingWebhooks() { metrics.pending.set(Int64(pending)) }
+                }
+                // Full: an attempt that ends rings. Otherwise: until the next delivery falls due, or a poll.
+                let wait = room > claimed.count ? await waitTime(from: now()) : configuration.pollInterval
+                guard await waiter.wait(atMost: wait) else { break }
+            }
+            attempts.cancelAll()
+        }
+    }
+
+    /// How long to sleep: until the next delivery falls due, at most a poll interval.
+    private func waitTime(from time: Int64) async -> Duration {
+        let poll = configuration.pollInterval
+        guard let due = try? await outbox.nextWebhookDue() else { return poll }
+        return .milliseconds(max(0, min(due - time, poll.wholeMilliseconds)))
+    }
+
+    /// One attempt and its outcome in the outbox.
+    private func attempt(_ delivery: WebhookDelivery) async {
+        let outcome = await sender.send(delivery, now: now())
+        do {
+            switch outcome {
+            case .delivered:
+                try await outbox.webhookDelivered(delivery.id)
+                metrics.delivered.increment()
+            case .failed(let status):
+                let attempts = delivery.attempts + 1
+                var generator = SystemRandomNumberGenerator()
+                switch configuration.retry.afterFailure(attempts: attempts, createdAt: delivery.createdAt, now: now(), using: &generator) {
+                case .retry(let at):
+                    try await outbox.webhookFailed(delivery.id, attempts: attempts, retryAt: at)
+                    metrics.retried.increment()
+                    logger.debug(
+                        "A webhook delivery failed; it is tried again",
+                        metadata: [
+                            "event": "\(delivery.eventID)", "status": "\(status.map(String.init) ?? "none")", "attempts": "\(attempts)",
+                        ])
+                case .giveUp:
+                    try await outbox.webhookFailed(delivery.id, attempts: attempts, retryAt: nil)
+                    metrics.failed.increment()
+                    logger.error(
+                        "A webhook delivery was given up after the retry limit",
+                        metadata: ["event": "\(delivery.eventID)", "endpoint": "\(delivery.endpoint)", "attempts": "\(attempts)"])
+                }
+            }
+        } catch {
+            // The outcome is not recorded: the lease ends and the delivery is tried again (at least once).
+            logger.storeFailed("a webhook delivery's outcome could not be recorded", error: error)
+        }
+    }
+}

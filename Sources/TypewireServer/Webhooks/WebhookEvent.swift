@@ -1,0 +1,139 @@
+import Foundation
+import TypewireCore
+
+/// One event for the app's backend: what happened, in a JSON document each endpoint gets as it is.
+///
+/// ```json
+/// {"id":"evt_6f1c…","type":"message.created","createdAt":1764201234567,
+///  "data":{"message":{…},"offline":["bob"]}}
+/// ```
+///
+/// `id` is the same in every attempt of every endpoint's delivery: a receiver deduplicates by it (delivery
+/// is at least once).
+public struct WebhookEvent: Sendable, Hashable {
+    /// What the event says, by type.
+    public enum Payload: Sendable, Hashable {
+        /// A message was stored; `offline` lists the members (not the sender) who had no socket open on
+        /// any node when it was.
+        case messageCreated(ChatMessage, offline: [String])
+        /// A message's text was edited.
+        case messageEdited(ChatMessage)
+        /// A bot began streaming a reply (`replyId` is the stream's message id).
+        case replyStarted(conversation: String, replyId: String, bot: String)
+        /// A bot's streamed reply ended with its final part.
+        case replyFinished(conversation: String, replyId: String, bot: String)
+        /// A user came online or went offline.
+        case presenceChanged(user: String, online: Bool)
+        /// Users joined or left a conversation; `deleted` when the conversation itself went.
+        case membersChanged(conversation: String, added: [String], removed: [String], deleted: Bool)
+        /// A user's activity in a conversation is now this (`none` when it ended).
+        case activityChanged(conversation: String, user: String, activity: Activity)
+
+        /// The event's type.
+        public var type: WebhookEventType {
+            switch self {
+            case .messageCreated: .messageCreated
+            case .messageEdited: .messageEdited
+            case .replyStarted: .replyStarted
+            case .replyFinished: .replyFinished
+            case .presenceChanged: .presenceChanged
+            case .membersChanged: .membersChanged
+            case .activityChanged: .activityChanged
+            }
+        }
+    }
+
+    /// The event's id, `evt_` and 32 hex digits: the same in every retry.
+    public var id: String
+    /// When the server made the event (milliseconds since 1970).
+    public var createdAt: Int64
+    /// What happened.
+    public var payload: Payload
+
+    /// Creates an event.
+    public init(id: String, createdAt: Int64, payload: Payload) {
+        self.id = id
+        self.createdAt = createdAt
+        self.payload = payload
+    }
+
+    /// The event's type.
+    public var type: WebhookEventType { payload.type }
+
+    /// A new event id: `evt_` and 128 random bits in hex.
+    public static func makeID<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return "evt_" + hex(high) + hex(low)
+    }
+
+    /// A new event id from the system's random source.
+    public static func makeID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return makeID(using: &generator)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The JSON document sent to each endpoint, keys sorted so that equal events are equal bytes.
+    public func body() -> String {
+        let document = Document(id: id, type: type.rawValue, createdAt: createdAt, data: Document.Data(payload))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings, numbers and arrays cannot fail.
+        return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// The wire form of ``WebhookEvent``.
+private struct Document: Encodable {
+    var id: String
+    var type: String
+    var createdAt: Int64
+    var data: Data
+
+    struct Data: Encodable {
+        var message: ChatMessage?
+        var offline: [String]?
+        var conversation: String?
+        var replyId: String?
+        var bot: String?
+        var user: String?
+        var online: Bool?
+        var added: [String]?
+        var removed: [String]?
+        var deleted: Bool?
+        var activity: String?
+        var detail: String?
+
+        init(_ payload: WebhookEvent.Payload) {
+            switch payload {
+            case .messageCreated(let message, let offline):
+                self.message = message
+                self.offline = offline
+            case .messageEdited(let message):
+                self.message = message
+            case .replyStarted(let conversation, let replyId, let bot), .replyFinished(let conversation, let replyId, let bot):
+                self.conversation = conversation
+                self.replyId = replyId
+                self.bot = bot
+            case .presenceChanged(let user, let online):
+                self.user = user
+                self.online = online
+            case .membersChanged(let conversation, let added, let removed, let deleted):
+                self.conversation = conversation
+                self.added = added
+                self.removed = removed
+                self.deleted = deleted
+            case .activityChanged(let conversation, let user, let activity):
+                self.conversation = conversation
+                self.user = user
+                self.activity = activity.kind.rawValue
+                self.detail = activity.detail
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// The kinds of event a node sends to the app's backend (`--webhook-url`).
+public enum WebhookEventType: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A message was stored; it names the members who had no socket open (for push notifications).
+    case messageCreated = "message.created"
+    /// A message's text was edited.
+    case messageEdited = "message.edited"
+    /// A bot began streaming a reply.
+    case replyStarted = "reply.started"
+    /// A bot's streamed reply ended: its final part arrived.
+    case replyFinished = "reply.finished"
+    /// A user came online (their first socket in the cluster) or went offline (their last one closed).
+    case presenceChanged = "presence.changed"
+    /// Users joined or left a conversation, or it was deleted.
+    case membersChanged = "conversation.members_changed"
+    /// A user's activity in a conversation changed; off unless asked for, and rate-limited per conversation.
+    case activityChanged = "activity.changed"
+
+    /// What a server sends unless told otherwise: every type but ``activityChanged``.
+    public static let defaults: Set<WebhookEventType> = Set(allCases).subtracting([.activityChanged])
+}

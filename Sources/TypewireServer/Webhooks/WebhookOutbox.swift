@@ -1,0 +1,68 @@
+import TypewireCore
+
+/// One delivery waiting in the outbox: an event for one endpoint, tried until the endpoint takes it or
+/// the retry policy gives it up.
+public struct WebhookDelivery: Sendable, Hashable {
+    /// The outbox row.
+    public var id: Int64
+    /// The event's id (the same for every endpoint and attempt).
+    public var eventID: String
+    /// The event's type.
+    public var type: WebhookEventType
+    /// Where it goes.
+    public var endpoint: String
+    /// The JSON document sent.
+    public var body: String
+    /// When the event was made (milliseconds since 1970).
+    public var createdAt: Int64
+    /// The attempts that failed so far.
+    public var attempts: Int
+
+    /// Creates a delivery.
+    public init(id: Int64, eventID: String, type: WebhookEventType, endpoint: String, body: String, createdAt: Int64, attempts: Int) {
+        self.id = id
+        self.eventID = eventID
+        self.type = type
+        self.endpoint = endpoint
+        self.body = body
+        self.createdAt = createdAt
+        self.attempts = attempts
+    }
+}
+
+/// Webhook events a store writes in the transaction that stores a new message: the event is durable
+/// exactly when the message is (a crash after the commit loses neither, a rollback keeps neither).
+public struct MessageWebhooks: Sendable {
+    /// The endpoints each get one delivery.
+    public var endpoints: [String]
+    /// The event of a newly stored message.
+    public var event: @Sendable (ChatMessage) -> WebhookEvent
+
+    /// Creates the hook.
+    public init(endpoints: [String], event: @escaping @Sendable (ChatMessage) -> WebhookEvent) {
+        self.endpoints = endpoints
+        self.event = event
+    }
+}
+
+/// The durable outbox of webhook deliveries, in the node's store (SQLite, or the cluster's PostgreSQL).
+///
+/// Claiming is the lease: a claimed delivery's due time moves to the lease's end, so no other node (nor
+/// this one) claims it again until then; a node that dies with deliveries claimed leaves them to be
+/// claimed again when their leases end. Every node of a cluster claims from the same table, each row by
+/// one node at a time (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+public protocol WebhookOutbox: Sendable {
+    /// Stores one delivery of the event per endpoint, due at once.
+    func enqueueWebhook(_ event: WebhookEvent, to endpoints: [String]) async throws
+    /// Claims up to `limit` deliveries due at `now`, the longest due first, until `leaseUntil`.
+    func claimWebhooks(dueAt now: Int64, limit: Int, leaseUntil: Int64) async throws -> [WebhookDelivery]
+    /// The endpoint took the delivery: it leaves the outbox.
+    func webhookDelivered(_ id: Int64) async throws
+    /// The attempt failed: the delivery is due again at `retryAt` with `attempts` failures, or, with nil,
+    /// given up (it leaves the outbox).
+    func webhookFailed(_ id: Int64, attempts: Int, retryAt: Int64?) async throws
+    /// The earliest due time of any delivery, claimed or not; nil when the outbox is empty.
+    func nextWebhookDue() async throws -> Int64?
+    /// How many deliveries the outbox holds.
+    func pendingWebhooks() async throws -> Int
+}

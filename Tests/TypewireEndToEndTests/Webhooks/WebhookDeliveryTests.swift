@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+import TypewireTesting
+
+@Suite("typewire serve: webhooks to the app's backend", .timeLimit(.minutes(1)))
+struct WebhookDeliveryTests {
+    static let direct = "direct-alice-bob"
+    static let bot = "bot-clawd"
+    static let secret = "webhook-test-secret-0123456789abcdef"
+
+    /// A server whose webhooks go to the receiver, retried after 20-100 ms.
+    private func run(with receiver: WebhookReceiver, _ body: @escaping (TestServer) async throws -> Void) async throws {
+        try await receiver.serve { url in
+            try await TestServer.run(configure: {
+                $0.webhooks.endpoints = [url]
+                $0.webhooks.secret = Self.secret
+                $0.webhooks.retry = WebhookRetryPolicy(
+                    firstDelay: .milliseconds(40), maxDelay: .milliseconds(100), giveUpAfter: .seconds(3_600))
+                $0.webhooks.pollInterval = .milliseconds(200)
+            }) { server in try await body(server) }
+        }
+    }
+
+    @Test func aMessageReachesTheBackendSignedAndNamesWhoWasOffline() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver) { server in
+            let alice = try await server.socket("alice")
+            _ = try await receiver.event("presence.changed") { $0.data["user"] as? String == "alice" && $0.data["online"] as? Bool == true }
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "Are you there?")))
+            let created = try await receiver.event("message.created")
+            #expect(created.data["offline"] as? [String] == ["bob"], "bob had no socket open")
+            #expect((created.data["message"] as? [String: Any])?["text"] as? String == "Are you there?")
+            #expect(created.headers["typewire-event-id"] == created.id)
+            #expect(created.headers["typewire-event-type"] == "message.created")
+            #expect(created.headers["content-type"] == "application/json")
+            let signature = try #require(created.headers["typewire-signature"])
+            let now = Int64(Date().timeIntervalSince1970)
+            #expect(WebhookSignature.isValid(headerValue: signature, body: Array(created.body.utf8), secret: Self.secret, now: now))
+            #expect(!WebhookSignature.isValid(headerValue: signature, body: Array(created.body.utf8), secret: Self.secret + "!", now: now))
+
+            let bob = try await server.socket("bob")
+            _ = try await receiver.event("presence.changed") { $0.data["user"] as? String == "bob" }
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m2", text: "Hi!")))
+            let second = try await receiver.event("message.created") { ($0.data["message"] as? [String: Any])?["text"] as? String == "Hi!" }
+            #expect(second.data["offline"] as? [String] == [], "bob is online now")
+            bob.close()
+            _ = try await receiver.event("presence.changed") { $0.data["user"] as? String == "bob" && $0.data["online"] as? Bool == false }
+            #expect(Set(receiver.takenEvents.compactMap(\.id)).count == receiver.takenEvents.count, "every event id is unique")
+        }
+    }
+
+    @Test func aReceiverThatFailsGetsTheSameEventAgainUntilItTakesIt() async throws {
+        let receiver = WebhookReceiver()
+        receiver.answer { $0 < 3 ? 503 : 200 }
+        try await run(with: receiver) { server in
+            let alice = try await server.socket("alice")
+            let created = try await receiver.event("presence.changed")
+            let attempts = receiver.deliveries.filter { $0.id == created.id }
+            #expect(attempts.map(\.status) == [503, 503, 503, 200], "one event, tried until taken")
+            #expect(attempts.map { $0.headers["typewire-delivery-attempt"] } == ["1", "2", "3", "4"])
+            #expect(Set(attempts.map(\.body)).count == 1, "the same document each time")
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "hi")))
+            _ = try await receiver.event("message.created")
+            let metrics = try await server.request("GET", "/metrics", as: nil).body
+            #expect(
+                metrics.contains("typewire_webhook_retried_total 3"), "\(metrics.split(separator: "\n").filter { $0.contains("webhook") })")
+            #expect(metrics.contains("typewire_webhook_delivered_total 2"))
+        }
+    }
+
+    @Test func aBotsStreamedReplyStartsAndFinishes() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver) { server in
+            let clawd = try await server.socket("clawd")
+            for (index, word) in ["Hello ", "there"].enumerated() {
+                clawd.send(.stream(.init(conversation: Self.bot, messageId: "r1", delta: word, isFinal: index == 1)))
+            }
+            let started = try await receiver.event("reply.started")
+            #expect(started.data as NSDictionary == ["conversation": Self.bot, "replyId": "r1", "bot": "clawd"] as NSDictionary)
+            let finished = try await receiver.event("reply.finished")
+            #expect(finished.data["replyId"] as? String == "r1")
+            let created = try await receiver.event("message.created")
+            #expect((created.data["message"] as? [String: Any])?["text"] as? String == "Hello there")
+            #expect(receiver.takenEvents.filter { $0.type == "reply.started" }.count == 1, "one start per reply")
+        }
+    }
+
+    @Test func membersJoiningAndLeavingAreOneEventPerChange() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver) { server in
+            let created = try await server.request(
+                "POST", "/v1/conversations", as: "alice", json: #"{"kind":"group","title":"Plans","members":["bob","carol"]}"#)
+            #expect(created.status == 201)
+            let made = try await receiver.event("conversation.members_changed")
+            #expect(made.data["added"] as? [String] == ["alice", "bob", "carol"])
+            let id = try #require(made.data["conversation"] as? String)
+            #expect(created.body.contains(id))
+            #expect(try await server.request("DELETE", "/v1/conversations/\(id)/participants/carol", as: "alice").status == 204)
+            let left = try await receiver.event("conversation.members_changed") { $0.data["removed"] as? [String] == ["carol"] }
+            #expect(left.data["added"] as? [String] == [])
+            #expect(left.data["deleted"] as? Bool == false)
+        }
+    }
+
+    @Test func typingIsNotSentUnlessAskedFor() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver) { server in
+            let alice = try await server.socket("alice")
+            alice.send(.activity(.init(conversation: Self.direct, activity: .typing)))
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "hi")))
+            _ = try await receiver.event("message.created")
+            #expect(!receiver.deliveries.contains { $0.type == "activity.changed" })
+        }
+    }
+}
+
+@Suite("typewire serve: activity webhooks, when asked for", .timeLimit(.minutes(1)))
+struct ActivityWebhookTests {
+    @Test func changesAreSentWithinTheConversationsBudgetAndRefreshesAreNot() async throws {
+        let receiver = WebhookReceiver()
+        try await receiver.serve { url in
+            try await TestServer.run(configure: {
+                $0.webhooks.endpoints = [url]
+                $0.webhooks.secret = WebhookDeliveryTests.secret
+                $0.webhooks.events = [.activityChanged, .presenceChanged]
+                $0.webhooks.activityEvents = RateBudget(rate: 0.001, burst: 2)
+                $0.webhooks.concurrency = 1  // one at a time, in the order they were made
+            }) { server in
+                let alice = try await server.socket("alice")
+                alice.send(.activity(.init(conversation: WebhookDeliveryTests.direct, activity: .typing)))
+                alice.send(.activity(.init(conversation: WebhookDeliveryTests.direct, activity: .typing)))  // a refresh
+                alice.send(.activity(.init(conversation: WebhookDeliveryTests.direct, activity: .none)))
+                alice.send(.activity(.init(conversation: WebhookDeliveryTests.direct, activity: .typing)))  // past the budget
+                alice.close()  // its presence event comes after everything before it
+                _ = try await receiver.event("presence.changed") { $0.data["online"] as? Bool == false }
+                let types = receiver.takenEvents.map { "\($0.type ?? "") \($0.data["activity"] as? String ?? "")" }
+                #expect(types == ["presence.changed ", "activity.changed typing", "activity.changed none", "presence.changed "])
+            }
+        }
+    }
+}
