@@ -149,6 +149,12 @@ struct Serve: AsyncParsableCommand {
     var webhookMaxDelay: Int?
 
     @Option(
+        help:
+            "How long one delivery attempt may take, connecting included, in milliseconds, before it counts as failed; default 10000 (TYPEWIRE_WEBHOOK_TIMEOUT)."
+    )
+    var webhookTimeout: Int?
+
+    @Option(
         name: .customLong("public"), help: "The web demo's folder, served at / (TYPEWIRE_PUBLIC; default Public, in the current directory)."
     )
     var publicDirectory: String?
@@ -270,6 +276,10 @@ struct Serve: AsyncParsableCommand {
             guard delay > 0 else { throw CommandError("--webhook-max-delay must be positive.") }
             configuration.webhooks.retry.maxDelay = .milliseconds(delay)
             configuration.webhooks.retry.firstDelay = min(configuration.webhooks.retry.firstDelay, .milliseconds(delay))
+        }
+        if let timeout = try setting(webhookTimeout, "TYPEWIRE_WEBHOOK_TIMEOUT", Self.integer) {
+            guard timeout > 0 else { throw CommandError("--webhook-timeout must be positive.") }
+            configuration.webhooks.timeout = .milliseconds(timeout)
         }
         do { try configuration.webhooks.validate() } catch { throw CommandError("\(error)") }
         try Self.check(configuration)

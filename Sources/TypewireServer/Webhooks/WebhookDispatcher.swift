@@ -19,9 +19,9 @@ final class WebhookDispatcher: Sendable {
     private let doorbell: WebhookDoorbell
     private let now: @Sendable () -> Int64
 
-    /// How long a claimed delivery is this node's: well past an attempt's timeout, so a slow attempt is not
-    /// sent by another node too.
-    var lease: Duration { configuration.timeout * 3 + .seconds(5) }
+    /// How long a claimed delivery is this node's: past an attempt's timeout, so that a slow attempt is not
+    /// sent by another node too; after a crash, what the node had claimed is sent again once it ends.
+    var lease: Duration { configuration.timeout * 2 + .seconds(5) }
 
     init(
         configuration: ServerConfiguration.Webhooks, outbox: any WebhookOutbox, sender: WebhookSender, metrics: WebhookMetrics,

@@ -29,10 +29,13 @@ final class ServerProcess: Sendable {
     static let apiKey = "cluster-tests-api-key-0123456789abcdef"
 
     /// Starts a node of a cluster on a free port, with the server API, and waits until it listens.
-    /// - Parameter natsURL: The NATS servers its events travel through; nil: PostgreSQL's LISTEN/NOTIFY.
-    static func start(postgresURL: String, name: String, natsURL: String? = nil) async throws -> ServerProcess {
+    /// - Parameters:
+    ///   - natsURL: The NATS servers its events travel through; nil: PostgreSQL's LISTEN/NOTIFY.
+    ///   - extra: More arguments of `typewire serve`.
+    static func start(postgresURL: String, name: String, natsURL: String? = nil, extra: [String] = []) async throws -> ServerProcess {
         try await start(
-            name: name, arguments: ["--postgres-url", postgresURL, "--api-key", apiKey] + (natsURL.map { ["--nats-url", $0] } ?? []))
+            name: name,
+            arguments: ["--postgres-url", postgresURL, "--api-key", apiKey] + (natsURL.map { ["--nats-url", $0] } ?? []) + extra)
     }
 
     /// The value of a counter or gauge in the node's `/metrics` (0 if absent).
@@ -176,7 +179,8 @@ final class ServerProcess: Sendable {
 
 /// Runs a cluster of nodes on a new database for the body's duration.
 func withCluster(
-    nodes count: Int, bus: ClusterBusKind = .notify, _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void
+    nodes count: Int, bus: ClusterBusKind = .notify, extra: [String] = [],
+    _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void
 ) async throws {
     let url = try await TestDatabase.create()
     var nodes: [ServerProcess] = []
@@ -184,7 +188,9 @@ func withCluster(
         // All start together: they migrate the schema and seed the demo once between them.
         try await withThrowingTaskGroup(of: ServerProcess.self) { group in
             for index in 1...count {
-                group.addTask { try await ServerProcess.start(postgresURL: url, name: "\(index)", natsURL: bus.natsURL(forNode: index)) }
+                group.addTask {
+                    try await ServerProcess.start(postgresURL: url, name: "\(index)", natsURL: bus.natsURL(forNode: index), extra: extra)
+                }
             }
             for try await node in group { nodes.append(node) }
         }
