@@ -88,8 +88,8 @@ def receiving(port):
 
 
 def webhook_arguments(port, max_delay_ms):
-    """Attempts time out after 2 s: a delivery under way when the server is killed is claimed again 9 s
-    later (the lease: twice the timeout and 5 s)."""
+    """Attempts time out after 2 s: a delivery under way when the server is killed is claimed again at most
+    9 s later (the lease: twice the timeout and 5 s)."""
     return ["--webhook-url", f"http://127.0.0.1:{port}/hook", "--webhook-secret", WEBHOOK_SECRET,
             "--webhook-max-delay", str(max_delay_ms), "--webhook-timeout", "2000"]
 

@@ -41,8 +41,9 @@ extension PostgresChatStore: WebhookOutbox {
         return deliveries
     }
 
-    public func webhookDelivered(_ id: Int64) async throws {
-        try await run("DELETE FROM webhook_outbox WHERE id = \(id)")
+    public func webhooksDelivered(_ ids: [Int64]) async throws {
+        guard !ids.isEmpty else { return }
+        try await run("DELETE FROM webhook_outbox WHERE id = ANY(\(ids))")
     }
 
     public func webhookFailed(_ id: Int64, attempts: Int, retryAt: Int64?) async throws {

@@ -45,8 +45,15 @@ extension SQLiteChatStore: WebhookOutbox {
         }
     }
 
-    public func webhookDelivered(_ id: Int64) async throws {
-        _ = try await database.write { try await $0.query("DELETE FROM webhook_outbox WHERE id = ?", [.integer(Int(id))]) }
+    public func webhooksDelivered(_ ids: [Int64]) async throws {
+        // In statements of at most 500 ids: SQLite bounds a statement's parameters.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(ids.count, start + 500)]
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            _ = try await database.write {
+                try await $0.query("DELETE FROM webhook_outbox WHERE id IN (\(placeholders))", chunk.map { .integer(Int($0)) })
+            }
+        }
     }
 
     public func webhookFailed(_ id: Int64, attempts: Int, retryAt: Int64?) async throws {

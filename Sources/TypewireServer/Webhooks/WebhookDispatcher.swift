@@ -1,5 +1,6 @@
 import Atomics
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Sends what the outbox holds: claims due deliveries (each with a lease, so that one node of a cluster
@@ -18,6 +19,8 @@ final class WebhookDispatcher: Sendable {
     private let logger: Logger
     private let doorbell: WebhookDoorbell
     private let now: @Sendable () -> Int64
+    /// Deliveries the endpoints took that are still in the outbox (``recordDelivered()``).
+    private let delivered = NIOLockedValueBox<[Int64]>([])
 
     /// How long a claimed delivery is this node's: past an attempt's timeout, so that a slow attempt is not
     /// sent by another node too; after a crash, what the node had claimed is sent again once it ends.
@@ -37,12 +40,18 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Sends deliveries until the task is cancelled; then waits for the attempts under way.
+    ///
+    /// Deliveries are claimed in batches: an attempt that ends wakes the loop only once half the slots are
+    /// free (or none is under way), and the deliveries taken since the last turn leave the outbox in one
+    /// statement (``WebhookOutbox/webhooksDelivered(_:)``). A crash before that statement sends them again
+    /// (at least once).
     func run() async {
         var waiter = doorbell.makeWaiter()
         let underWay = ManagedAtomic(0)
         await withDiscardingTaskGroup { attempts in
             var lastCount: Int64?
             while !Task.isCancelled {
+                await recordDelivered()
                 let time = now()
                 let room = configuration.concurrency - underWay.load(ordering: .relaxed)
                 var claimed: [WebhookDelivery] = []
@@ -57,8 +66,8 @@ final class WebhookDispatcher: Sendable {
                     underWay.wrappingIncrement(ordering: .relaxed)
                     attempts.addTask {
                         await self.attempt(delivery)
-                        underWay.wrappingDecrement(ordering: .relaxed)
-                        self.doorbell.ring()  // a slot is free, and more may be due
+                        let left = underWay.wrappingDecrementThenLoad(ordering: .relaxed)
+                        if left <= self.configuration.concurrency / 2 { self.doorbell.ring() }  // room for a batch
                     }
                 }
                 if lastCount.map({ time - $0 >= configuration.pollInterval.wholeMilliseconds }) ?? true {
@@ -70,6 +79,23 @@ final class WebhookDispatcher: Sendable {
                 guard await waiter.wait(atMost: wait) else { break }
             }
             attempts.cancelAll()
+        }
+        await recordDelivered()
+    }
+
+    /// Removes the deliveries taken since the last call from the outbox, in one statement; kept for the
+    /// next call if the store fails.
+    private func recordDelivered() async {
+        let ids = delivered.withLockedValue { ids in
+            defer { ids = [] }
+            return ids
+        }
+        guard !ids.isEmpty else { return }
+        do {
+            try await outbox.webhooksDelivered(ids)
+        } catch {
+            logger.storeFailed("delivered webhooks could not be removed from the outbox; trying again", error: error)
+            delivered.withLockedValue { $0 += ids }
         }
     }
 
@@ -86,7 +112,7 @@ final class WebhookDispatcher: Sendable {
         do {
             switch outcome {
             case .delivered:
-                try await outbox.webhookDelivered(delivery.id)
+                delivered.withLockedValue { $0.append(delivery.id) }
                 metrics.delivered.increment()
             case .failed(let status):
                 let attempts = delivery.attempts + 1

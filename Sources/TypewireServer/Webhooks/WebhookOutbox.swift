@@ -56,8 +56,8 @@ public protocol WebhookOutbox: Sendable {
     func enqueueWebhook(_ event: WebhookEvent, to endpoints: [String]) async throws
     /// Claims up to `limit` deliveries due at `now`, the longest due first, until `leaseUntil`.
     func claimWebhooks(dueAt now: Int64, limit: Int, leaseUntil: Int64) async throws -> [WebhookDelivery]
-    /// The endpoint took the delivery: it leaves the outbox.
-    func webhookDelivered(_ id: Int64) async throws
+    /// The endpoints took these deliveries: they leave the outbox, in one statement.
+    func webhooksDelivered(_ ids: [Int64]) async throws
     /// The attempt failed: the delivery is due again at `retryAt` with `attempts` failures, or, with nil,
     /// given up (it leaves the outbox).
     func webhookFailed(_ id: Int64, attempts: Int, retryAt: Int64?) async throws

@@ -19,11 +19,16 @@ final class WebhookSender: Sendable {
         case failed(status: Int?)
     }
 
-    init(secret: String, timeout: Duration, eventLoopGroup: any EventLoopGroup) {
+    init(secret: String, timeout: Duration, concurrency: Int, eventLoopGroup: any EventLoopGroup) {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .milliseconds(timeout.wholeMilliseconds), read: .milliseconds(timeout.wholeMilliseconds)))
         configuration.connectionPool.idleTimeout = .seconds(30)
+        // Every attempt under way may have a connection of its own (a slow receiver holds each one until it answers).
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = concurrency
+        // A refused connection fails the attempt at once: the retry policy decides when to try again, and an
+        // attempt to a receiver that is down does not hold its slot until the timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
         self.secret = secret
         self.timeout = timeout

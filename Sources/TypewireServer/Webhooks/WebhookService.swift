@@ -18,7 +18,9 @@ public struct WebhookService: Service {
     ) throws {
         try configuration.validate()
         let doorbell = WebhookDoorbell()
-        let sender = WebhookSender(secret: configuration.secret ?? "", timeout: configuration.timeout, eventLoopGroup: eventLoopGroup)
+        let sender = WebhookSender(
+            secret: configuration.secret ?? "", timeout: configuration.timeout, concurrency: configuration.concurrency,
+            eventLoopGroup: eventLoopGroup)
         self.sender = sender
         events = WebhookEvents(
             configuration: configuration, outbox: outbox, metrics: metrics, logger: logger, doorbell: doorbell, now: now)

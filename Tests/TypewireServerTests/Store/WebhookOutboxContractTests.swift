@@ -31,7 +31,7 @@ extension ChatStoreContract {
         #expect(second.map(\.eventID) == ["evt_2"], "a claimed delivery is not claimed again during its lease")
         #expect(try await outbox.claimWebhooks(dueAt: 59_999, limit: 10, leaseUntil: 90_000).isEmpty)
 
-        try await outbox.webhookDelivered(first[0].id)
+        try await outbox.webhooksDelivered([first[0].id])
         try await outbox.webhookFailed(first[1].id, attempts: 1, retryAt: 70_000)
         try await outbox.webhookFailed(second[0].id, attempts: 3, retryAt: nil)
         #expect(try await outbox.pendingWebhooks() == 1, "delivered and given-up deliveries leave the outbox")
@@ -50,13 +50,13 @@ extension ChatStoreContract {
     func concurrentClaimsNeverShareADelivery() async throws {
         let (store, _, close) = try await open()
         let outbox = try #require(store as? any WebhookOutbox)
-        for index in 0..<200 { try await outbox.enqueueWebhook(Self.event("evt_\(index)", at: 1_000), to: ["http://a/hook"]) }
+        for index in 0..<1_200 { try await outbox.enqueueWebhook(Self.event("evt_\(index)", at: 1_000), to: ["http://a/hook"]) }
         let claims = try await withThrowingTaskGroup(of: [Int64].self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     var mine: [Int64] = []
                     while true {
-                        let claimed = try await outbox.claimWebhooks(dueAt: 2_000, limit: 7, leaseUntil: 60_000)
+                        let claimed = try await outbox.claimWebhooks(dueAt: 2_000, limit: 37, leaseUntil: 60_000)
                         if claimed.isEmpty { return mine }
                         mine += claimed.map(\.id)
                     }
@@ -64,8 +64,12 @@ extension ChatStoreContract {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        #expect(claims.count == 200, "every delivery was claimed")
-        #expect(Set(claims).count == 200, "and none twice")
+        #expect(claims.count == 1_200, "every delivery was claimed")
+        #expect(Set(claims).count == 1_200, "and none twice")
+        try await outbox.webhooksDelivered([])
+        #expect(try await outbox.pendingWebhooks() == 1_200)
+        try await outbox.webhooksDelivered(claims)
+        #expect(try await outbox.pendingWebhooks() == 0, "every id, in statements of at most 500 where the store needs it")
         try await close(store)
     }
 
