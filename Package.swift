@@ -160,6 +160,7 @@ let package = Package(
                 "TypewireNATS",
                 "TypewireTesting",
                 server("Hummingbird", "hummingbird"),
+                server("Crypto", "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

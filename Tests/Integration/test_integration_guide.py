@@ -218,3 +218,35 @@ def test_the_guide_runs_as_written(guide_server, tmp_path):
     for socket in (ada, grace, lin):
         ended = socket.next(lambda frame: frame["type"] == "error")
         assert ended["code"] == "unknown_conversation" and ended["ref"] == "trip-planning"
+
+
+def test_the_webhook_receiver_pushes_what_offline_members_missed(tmp_path):
+    """Step 7: the guide's webhook.js, run by node with a push that prints, behind a server that keeps
+    messages: a message to an offline member is pushed to them; a forged delivery is refused."""
+    secret = "integration-webhook-secret-0123456789abcdef"
+    receiver_module = tmp_path / "webhook.mjs"
+    receiver_module.write_text(guide_blocks()["webhook.js"])
+    script = ("const hook = await import(process.argv[1]);"
+              "const server = hook.serve(async (users, message) => console.log(JSON.stringify({users, text: message.text})), 0);"
+              "server.on('listening', () => console.log(JSON.stringify({port: server.address().port})));")
+    node = subprocess.Popen(["node", "--input-type=module", "-e", script, receiver_module.as_uri()],
+                            env={**os.environ, "TYPEWIRE_WEBHOOK_SECRET": secret}, stdout=subprocess.PIPE, text=True)
+    try:
+        port = json.loads(node.stdout.readline())["port"]
+        jwt_secret = "integration-jwt-secret-0123456789abcdef"
+        arguments = ["serve", "--seed-demo", "--port", "0", "--jwt-secret", jwt_secret, "--sqlite", tmp_path / "typewire.sqlite",
+                     "--webhook-url", f"http://127.0.0.1:{port}/", "--webhook-secret", secret]
+        with typewire_server.running_server(arguments, LOG / f"{tmp_path.name}-webhooks.log") as server:
+            token = subprocess.run([str(typewire_server.binary()), "token", "--user", "alice", "--name", "Alice", "--jwt-secret", jwt_secret],
+                                   capture_output=True, text=True, check=True, timeout=30).stdout.strip()
+            alice = Socket(server.socket_url, token)
+            alice.send(type="send", conversation="direct-alice-bob", clientMessageId="m1", text="Dinner at 8?")
+            alice.next(lambda frame: frame["type"] == "ack")
+            assert json.loads(node.stdout.readline()) == {"users": ["bob"], "text": "Dinner at 8?"}
+        forged = subprocess.run(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", f"http://127.0.0.1:{port}/",
+                                 "-H", "Typewire-Signature: t=1,v1=00", "-d", '{"id":"evt_x","type":"message.created"}'],
+                                capture_output=True, text=True, timeout=30)
+        assert forged.stdout == "401"
+    finally:
+        node.kill()
+        node.wait(10)
