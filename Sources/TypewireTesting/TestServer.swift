@@ -43,10 +43,12 @@ public struct TestServer: Sendable {
     /// The socket's URL.
     public var socketURL: String { "ws://127.0.0.1:\(port)/v1/socket" }
 
-    /// A token for a demo user (alice, bob, carol, dave, erin, frank, clawd) or anyone else.
-    public func token(_ user: String, name: String? = nil, lifetime: Duration = .seconds(3_600)) async throws -> String {
+    /// A token for a demo user (alice, bob, carol, dave, erin, frank, clawd) or anyone else (a bot with `isBot`).
+    public func token(_ user: String, name: String? = nil, isBot: Bool = false, lifetime: Duration = .seconds(3_600)) async throws
+        -> String
+    {
         let demo = DemoSeed.users.first { $0.userID == user }
-        return try await authority.sign(demo ?? Identity(userID: user, name: name), lifetime: lifetime)
+        return try await authority.sign(demo ?? Identity(userID: user, name: name, isBot: isBot), lifetime: lifetime)
     }
 
     /// Runs a server for the body's duration, then shuts it down gracefully.

@@ -1,35 +1,36 @@
 import TypewireCore
 
-/// A bot's reply in one conversation, followed through ``BotActivity`` from what the conversation shows:
+/// One bot's reply in one conversation, followed through ``BotActivity`` from what the conversation shows:
 /// the bot's activity among the typers (thinking, a tool) and the parts of its reply as they stream in.
 /// A bot that stops thinking without writing, or goes quiet, leaves no indicator behind.
 struct BotReplyTracker {
     private var machine = BotActivity<ContinuousClock.Instant>()
-    private var bot: String?
 
     /// When the reply is given up unless news comes.
     var nextDeadline: ContinuousClock.Instant? { machine.nextDeadline }
 
-    /// The typers changed. - Returns: false (a change never gives a reply up by timeout).
-    mutating func typersChanged(_ typers: [Typer], now: ContinuousClock.Instant) -> Bool {
-        if let thinker = typers.first(where: { Self.isWorking($0.activity) }) {
-            bot = thinker.userID
+    /// Whether no reply is under way.
+    var isIdle: Bool { machine.state == .idle }
+
+    /// The bot's activity among the typers changed; nil: it is not among them any more.
+    mutating func activityChanged(_ activity: Activity?, now: ContinuousClock.Instant) {
+        if let activity, Self.isWorking(activity) {
             if machine.state == .typing { take(.fail, now: now) }  // a new reply after an unfinished one
-            switch thinker.activity {
-            case .toolUse(let tool): take(.useTool(tool), now: now)
-            default: take(.startThinking, now: now)
+            if case .toolUse(let tool) = activity {
+                if machine.state == .idle { take(.startThinking, now: now) }  // its thinking came late or never
+                take(.useTool(tool), now: now)
+            } else {
+                take(.startThinking, now: now)
             }
-        } else if let bot, machine.showsThinkingIndicator, !typers.contains(where: { $0.userID == bot }) {
+        } else if activity == nil, machine.showsThinkingIndicator {
             take(.fail, now: now)  // it stopped without writing a word
         }
-        return false
     }
 
-    /// A part of the reply arrived. - Returns: false.
-    mutating func chunk(isFinal: Bool, now: ContinuousClock.Instant) -> Bool {
+    /// A part of the reply arrived.
+    mutating func chunk(isFinal: Bool, now: ContinuousClock.Instant) {
         if machine.state == .idle { take(.startThinking, now: now) }  // its activity came late or never
         take(.chunk(isFinal: isFinal), now: now)
-        return false
     }
 
     /// Time passed. - Returns: Whether the reply was given up (its bot went quiet).
@@ -53,7 +54,8 @@ struct BotReplyTracker {
         _ = try? machine.handle(input, now: now)
     }
 
-    private static func isWorking(_ activity: Activity) -> Bool {
+    /// Whether an activity is a bot working on a reply it has not begun to write.
+    static func isWorking(_ activity: Activity) -> Bool {
         switch activity {
         case .thinking, .toolUse: true
         default: false

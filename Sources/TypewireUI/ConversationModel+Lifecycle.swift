@@ -72,9 +72,10 @@ extension ConversationModel {
         isOpen = false
         typing = .idle
         onlineMembers = []
-        bot = BotReplyTracker()
+        bots = BotReplies()
         thread.endStreams()
         reply = .idle
+        replies = []
         await handle.close()
     }
 }

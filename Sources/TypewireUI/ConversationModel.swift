@@ -25,8 +25,11 @@ public final class ConversationModel {
     public internal(set) var typing: TypingState = .idle
     /// The members online now.
     public internal(set) var onlineMembers: Set<String> = []
-    /// Where a bot's reply stands.
+    /// Where a bot's reply stands: the first of ``replies``, or ``ReplyPhase/idle``.
     public internal(set) var reply: ReplyPhase = .idle
+    /// Every bot's reply under way, in the order they began: two bots answering at once each have their
+    /// own phase ("Clawd is thinking…" beside Scout's streaming reply).
+    public internal(set) var replies: [BotReplyPhase] = []
     /// Why the last send failed, for an alert: a ``TypewireClientError`` (a message too long, a
     /// conversation left), or the ``MessageSource``'s error.
     public internal(set) var lastError: (any Error)?
@@ -50,7 +53,7 @@ public final class ConversationModel {
     @ObservationIgnored var handle: ConversationHandle?
     @ObservationIgnored var composer: Composer?
     @ObservationIgnored var listening: Task<Void, Never>?
-    @ObservationIgnored var bot = BotReplyTracker()
+    @ObservationIgnored var bots = BotReplies()
     @ObservationIgnored var botTimer: Task<Void, Never>?
     @ObservationIgnored var userID: String?
     @ObservationIgnored var isClearingDraft = false
@@ -91,6 +94,7 @@ public final class ConversationModel {
         thread = MessageThread(items: messages)
         self.typing = typing
         self.reply = reply
+        replies = reply == .idle ? [] : [BotReplyPhase(bot: "bot", phase: reply)]
         self.onlineMembers = onlineMembers
         self.draft = draft
     }
@@ -103,21 +107,29 @@ public final class ConversationModel {
     public var accessibilityText: String? { typing.accessibilityText }
     /// Who is active, in stable order.
     public var typers: [Typer] { typing.typers }
-    /// What the indicator row under the messages says: ``typingText``, except while a bot's reply
-    /// streams, when the reply's cursor says it (no "Clawd is typing…" under a bubble that grows).
-    public var indicatorText: String? { showsStreamingCursor ? nil : typing.text }
+    /// What the indicator row under the messages says: ``typingText``, except when everyone active is a
+    /// bot whose reply streams, whose cursor says it (no "Clawd is typing…" under a bubble that grows).
+    /// With anyone else active it says all of it: "Clawd is typing… · Scout is thinking…".
+    public var indicatorText: String? { onlyStreamingBotsAreActive ? nil : typing.text }
     /// The same for VoiceOver.
-    public var indicatorAccessibilityText: String? { showsStreamingCursor ? nil : typing.accessibilityText }
-    /// Whether the thinking indicator shows ("Clawd is thinking…"): the bot thinks or runs a tool.
+    public var indicatorAccessibilityText: String? { onlyStreamingBotsAreActive ? nil : typing.accessibilityText }
+    /// Whether a thinking indicator shows ("Clawd is thinking…"): a bot thinks or runs a tool.
     public var showsThinkingIndicator: Bool {
-        switch reply {
-        case .thinking, .tool: true
-        case .idle, .streaming: false
+        replies.contains {
+            switch $0.phase {
+            case .thinking, .tool: true
+            case .idle, .streaming: false
+            }
         }
     }
-    /// Whether the streaming reply shows a cursor at its end.
+    /// Whether a streaming reply shows a cursor at its end.
     public var showsStreamingCursor: Bool {
-        if case .streaming = reply { true } else { false }
+        replies.contains { if case .streaming = $0.phase { true } else { false } }
+    }
+
+    private var onlyStreamingBotsAreActive: Bool {
+        let streaming = Set(replies.filter { if case .streaming = $0.phase { true } else { false } }.map(\.bot))
+        return !streaming.isEmpty && typing.typers.allSatisfy { streaming.contains($0.userID) }
     }
 
     // MARK: What the conversation does
@@ -125,7 +137,8 @@ public final class ConversationModel {
     func show(_ state: TypingState) {
         typing = state
         announce(announcer.stateChanged(state, now: .now))
-        step(bot.typersChanged(state.typers, now: .now))
+        bots.typersChanged(state.typers, now: .now)
+        step()
     }
 
     func show(_ change: ServerFrame.Presence) {
@@ -140,24 +153,30 @@ public final class ConversationModel {
     func receive(_ part: ServerFrame.StreamDelta) {
         let name = typing.typers.first { $0.userID == part.user }?.name
         thread.stream(part, senderName: name, now: Int64(Date().timeIntervalSince1970 * 1_000))
-        step(bot.chunk(isFinal: part.final, now: .now))
+        bots.chunk(from: part.user, isFinal: part.final, now: .now)
+        step()
     }
 
-    /// After the bot's machine moved: the phase, and a timer for its next deadline.
-    private func step(_ gaveUp: Bool) {
-        if gaveUp { thread.endStreams() }
+    /// After the bots' machines moved: the phases, and a timer for the next deadline.
+    /// - Parameter gaveUp: The bots whose replies were given up: their cursors go.
+    private func step(gaveUp: [String] = []) {
+        for bot in gaveUp { thread.endStreams(of: bot) }
         refreshReply()
         botTimer?.cancel()
-        botTimer = bot.nextDeadline.map { deadline in
+        botTimer = bots.nextDeadline.map { deadline in
             Task { [weak self] in
                 try? await Task.sleep(until: deadline, clock: .continuous)
-                guard !Task.isCancelled else { return }
-                self?.step(self?.bot.tick(now: .now) ?? false)
+                guard !Task.isCancelled, let self else { return }
+                self.step(gaveUp: self.bots.tick(now: .now))
             }
         }
     }
 
     func refreshReply() {
-        reply = bot.phase(streamingText: thread.items.last { $0.isStreaming }?.text)
+        let typers = typing.typers
+        replies = bots.phases(
+            name: { bot in typers.first { $0.userID == bot }?.name ?? self.thread.items.last { $0.sender == bot }?.senderName },
+            streamingText: { bot in self.thread.items.last { $0.isStreaming && $0.sender == bot }?.text })
+        reply = replies.first?.phase ?? .idle
     }
 }

@@ -78,14 +78,14 @@ public struct MessageThread: Hashable, Sendable {
         }
     }
 
-    /// Ends every reply still streaming (its bot went quiet): no cursor is left behind.
+    /// Ends every reply still streaming (the screen closed): no cursor is left behind.
     public mutating func endStreams() {
         for index in items.indices where items[index].isStreaming { items[index].isStreaming = false }
     }
 
-    /// The text of the reply streaming now, if any.
-    var streamingText: String? {
-        items.last { $0.isStreaming }?.text
+    /// Ends a bot's replies still streaming (it went quiet); other bots' stream on.
+    public mutating func endStreams(of bot: String) {
+        for index in items.indices where items[index].isStreaming && items[index].sender == bot { items[index].isStreaming = false }
     }
 
     private static func streamKey(_ user: String, _ messageID: String) -> String {
