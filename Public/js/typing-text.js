@@ -8,6 +8,7 @@ export const STYLES = Object.freeze(['full', 'compact']);
 const isWhitespace = (character) => /^\p{White_Space}+$/u.test(character);
 
 const english = {
+  replying: (n) => (n === 1 ? '1 person is replying' : `${n} people are replying`),
   someone: 'Someone',
   separator: '. ',
   people: (n) => `${n} people`,
@@ -28,6 +29,7 @@ const english = {
 
 const germanOthers = (n) => (n === 1 ? '1 weitere Person' : `${n} weitere Personen`);
 const german = {
+  replying: (n) => (n === 1 ? '1 Person antwortet' : `${n} Personen antworten`),
   someone: 'Jemand',
   separator: '. ',
   people: (n) => `${n} Personen`,
@@ -48,6 +50,7 @@ const german = {
 
 const frenchOthers = (n) => (n === 1 ? '1 autre personne' : `${n} autres personnes`);
 const french = {
+  replying: (n) => (n === 1 ? '1 personne répond' : `${n} personnes répondent`),
   someone: "Quelqu'un",
   separator: '. ',
   people: (n) => `${n} personnes`,
@@ -77,6 +80,7 @@ export function spanishAnd(word) {
 
 const spanishOthers = (n) => (n === 1 ? '1 persona más' : `${n} personas más`);
 const spanish = {
+  replying: (n) => (n === 1 ? '1 persona está respondiendo' : `${n} personas están respondiendo`),
   someone: 'Alguien',
   separator: '. ',
   people: (n) => `${n} personas`,
@@ -96,6 +100,7 @@ const spanish = {
 };
 
 const japanese = {
+  replying: (n) => `${n}人が返信中`,
   someone: '誰か',
   separator: '。',
   people: (n) => `${n}人`,
@@ -176,6 +181,16 @@ export class TypingText {
   /** The text for assistive technology (aria-live): no ellipsis, names uncut. */
   accessibilityText(typers, total) {
     return this.#compose(typers, total, true);
+  }
+
+  /** What a message shows while `count` people write in its thread ("2 people are replying…"); null for none. */
+  replyingText(count) {
+    return count > 0 ? `${this.rules.replying(count)}…` : null;
+  }
+
+  /** The same for assistive technology: no ellipsis. */
+  accessibilityReplyingText(count) {
+    return count > 0 ? this.rules.replying(count) : null;
   }
 
   #compose(typers, total, accessible) {

@@ -22,6 +22,21 @@ table.vectors.forEach((vector, index) => {
   });
 });
 
+table.replying.forEach((vector) => {
+  test(`replying: ${vector.locale} ${vector.count} → ${vector.text}`, () => {
+    const formatter = new TypingText({ locale: vector.locale });
+    assert.equal(formatter.replyingText(vector.count), vector.text);
+    assert.equal(formatter.accessibilityReplyingText(vector.count), vector.accessibility);
+  });
+});
+
+test('the replying table has none, one and many in every locale', () => {
+  for (const locale of LOCALES) {
+    const counts = new Set(table.replying.filter((v) => v.locale === locale).map((v) => v.count));
+    assert.ok([0, 1, 2].every((n) => counts.has(n)), locale);
+  }
+});
+
 test('locale identifiers map to their language, unknown ones to null', () => {
   assert.equal(localeFor('fr-CA'), 'fr');
   assert.equal(localeFor('ja_JP'), 'ja');

@@ -1,4 +1,5 @@
 enum EnglishRules: LanguageRules {
+    static func replying(_ count: Int) -> String { count == 1 ? "1 person is replying" : "\(count) people are replying" }
     static let someone = "Someone"
     static func people(_ count: Int) -> String { "\(count) people" }
     static func pair(_ first: String, _ second: String) -> String { "\(first) and \(second)" }
@@ -24,6 +25,7 @@ enum EnglishRules: LanguageRules {
 }
 
 enum GermanRules: LanguageRules {
+    static func replying(_ count: Int) -> String { count == 1 ? "1 Person antwortet" : "\(count) Personen antworten" }
     static let someone = "Jemand"
     static func people(_ count: Int) -> String { "\(count) Personen" }
     static func pair(_ first: String, _ second: String) -> String { "\(first) und \(second)" }
@@ -50,6 +52,7 @@ enum GermanRules: LanguageRules {
 }
 
 enum FrenchRules: LanguageRules {
+    static func replying(_ count: Int) -> String { count == 1 ? "1 personne répond" : "\(count) personnes répondent" }
     static let someone = "Quelqu'un"
     static func people(_ count: Int) -> String { "\(count) personnes" }
     static func pair(_ first: String, _ second: String) -> String { "\(first) et \(second)" }
@@ -74,6 +77,9 @@ enum FrenchRules: LanguageRules {
 }
 
 enum SpanishRules: LanguageRules {
+    static func replying(_ count: Int) -> String {
+        count == 1 ? "1 persona está respondiendo" : "\(count) personas están respondiendo"
+    }
     static let someone = "Alguien"
     static func people(_ count: Int) -> String { "\(count) personas" }
     static func pair(_ first: String, _ second: String) -> String { "\(first) \(and(before: second)) \(second)" }
@@ -111,6 +117,7 @@ enum SpanishRules: LanguageRules {
 }
 
 enum JapaneseRules: LanguageRules {
+    static func replying(_ count: Int) -> String { "\(count)人が返信中" }
     static let someone = "誰か"
     static let sentenceSeparator = "。"
     static func people(_ count: Int) -> String { "\(count)人" }

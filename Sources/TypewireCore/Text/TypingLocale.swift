@@ -99,6 +99,8 @@ protocol LanguageRules: Sendable {
     static func sentence(subject: String, plural: Bool, activity: Activity) -> String
     /// What separates the sentences of mixed activities in the accessibility text.
     static var sentenceSeparator: String { get }
+    /// "2 people are replying": how many are writing in a message's thread, shown on the message.
+    static func replying(_ count: Int) -> String
 }
 
 extension LanguageRules {

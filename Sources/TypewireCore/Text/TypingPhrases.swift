@@ -28,13 +28,15 @@ public struct TypingPhrases: Sendable {
     public var sentence: @Sendable (_ subject: String, _ plural: Bool, _ activity: Activity) -> String
     /// What separates the sentences of mixed activities in the accessibility text (". ").
     public var sentenceSeparator: String
+    /// "2 people are replying": how many are writing in a message's thread (1 or more).
+    public var replying: @Sendable (_ count: Int) -> String
 
     /// A table of the app's own.
     public init(
         someone: String, people: @escaping @Sendable (Int) -> String, pair: @escaping @Sendable (String, String) -> String,
         triple: @escaping @Sendable (String, String, String) -> String, twoAndOthers: @escaping @Sendable (String, String, Int) -> String,
         oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Bool, Activity) -> String,
-        sentenceSeparator: String = ". "
+        sentenceSeparator: String = ". ", replying: (@Sendable (Int) -> String)? = nil
     ) {
         self.someone = someone
         self.people = people
@@ -44,6 +46,7 @@ public struct TypingPhrases: Sendable {
         self.oneAndOthers = oneAndOthers
         self.sentence = sentence
         self.sentenceSeparator = sentenceSeparator
+        self.replying = replying ?? { EnglishRules.replying($0) }  // a table from before threads: English
     }
 
     /// A built-in language's table.
@@ -51,6 +54,7 @@ public struct TypingPhrases: Sendable {
         self.init(
             someone: rules.someone, people: { rules.people($0) }, pair: { rules.pair($0, $1) }, triple: { rules.triple($0, $1, $2) },
             twoAndOthers: { rules.twoAndOthers($0, $1, others: $2) }, oneAndOthers: { rules.oneAndOthers($0, others: $1) },
-            sentence: { rules.sentence(subject: $0, plural: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator)
+            sentence: { rules.sentence(subject: $0, plural: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator,
+            replying: { rules.replying($0) })
     }
 }

@@ -15,6 +15,8 @@
 ///   Members the server counted but did not list (`total` beyond the list) join the first group.
 /// - ``accessibilityText(for:total:)`` says the same without the ellipsis and with names uncut, for
 ///   `aria-live` regions and VoiceOver.
+/// - On a message whose thread people write in, ``replyingText(count:)`` counts them: "2 people are
+///   replying…" (the thread's own view shows its typers by name, as above).
 public struct TypingText: Sendable {
     /// How many names a sentence shows.
     public enum Style: String, Sendable, Hashable, CaseIterable {
@@ -61,6 +63,17 @@ public struct TypingText: Sendable {
     /// The text for assistive technology: no ellipsis, names not cut.
     public func accessibilityText(for typers: [Typer], total: Int? = nil) -> String? {
         compose(typers, total: total, accessible: true)
+    }
+
+    /// What a message shows while people write in its thread: "2 people are replying…"; nil for none.
+    /// - Parameter count: How many are active in the thread (distinct users).
+    public func replyingText(count: Int) -> String? {
+        count > 0 ? rules.replying(count) + "…" : nil
+    }
+
+    /// The same for assistive technology: no ellipsis.
+    public func accessibilityReplyingText(count: Int) -> String? {
+        count > 0 ? rules.replying(count) : nil
     }
 
     private func compose(_ typers: [Typer], total: Int?, accessible: Bool) -> String? {

@@ -10,20 +10,23 @@ public struct ActivityEntry: Hashable, Sendable {
     public var since: Int64
     /// When the activity lapses unless refreshed (server milliseconds).
     public var expiresAt: Int64
+    /// The thread it happens in (the parent message's id); nil for the main timeline.
+    public var thread: String?
 
     /// Creates an entry.
-    public init(user: String, name: String?, activity: Activity, since: Int64, expiresAt: Int64) {
+    public init(user: String, name: String?, activity: Activity, since: Int64, expiresAt: Int64, thread: String? = nil) {
         self.user = user
         self.name = name
         self.activity = activity
         self.since = since
         self.expiresAt = expiresAt
+        self.thread = thread
     }
 }
 
 extension ActivityEntry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case user, name, since, expiresAt
+        case user, name, since, expiresAt, thread
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,6 +35,7 @@ extension ActivityEntry: Codable {
         name = try container.decodeIfPresent(String.self, forKey: .name)
         since = try container.decode(Int64.self, forKey: .since)
         expiresAt = try container.decode(Int64.self, forKey: .expiresAt)
+        thread = try container.decodeIfPresent(String.self, forKey: .thread)
         activity = try Activity(from: decoder)
     }
 
@@ -42,6 +46,7 @@ extension ActivityEntry: Codable {
         try activity.encode(to: encoder)
         try container.encode(since, forKey: .since)
         try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(thread, forKey: .thread)
     }
 }
 

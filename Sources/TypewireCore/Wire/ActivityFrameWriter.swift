@@ -29,6 +29,10 @@ enum ActivityFrameWriter {
             out += String(entry.since)
             out += #","expiresAt":"#
             out += String(entry.expiresAt)
+            if let thread = entry.thread {
+                out += #","thread":"#
+                appendString(thread, to: &out)
+            }
             out += "}"
         }
         out += #"],"total":"#

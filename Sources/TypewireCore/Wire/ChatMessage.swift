@@ -16,11 +16,14 @@ public struct ChatMessage: Codable, Hashable, Sendable {
     public var clientMessageId: String?
     /// When it was last edited (milliseconds), if ever.
     public var editedAt: Int64?
+    /// The message this one answers, when it is a reply in a thread (the parent's id); nil in the
+    /// conversation's main timeline.
+    public var thread: String?
 
     /// Creates a message.
     public init(
         conversation: String, id: String, sender: String, senderName: String?, text: String, sentAt: Int64,
-        clientMessageId: String? = nil, editedAt: Int64? = nil
+        clientMessageId: String? = nil, editedAt: Int64? = nil, thread: String? = nil
     ) {
         self.conversation = conversation
         self.id = id
@@ -30,6 +33,7 @@ public struct ChatMessage: Codable, Hashable, Sendable {
         self.sentAt = sentAt
         self.clientMessageId = clientMessageId
         self.editedAt = editedAt
+        self.thread = thread
     }
 }
 

@@ -50,20 +50,23 @@ public enum ClientFrame: Hashable, Sendable {
         public init(conversation: String) { self.conversation = conversation }
     }
 
-    /// `activity {conversation, activity, detail?}`.
+    /// `activity {conversation, activity, detail?, thread?}`.
     public struct SetActivity: Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
         /// The sender's activity; ``Activity/none`` clears it.
         public var activity: Activity
+        /// The thread it happens in (the parent message's id); nil for the main timeline.
+        public var thread: String?
         /// Creates the frame.
-        public init(conversation: String, activity: Activity) {
+        public init(conversation: String, activity: Activity, thread: String? = nil) {
             self.conversation = conversation
             self.activity = activity
+            self.thread = thread
         }
     }
 
-    /// `send {conversation, clientMessageId, text}`.
+    /// `send {conversation, clientMessageId, text, thread?}`.
     public struct Send: Codable, Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
@@ -71,11 +74,14 @@ public enum ClientFrame: Hashable, Sendable {
         public var clientMessageId: String
         /// The text.
         public var text: String
+        /// The message it answers, in that message's thread; nil for the main timeline.
+        public var thread: String?
         /// Creates the frame.
-        public init(conversation: String, clientMessageId: String, text: String) {
+        public init(conversation: String, clientMessageId: String, text: String, thread: String? = nil) {
             self.conversation = conversation
             self.clientMessageId = clientMessageId
             self.text = text
+            self.thread = thread
         }
     }
 
@@ -108,22 +114,29 @@ public enum ClientFrame: Hashable, Sendable {
         /// With the last part: the whole reply, stored as given (otherwise the server stores the parts it
         /// received, which misses any it refused or lost).
         public var text: String?
+        /// The thread the reply answers in (the parent message's id); nil for the main timeline.
+        public var thread: String?
         /// Creates the frame.
-        public init(conversation: String, messageId: String, delta: String, isFinal: Bool = false, text: String? = nil) {
+        public init(
+            conversation: String, messageId: String, delta: String, isFinal: Bool = false, text: String? = nil, thread: String? = nil
+        ) {
             self.conversation = conversation
             self.messageId = messageId
             self.delta = delta
             self.isFinal = isFinal
             self.text = text
+            self.thread = thread
         }
     }
 }
 
 extension ClientFrame.SetActivity: Codable {
-    private enum CodingKeys: String, CodingKey { case conversation }
+    private enum CodingKeys: String, CodingKey { case conversation, thread }
 
     public init(from decoder: any Decoder) throws {
-        conversation = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .conversation)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        conversation = try container.decode(String.self, forKey: .conversation)
+        thread = try container.decodeIfPresent(String.self, forKey: .thread)
         activity = try Activity(from: decoder)
     }
 
@@ -131,11 +144,12 @@ extension ClientFrame.SetActivity: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(conversation, forKey: .conversation)
         try activity.encode(to: encoder)
+        try container.encodeIfPresent(thread, forKey: .thread)
     }
 }
 
 extension ClientFrame.Stream: Codable {
-    private enum CodingKeys: String, CodingKey { case conversation, messageId, delta, isFinal = "final", text }
+    private enum CodingKeys: String, CodingKey { case conversation, messageId, delta, isFinal = "final", text, thread }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -144,6 +158,7 @@ extension ClientFrame.Stream: Codable {
         delta = try container.decode(String.self, forKey: .delta)
         isFinal = try container.decodeIfPresent(Bool.self, forKey: .isFinal) ?? false
         text = try container.decodeIfPresent(String.self, forKey: .text)
+        thread = try container.decodeIfPresent(String.self, forKey: .thread)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -153,6 +168,7 @@ extension ClientFrame.Stream: Codable {
         try container.encode(delta, forKey: .delta)
         if isFinal { try container.encode(true, forKey: .isFinal) }
         try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeIfPresent(thread, forKey: .thread)
     }
 }
 

@@ -163,13 +163,16 @@ public enum ServerFrame: Hashable, Sendable {
         public var delta: String
         /// Whether the reply is complete.
         public var final: Bool
+        /// The thread the reply answers in (the parent message's id); nil for the main timeline.
+        public var thread: String?
         /// Creates the frame.
-        public init(conversation: String, messageId: String, user: String, delta: String, final: Bool) {
+        public init(conversation: String, messageId: String, user: String, delta: String, final: Bool, thread: String? = nil) {
             self.conversation = conversation
             self.messageId = messageId
             self.user = user
             self.delta = delta
             self.final = final
+            self.thread = thread
         }
     }
 

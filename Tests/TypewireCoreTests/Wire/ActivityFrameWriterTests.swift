@@ -17,7 +17,8 @@ struct ActivityFrameWriterTests {
             let entries = activities.enumerated().map { offset, activity in
                 ActivityEntry(
                     user: text + "\(offset)", name: offset.isMultiple(of: 2) ? text : nil, activity: activity,
-                    since: Int64(index) * 1_000 - 5, expiresAt: Int64.max - Int64(offset)
+                    since: Int64(index) * 1_000 - 5, expiresAt: Int64.max - Int64(offset),
+                    thread: offset.isMultiple(of: 3) ? text + "-parent" : nil
                 )
             }
             updates.append(ActivityUpdate(conversation: text, entries: entries, total: 10 + index, serverTime: Int64.min + 1))

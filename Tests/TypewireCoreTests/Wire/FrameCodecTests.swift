@@ -12,11 +12,14 @@ struct FrameCodecTests {
         .activity(.init(conversation: "c1", activity: .typing)),
         .activity(.init(conversation: "c1", activity: .toolUse("search"))),
         .activity(.init(conversation: "c1", activity: .none)),
+        .activity(.init(conversation: "c1", activity: .typing, thread: "42")),
         .send(.init(conversation: "c1", clientMessageId: "m-1", text: "Hi ✋ \"there\"")),
+        .send(.init(conversation: "c1", clientMessageId: "m-2", text: "In the thread", thread: "42")),
         .edit(.init(conversation: "c1", messageId: "42", text: "Hello")),
         .stream(.init(conversation: "c1", messageId: "r1", delta: "Hel")),
         .stream(.init(conversation: "c1", messageId: "r1", delta: "lo", isFinal: true)),
         .stream(.init(conversation: "c1", messageId: "r1", delta: "!", isFinal: true, text: "Hello!")),
+        .stream(.init(conversation: "c1", messageId: "r2", delta: "Yes", thread: "42")),
     ]
 
     static let serverFrames: [ServerFrame] = [
@@ -35,7 +38,10 @@ struct FrameCodecTests {
         .activity(
             .init(
                 conversation: "c1",
-                entries: [.init(user: "bob", name: "Bob", activity: .toolUse("calc"), since: 1, expiresAt: 6_001)],
+                entries: [
+                    .init(user: "bob", name: "Bob", activity: .toolUse("calc"), since: 1, expiresAt: 6_001),
+                    .init(user: "carol", name: "Carol", activity: .typing, since: 1, expiresAt: 6_001, thread: "42"),
+                ],
                 total: 7, serverTime: 2
             )),
         .presence(.init(conversation: "c1", user: "bob", online: false)),
@@ -43,8 +49,10 @@ struct FrameCodecTests {
             .init(
                 conversation: "c1", id: "9", sender: "bob", senderName: nil, text: "x", sentAt: 1,
                 clientMessageId: "m-1", editedAt: 4)),
+        .message(.init(conversation: "c1", id: "10", sender: "carol", senderName: "Carol", text: "y", sentAt: 2, thread: "9")),
         .ack(.init(clientMessageId: "m-1", messageId: "9")),
         .stream(.init(conversation: "c1", messageId: "r1", user: "clawd", delta: "Hi", final: false)),
+        .stream(.init(conversation: "c1", messageId: "r2", user: "clawd", delta: "Hi", final: true, thread: "9")),
         .error(.init(code: .forbidden, message: "no", ref: "subscribe")),
     ]
 
@@ -70,6 +78,9 @@ struct FrameCodecTests {
     @Test func activityFrameHasTheDocumentedShape() throws {
         let json = #"{"type":"activity","conversation":"c1","activity":"tool","detail":"search"}"#
         #expect(try FrameCodec.decodeClientFrame(Data(json.utf8)) == .activity(.init(conversation: "c1", activity: .toolUse("search"))))
+        let inThread = #"{"type":"activity","conversation":"c1","activity":"typing","thread":"42"}"#
+        #expect(
+            try FrameCodec.decodeClientFrame(Data(inThread.utf8)) == .activity(.init(conversation: "c1", activity: .typing, thread: "42")))
         let stream = #"{"type":"stream","conversation":"c1","messageId":"r","delta":"x"}"#
         #expect(try FrameCodec.decodeClientFrame(Data(stream.utf8)) == .stream(.init(conversation: "c1", messageId: "r", delta: "x")))
     }
