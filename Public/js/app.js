@@ -168,12 +168,12 @@ function handleFrame(frame) {
       if (conversation) presence(conversation, frame);
       return;
     case 'message':
-      if (conversation) message(conversation, frame);
+      if (conversation && !frame.thread) message(conversation, frame);  // the page shows the main timeline only
       return;
     case 'ack':
       return acknowledged(frame);
     case 'stream':
-      if (conversation) stream(conversation, frame);
+      if (conversation && !frame.thread) stream(conversation, frame);
       return;
     case 'error':
       return failed(frame);

@@ -19,10 +19,13 @@ export class TypingRoster {
   /**
    * @param {string} currentUserID The user who looks at the indicator.
    * @param {Iterable<string>} participants The conversation's participants.
+   * @param {string|null} [thread] The thread it shows (the parent message's id); null: the main timeline.
    */
-  constructor(currentUserID, participants = []) {
+  constructor(currentUserID, participants = [], thread = null) {
     this.currentUserID = currentUserID;
     this.participants = new Set(participants);
+    /** The thread it shows; null for the conversation's main timeline. */
+    this.thread = thread;
     /** Users whom presence reported offline. */
     this.offlineUsers = new Set();
     /** How many active members the last frame counted (`total`) beyond those it listed. */
@@ -37,7 +40,8 @@ export class TypingRoster {
   apply(update, now) {
     const incoming = new Map();
     for (const wire of update.entries) {
-      if (wire.activity === 'none' || !this.#isShown(wire.user)) continue;
+      // Only this roster's timeline: the main one (no thread) unless it was made for a thread.
+      if ((wire.thread ?? null) !== this.thread || wire.activity === 'none' || !this.#isShown(wire.user)) continue;
       const entry = {
         typer: { userID: wire.user, name: wire.name ?? null, activity: wire.activity, detail: wire.detail },
         since: wire.since,

@@ -58,10 +58,12 @@ public final class HeldHistoryStore: ChatStore {
         return participants
     }
     public func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, thread: String?,
+        webhooks: MessageWebhooks?
     ) async throws -> StoredMessage? {
         try await store.storeMessage(
-            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, webhooks: webhooks)
+            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, thread: thread,
+            webhooks: webhooks)
     }
     public func editMessage(_ messageId: String, in conversation: String, by sender: String, text: String, editedAt: Int64) async throws
         -> ChatMessage?
@@ -71,8 +73,8 @@ public final class HeldHistoryStore: ChatStore {
     public func message(_ id: String, in conversation: String) async throws -> ChatMessage? {
         try await store.message(id, in: conversation)
     }
-    public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
-        try await store.messages(of: conversation, before: before, limit: limit)
+    public func messages(of conversation: String, thread: String?, before: String?, limit: Int) async throws -> [ChatMessage] {
+        try await store.messages(of: conversation, thread: thread, before: before, limit: limit)
     }
     public func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
         try await store.addParticipant(user, to: conversation, limit: limit)

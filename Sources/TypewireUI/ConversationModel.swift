@@ -146,11 +146,13 @@ public final class ConversationModel {
     }
 
     func receive(_ message: ChatMessage) {
+        guard message.thread == nil else { return }  // the screen shows the main timeline; a thread's replies are not in it
         thread.receive(message)
         refreshReply()
     }
 
     func receive(_ part: ServerFrame.StreamDelta) {
+        guard part.thread == nil else { return }
         let name = typing.typers.first { $0.userID == part.user }?.name
         thread.stream(part, senderName: name, now: Int64(Date().timeIntervalSince1970 * 1_000))
         bots.chunk(from: part.user, isFinal: part.final, now: .now)

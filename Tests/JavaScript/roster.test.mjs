@@ -138,3 +138,15 @@ test('remembers how many active members the server counted but did not list', ()
   h.apply(update([['alice', 9000]]));
   assert.equal(h.roster.unlisted, 0);
 });
+
+test('each timeline shows its own typers: the main one no thread, a thread only its own', () => {
+  const frame = update([['alice', 9000], ['bob', 9100], ['carol', 9200]]);
+  frame.entries[1].thread = '42';
+  frame.entries[2].thread = '43';
+  const main = new TypingRoster('me', ['me', 'alice', 'bob', 'carol']);
+  main.apply(frame, 500_000);
+  assert.deepEqual(main.typers(500_000).map((t) => t.userID), ['alice']);
+  const thread = new TypingRoster('me', ['me', 'alice', 'bob', 'carol'], '42');
+  thread.apply(frame, 500_000);
+  assert.deepEqual(thread.typers(500_000).map((t) => t.userID), ['bob']);
+});

@@ -8,6 +8,8 @@
 ///   time, so an entry's remaining life is `expiresAt - serverTime` from the moment it arrived, whatever
 ///   the skew between the two clocks. A lost stop or a dead sender never outlives its expiry.
 /// - one entry per user, even if the user is active on two devices;
+/// - only its own timeline: the main timeline's roster shows no one typing in a thread, a thread's roster
+///   (``thread``) only those typing in that thread;
 /// - a stable order: whoever started first stays first, so names do not jump as others come and go.
 ///
 /// Like the other machines, the roster is a pure value; a shell calls ``removeExpired(now:)`` at
@@ -29,6 +31,8 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
 
     /// The user this roster is shown to.
     public let currentUserID: String
+    /// The thread it shows (the parent message's id); nil: the conversation's main timeline.
+    public let thread: String?
     /// The conversation's current participants.
     public private(set) var participants: Set<String>
     /// Users whom presence reported offline.
@@ -42,9 +46,11 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
     /// - Parameters:
     ///   - currentUserID: The user who looks at the indicator.
     ///   - participants: The conversation's participants.
-    public init(currentUserID: String, participants: Set<String>) {
+    ///   - thread: The thread it shows; nil (the default) for the main timeline.
+    public init(currentUserID: String, participants: Set<String>, thread: String? = nil) {
         self.currentUserID = currentUserID
         self.participants = participants
+        self.thread = thread
     }
 
     /// Replaces the state with the server's update.
@@ -53,7 +59,7 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
     ///   - now: When it arrived, on the roster's clock.
     public mutating func apply(_ update: ActivityUpdate, now: Instant) {
         var incoming: [String: Entry] = [:]
-        for wire in update.entries where wire.activity.isActive && isShown(wire.user) {
+        for wire in update.entries where wire.thread == thread && wire.activity.isActive && isShown(wire.user) {
             let entry = Entry(
                 typer: Typer(userID: wire.user, name: wire.name, activity: wire.activity),
                 since: wire.since,
@@ -65,6 +71,8 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
         var next = entries.compactMap { incoming.removeValue(forKey: $0.typer.userID) }
         next += incoming.values.sorted { ($0.since, $0.typer.userID) < ($1.since, $1.typer.userID) }
         entries = next
+        // `total` counts every timeline's entries; those of other timelines that the update lists are not
+        // this one's. A large group's unlisted entries may be any timeline's: they count here.
         unlisted = max(0, update.total - update.entries.count)
     }
 

@@ -145,7 +145,12 @@ struct RESTRoutes {
             guard configuration.storage.storesMessages else { return MessagePage(messages: []) }
             let limit = min(200, max(1, request.uri.queryParameters.get("limit", as: Int.self) ?? 50))
             let before = request.uri.queryParameters.get("before")
-            return MessagePage(messages: try await store.messages(of: conversation.id, before: before, limit: limit))
+            // `thread`: the replies to that message, paged as the main timeline is; without it, the main timeline.
+            let thread = request.uri.queryParameters.get("thread")
+            if let thread, !HubShard.isMessageID(thread) {
+                throw HTTPError(.badRequest, message: "\"thread\" must be the id of a message of the conversation.")
+            }
+            return MessagePage(messages: try await store.messages(of: conversation.id, thread: thread, before: before, limit: limit))
         }
         api.get("settings") { request, _ -> Settings in
             let me = try await identity(of: request)

@@ -10,8 +10,9 @@ import TypewireCore
 /// The body is read only after its signature was checked (``ClusterPayload/decodeBatch(_:)``), so it comes
 /// from a node of the cluster; a body that does not read whole is still refused, never trusted in part.
 enum ClusterBatchCodec {
-    /// The format of the bodies written here.
-    static let format: UInt8 = 1
+    /// The format of the bodies written here: 2 adds each entry's thread. A node reads format 1 too (a node
+    /// of the version before threads, during a rolling upgrade; its entries have no thread).
+    static let format: UInt8 = 2
 
     private enum Tag: UInt8 {
         case json = 0
@@ -41,19 +42,20 @@ enum ClusterBatchCodec {
             writeOptional(entry.activity.detail, into: &buffer)
             buffer.writeInteger(entry.since)
             buffer.writeInteger(entry.expiresAt)
+            writeOptional(entry.thread, into: &buffer)
         }
     }
 
     /// Reads every event of a body (its format byte first).
     static func read(_ body: ByteBuffer, decoder: JSONDecoder) throws -> [ClusterEvent] {
         var body = body
-        guard body.readInteger(as: UInt8.self) == format else { throw Malformed() }
+        guard let format = body.readInteger(as: UInt8.self), format == 1 || format == Self.format else { throw Malformed() }
         var events: [ClusterEvent] = []
-        while body.readableBytes > 0 { events.append(try readEvent(from: &body, decoder: decoder)) }
+        while body.readableBytes > 0 { events.append(try readEvent(from: &body, format: format, decoder: decoder)) }
         return events
     }
 
-    private static func readEvent(from body: inout ByteBuffer, decoder: JSONDecoder) throws -> ClusterEvent {
+    private static func readEvent(from body: inout ByteBuffer, format: UInt8, decoder: JSONDecoder) throws -> ClusterEvent {
         switch body.readInteger(as: UInt8.self).flatMap(Tag.init(rawValue:)) {
         case .json:
             guard let length = body.readInteger(as: UInt32.self), let json = body.readData(length: Int(length)) else { throw Malformed() }
@@ -75,10 +77,12 @@ enum ClusterBatchCodec {
                 guard let since = body.readInteger(as: Int64.self), let expiresAt = body.readInteger(as: Int64.self) else {
                     throw Malformed()
                 }
+                let thread = format >= 2 ? try readOptional(from: &body) : nil
                 let kind = Activity.Kind.allCases[Int(kindIndex)]
                 entries.append(
                     ActivityEntry(
-                        user: user, name: name, activity: Activity(kind: kind, detail: detail), since: since, expiresAt: expiresAt))
+                        user: user, name: name, activity: Activity(kind: kind, detail: detail), since: since, expiresAt: expiresAt,
+                        thread: thread))
             }
             return .slice(conversation: conversation, entries: entries, serverTime: serverTime)
         case nil:

@@ -6,20 +6,22 @@ public typealias ConnectionID = Int
 /// Who is doing what in which conversation, per device, with server-stamped expiry. A pure value: the
 /// hub feeds it the server's time.
 ///
-/// Activity is kept per connection, so a stop on the phone does not hide the laptop's typing, and fanned
-/// out per user: ``entries(in:)`` gives one entry per user (the latest activity, the earliest start, the
+/// Activity is kept per connection and thread, so a stop on the phone does not hide the laptop's typing,
+/// and typing in a thread is not typing in the main timeline; it is fanned out per user and thread:
+/// ``entries(in:)`` gives one entry per user and thread (the latest activity, the earliest start, the
 /// latest expiry).
 struct ActivityBoard {
     /// Where an entry comes from: a socket of this node, or a user's slice from another node of a cluster.
     private enum Device: Hashable {
-        case local(ConnectionID)
-        case remote(node: String, user: String)
+        case local(ConnectionID, thread: String?)
+        case remote(node: String, user: String, thread: String?)
 
         var isLocal: Bool { if case .local = self { true } else { false } }
     }
 
     private struct DeviceEntry {
         var user: String
+        var thread: String?
         var name: String?
         var activity: Activity
         var since: Int64
@@ -34,32 +36,59 @@ struct ActivityBoard {
         self.ttl = ttl
     }
 
-    /// Sets one device's activity; `.none` clears it.
+    /// The most threads of one conversation one device is doing something in at once; a new one past it
+    /// takes the place of the one it started longest ago (a client cannot grow the board by naming threads).
+    static let threadsPerDevice = 4
+
+    /// Sets one device's activity in the main timeline or a thread; `.none` clears it.
     /// - Returns: Whether the conversation's state changed (a refresh changes `expiresAt`, so it does).
     mutating func set(
-        _ activity: Activity, in conversation: String, connection: ConnectionID, user: String, name: String?, now: Int64
+        _ activity: Activity, in conversation: String, connection: ConnectionID, user: String, name: String?, now: Int64,
+        thread: String? = nil
     ) -> Bool {
+        let key = Device.local(connection, thread: thread)
         guard activity.isActive else {
-            return conversations[conversation]?.removeValue(forKey: .local(connection)) != nil
+            return conversations[conversation]?.removeValue(forKey: key) != nil
         }
-        let previous = conversations[conversation]?[.local(connection)]
+        let previous = conversations[conversation]?[key]
+        if previous == nil { makeRoom(for: connection, in: conversation) }
         let since = previous?.activity == activity ? previous!.since : now
-        conversations[conversation, default: [:]][.local(connection)] = DeviceEntry(
-            user: user, name: name, activity: activity, since: since, expiresAt: now + ttl
+        conversations[conversation, default: [:]][key] = DeviceEntry(
+            user: user, thread: thread, name: name, activity: activity, since: since, expiresAt: now + ttl
         )
         return true
     }
 
-    /// What a socket of this node is doing in a conversation (``Activity/none`` if nothing).
-    func activity(of connection: ConnectionID, in conversation: String) -> Activity {
-        conversations[conversation]?[.local(connection)]?.activity ?? .none
+    /// Drops the device's oldest entry in the conversation if it has ``threadsPerDevice`` already.
+    private mutating func makeRoom(for connection: ConnectionID, in conversation: String) {
+        guard let devices = conversations[conversation] else { return }
+        let mine = devices.filter { if case .local(connection, _) = $0.key { true } else { false } }
+        guard mine.count >= Self.threadsPerDevice, let oldest = mine.min(by: { $0.value.since < $1.value.since })?.key else { return }
+        conversations[conversation]?[oldest] = nil
     }
 
-    /// Clears a user's activity on every device in one conversation (a sent message, a removal).
+    /// What a socket of this node is doing in a conversation's main timeline or thread (``Activity/none`` if nothing).
+    func activity(of connection: ConnectionID, in conversation: String, thread: String? = nil) -> Activity {
+        conversations[conversation]?[.local(connection, thread: thread)]?.activity ?? .none
+    }
+
+    /// Clears a user's activity on every device in one conversation, in its main timeline and every thread
+    /// (a removal).
     /// - Returns: Whether anything was cleared.
     mutating func clear(user: String, in conversation: String) -> Bool {
+        clear(in: conversation) { $0.user == user }
+    }
+
+    /// Clears a user's activity on every device in one thread of a conversation, or its main timeline (a
+    /// message sent there): typing elsewhere in the conversation goes on.
+    /// - Returns: Whether anything was cleared.
+    mutating func clear(user: String, in conversation: String, thread: String?) -> Bool {
+        clear(in: conversation) { $0.user == user && $0.thread == thread }
+    }
+
+    private mutating func clear(in conversation: String, where matches: (DeviceEntry) -> Bool) -> Bool {
         guard let devices = conversations[conversation] else { return false }
-        let kept = devices.filter { $0.value.user != user }
+        let kept = devices.filter { !matches($0.value) }
         conversations[conversation] = kept.isEmpty ? nil : kept
         return kept.count != devices.count
     }
@@ -74,9 +103,10 @@ struct ActivityBoard {
     /// - Returns: The conversations that changed.
     mutating func clear(connection: ConnectionID) -> [String] {
         var changed: [String] = []
-        for (conversation, devices) in conversations where devices[.local(connection)] != nil {
-            conversations[conversation]![.local(connection)] = nil
-            if conversations[conversation]!.isEmpty { conversations[conversation] = nil }
+        for (conversation, devices) in conversations {
+            let kept = devices.filter { if case .local(connection, _) = $0.key { false } else { true } }
+            guard kept.count != devices.count else { continue }
+            conversations[conversation] = kept.isEmpty ? nil : kept
             changed.append(conversation)
         }
         return changed
@@ -100,10 +130,11 @@ struct ActivityBoard {
     /// - Returns: Whether the conversation's state changed.
     mutating func replace(slice entries: [ActivityEntry], of node: String, in conversation: String) -> Bool {
         let before = conversations[conversation] ?? [:]
-        var devices = before.filter { if case .remote(node, _) = $0.key { false } else { true } }
+        var devices = before.filter { if case .remote(node, _, _) = $0.key { false } else { true } }
         for entry in entries {
-            devices[.remote(node: node, user: entry.user)] = DeviceEntry(
-                user: entry.user, name: entry.name, activity: entry.activity, since: entry.since, expiresAt: entry.expiresAt
+            devices[.remote(node: node, user: entry.user, thread: entry.thread)] = DeviceEntry(
+                user: entry.user, thread: entry.thread, name: entry.name, activity: entry.activity, since: entry.since,
+                expiresAt: entry.expiresAt
             )
         }
         conversations[conversation] = devices.isEmpty ? nil : devices
@@ -115,7 +146,7 @@ struct ActivityBoard {
     mutating func clear(node: String) -> [String] {
         var changed: [String] = []
         for (conversation, devices) in conversations {
-            let kept = devices.filter { if case .remote(node, _) = $0.key { false } else { true } }
+            let kept = devices.filter { if case .remote(node, _, _) = $0.key { false } else { true } }
             guard kept.count != devices.count else { continue }
             conversations[conversation] = kept.isEmpty ? nil : kept
             changed.append(conversation)
@@ -150,23 +181,31 @@ struct ActivityBoard {
         conversations.values.lazy.flatMap(\.values).map(\.expiresAt).min()
     }
 
-    /// The conversation's state, one entry per user, in the order they started.
+    /// The conversation's state, one entry per user and thread (the main timeline's without one), in the
+    /// order they started.
     /// - Parameter localOnly: Only this node's sockets: the slice a cluster node shares with the others.
     func entries(in conversation: String, localOnly: Bool = false) -> [ActivityEntry] {
         guard let devices = conversations[conversation] else { return [] }
-        var byUser: [String: ActivityEntry] = [:]
+        var byUser: [UserThread: ActivityEntry] = [:]
         for (key, device) in devices where !localOnly || key.isLocal {
             let entry = ActivityEntry(
-                user: device.user, name: device.name, activity: device.activity, since: device.since, expiresAt: device.expiresAt)
-            guard var merged = byUser[device.user] else {
-                byUser[device.user] = entry
+                user: device.user, name: device.name, activity: device.activity, since: device.since, expiresAt: device.expiresAt,
+                thread: device.thread)
+            let place = UserThread(user: device.user, thread: device.thread)
+            guard var merged = byUser[place] else {
+                byUser[place] = entry
                 continue
             }
             if entry.since > merged.since { merged.activity = entry.activity }
             merged.since = min(merged.since, entry.since)
             merged.expiresAt = max(merged.expiresAt, entry.expiresAt)
-            byUser[device.user] = merged
+            byUser[place] = merged
         }
-        return byUser.values.sorted { ($0.since, $0.user) < ($1.since, $1.user) }
+        return byUser.values.sorted { ($0.since, $0.user, $0.thread ?? "") < ($1.since, $1.user, $1.thread ?? "") }
+    }
+
+    private struct UserThread: Hashable {
+        var user: String
+        var thread: String?
     }
 }

@@ -3,7 +3,7 @@ import TypewireCore
 
 // Activity: who is doing what where, its expiry, pacing, and the views of users who blocked someone.
 extension HubShard {
-    func setActivity(_ activity: Activity, in conversation: String, from id: ConnectionID) async {
+    func setActivity(_ activity: Activity, in conversation: String, thread: String? = nil, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         if let detail = activity.detail, detail.count > configuration.typing.maxDetailLength {
             let limit = configuration.typing.maxDetailLength
@@ -13,13 +13,16 @@ extension HubShard {
                     code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).",
                     ref: "activity", request: .activity))
         }
+        if let thread, !Self.isMessageID(thread) {
+            return reply(to: id, Self.badThread(ref: "activity", request: .activity))
+        }
         // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
         if activity.isActive {
             guard await ensureParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: .activity) else { return }
         }
         guard connections[id] != nil, users.sharesTyping(identity.userID) else { return }
-        let previous = board.activity(of: id, in: conversation)
-        if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now()) {
+        let previous = board.activity(of: id, in: conversation, thread: thread)
+        if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now(), thread: thread) {
             publishActivity(of: conversation)
         }
         if activity != previous {

@@ -24,7 +24,7 @@ extension HubShard {
             apply(subscriptions.unsubscribe(id, from: unsubscribe.conversation), to: connection)
         case .activity(let request):
             let arrival = ContinuousClock.now
-            await setActivity(request.activity, in: request.conversation, from: id)
+            await setActivity(request.activity, in: request.conversation, thread: request.thread, from: id)
             metrics.relayLatency.record(ContinuousClock.now - arrival)
         case .send(let send):
             await self.send(send, from: id)

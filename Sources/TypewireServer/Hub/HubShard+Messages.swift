@@ -20,15 +20,21 @@ extension HubShard {
         guard await ensureParticipant(identity.userID, of: send.conversation, from: id, ref: send.clientMessageId, request: .send) else {
             return
         }
-        // The stop goes out before the message, so no one sees "is typing" after it arrives.
-        if board.clear(user: identity.userID, in: send.conversation) { publishActivity(of: send.conversation) }
+        if let thread = send.thread,
+            let refusal = await refusal(ofThread: thread, in: send.conversation, ref: send.clientMessageId, request: .send)
+        {
+            return reply(to: id, refusal)
+        }
+        // The stop goes out before the message, so no one sees "is typing" after it arrives (in the thread or
+        // the main timeline the message goes to: typing elsewhere in the conversation goes on).
+        if board.clear(user: identity.userID, in: send.conversation, thread: send.thread) { publishActivity(of: send.conversation) }
         let stored: StoredMessage
         do {
             // nil: the conversation was deleted, or the sender removed, since they were let in.
             guard
                 let message = try await store.storeMessage(
                     conversation: send.conversation, sender: identity, clientMessageId: send.clientMessageId, text: send.text,
-                    sentAt: now(),
+                    sentAt: now(), thread: send.thread,
                     webhooks: webhooks?.messageWebhooks(offline: offlineMembers(of: send.conversation, besides: identity.userID))
                 )
             else { return reply(to: id, Self.unknownConversation(send.conversation, ref: send.clientMessageId, request: .send)) }
@@ -115,6 +121,9 @@ extension HubShard {
                         "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.",
                     ref: part.messageId, request: .stream))
         }
+        if let thread = part.thread, !Self.isMessageID(thread) {
+            return reply(to: id, Self.badThread(ref: part.messageId, request: .stream))
+        }
         guard await ensureParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: .stream) else {
             return
         }
@@ -155,18 +164,22 @@ extension HubShard {
         }
         if part.isFinal { webhooks?.record(.replyFinished(conversation: part.conversation, replyId: part.messageId, bot: identity.userID)) }
         let delta = ServerFrame.StreamDelta(
-            conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal
+            conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal,
+            thread: part.thread
         )
         broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
         cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it
         guard part.isFinal else { return }
         guard configuration.storage.storesMessages else {
             // Typing-only: the reply ends with its final part, stored by the app's own backend if at all.
-            if board.clear(user: identity.userID, in: part.conversation) { publishActivity(of: part.conversation) }
+            if board.clear(user: identity.userID, in: part.conversation, thread: part.thread) { publishActivity(of: part.conversation) }
             return
         }
         await self.send(
-            .init(conversation: part.conversation, clientMessageId: ReplyID.clientMessageId(ofReply: part.messageId), text: text), from: id)
+            .init(
+                conversation: part.conversation, clientMessageId: ReplyID.clientMessageId(ofReply: part.messageId), text: text,
+                thread: part.thread),
+            from: id)
     }
 }
 

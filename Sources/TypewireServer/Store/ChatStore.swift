@@ -79,12 +79,19 @@ public struct StoredUser: Sendable, Hashable {
 }
 
 extension ChatStore {
-    /// Stores a message with no webhook deliveries (``storeMessage(conversation:sender:clientMessageId:text:sentAt:webhooks:)``).
+    /// Stores a message of the main timeline with no webhook deliveries
+    /// (``storeMessage(conversation:sender:clientMessageId:text:sentAt:thread:webhooks:)``).
     public func storeMessage(
         conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64
     ) async throws -> StoredMessage? {
         try await storeMessage(
-            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, webhooks: nil)
+            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, thread: nil,
+            webhooks: nil)
+    }
+
+    /// A page of the main timeline's history (``messages(of:thread:before:limit:)`` without a thread).
+    public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
+        try await messages(of: conversation, thread: nil, before: before, limit: limit)
     }
 
     /// ``recentMessages(of:limit:withinBytes:)`` for a store that cannot choose by size: reads the latest
@@ -157,12 +164,16 @@ public protocol ChatStore: Sendable {
     /// The participants of a conversation, with their display names (offline as far as the store knows).
     func participants(of conversation: String) async throws -> [Participant]
     /// Stores a message once per (conversation, sender, client message id); a retry returns the stored one.
-    /// - Parameter webhooks: Webhook deliveries of a new message, written in the same transaction (a retry
-    ///   writes none); nil for none.
+    /// - Parameters:
+    ///   - thread: The message it answers (a reply in that message's thread); nil for the main timeline. The
+    ///     caller checks that the parent exists.
+    ///   - webhooks: Webhook deliveries of a new message, written in the same transaction (a retry writes
+    ///     none); nil for none.
     /// - Returns: nil, and nothing stored, if the sender is not a participant when the message would be stored
     ///   (the conversation was deleted, or they were removed, after the server let the message in).
     func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, thread: String?,
+        webhooks: MessageWebhooks?
     ) async throws -> StoredMessage?
     /// Replaces the text of a message its sender wrote.
     /// - Returns: The edited message, or nil if no such message of this sender is in the conversation.
@@ -170,14 +181,15 @@ public protocol ChatStore: Sendable {
         -> ChatMessage?
     /// One message of a conversation, if it exists.
     func message(_ id: String, in conversation: String) async throws -> ChatMessage?
-    /// The latest messages of a conversation, oldest first.
+    /// The latest messages of a conversation's main timeline (no thread's replies), oldest first.
     func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage]
     /// The latest messages of a conversation, oldest first: of the latest `limit`, the newest whose texts take
     /// at most `bytes` of UTF-8 together, and at least the newest one. The stores choose them by the texts'
     /// sizes in SQL, so the texts left out are not read into the server.
     func recentMessages(of conversation: String, limit: Int, withinBytes bytes: Int) async throws -> [ChatMessage]
-    /// A page of history: up to `limit` messages older than the message `before` (all if nil), oldest first.
-    func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage]
+    /// A page of history: up to `limit` messages older than the message `before` (all if nil), oldest first,
+    /// of a thread (the replies to the message `thread`) or, with nil, of the main timeline.
+    func messages(of conversation: String, thread: String?, before: String?, limit: Int) async throws -> [ChatMessage]
     /// Adds a participant to a group of fewer than `limit` participants, in one transaction; adding one twice
     /// is harmless.
     /// - Returns: Whether the user was added (false: they were in it already).

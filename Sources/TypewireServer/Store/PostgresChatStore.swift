@@ -111,6 +111,11 @@ public final class PostgresChatStore: ChatStore {
             """,
             "CREATE INDEX webhook_outbox_by_due ON webhook_outbox (due_at)",
         ],
+        [
+            // Threads: a reply names the message it answers; a thread is paged by its own index.
+            "ALTER TABLE messages ADD COLUMN thread TEXT",
+            "CREATE INDEX messages_by_thread ON messages (conversation, thread, seq)",
+        ],
     ]
 
     private func migrate() async throws {
@@ -253,13 +258,14 @@ public final class PostgresChatStore: ChatStore {
     }
 
     public func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, thread: String?,
+        webhooks: MessageWebhooks?
     ) async throws -> StoredMessage? {
         // Stored only while the sender is a participant, checked in the same statement, which holds the
         // participant's row until it commits: a delete or a removal waits for it, or wins and leaves nothing.
         let insert: PostgresQuery = #"""
-            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
-            SELECT \#(conversation), \#(sender.userID), \#(sender.name), \#(clientMessageId), \#(text), \#(sentAt)
+            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at, thread)
+            SELECT \#(conversation), \#(sender.userID), \#(sender.name), \#(clientMessageId), \#(text), \#(sentAt), \#(thread)
             FROM participants WHERE conversation = \#(conversation) AND "user" = \#(sender.userID) FOR KEY SHARE
             ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
             RETURNING \#(unescaped: Self.messageColumns)
@@ -309,7 +315,8 @@ public final class PostgresChatStore: ChatStore {
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
         try await messages(
             """
-            SELECT \(unescaped: Self.messageColumns) FROM messages WHERE conversation = \(conversation) ORDER BY seq DESC LIMIT \(limit)
+            SELECT \(unescaped: Self.messageColumns) FROM messages WHERE conversation = \(conversation) AND thread IS NULL
+            ORDER BY seq DESC LIMIT \(limit)
             """
         ).reversed()
     }
@@ -320,19 +327,28 @@ public final class PostgresChatStore: ChatStore {
             """
             SELECT \(unescaped: Self.messageColumns) FROM (
                 SELECT *, SUM(octet_length(text)) OVER (ORDER BY seq DESC) AS total, ROW_NUMBER() OVER (ORDER BY seq DESC) AS n
-                FROM (SELECT * FROM messages WHERE conversation = \(conversation) ORDER BY seq DESC LIMIT \(limit)) AS latest
+                FROM (SELECT * FROM messages WHERE conversation = \(conversation) AND thread IS NULL ORDER BY seq DESC LIMIT \(limit)) AS latest
             ) AS recent WHERE n = 1 OR total <= \(bytes) ORDER BY seq
             """)
     }
 
-    public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
+    public func messages(of conversation: String, thread: String?, before: String?, limit: Int) async throws -> [ChatMessage] {
         let beforeSeq = before.flatMap(Int64.init) ?? .max
-        return try await messages(
-            """
-            SELECT \(unescaped: Self.messageColumns) FROM messages
-            WHERE conversation = \(conversation) AND seq < \(beforeSeq) ORDER BY seq DESC LIMIT \(limit)
-            """
-        ).reversed()
+        let page: [ChatMessage]
+        if let thread {
+            page = try await messages(
+                """
+                SELECT \(unescaped: Self.messageColumns) FROM messages
+                WHERE conversation = \(conversation) AND thread = \(thread) AND seq < \(beforeSeq) ORDER BY seq DESC LIMIT \(limit)
+                """)
+        } else {
+            page = try await messages(
+                """
+                SELECT \(unescaped: Self.messageColumns) FROM messages
+                WHERE conversation = \(conversation) AND thread IS NULL AND seq < \(beforeSeq) ORDER BY seq DESC LIMIT \(limit)
+                """)
+        }
+        return page.reversed()
     }
 
     public func addParticipant(_ user: String, to conversation: String, limit: Int) async throws -> Bool {
@@ -449,7 +465,7 @@ public final class PostgresChatStore: ChatStore {
         return conversations
     }
 
-    private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at"
+    private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at, thread"
 
     func messages(_ query: PostgresQuery) async throws -> [ChatMessage] {
         try await Self.messages(from: client.query(query, logger: logger))
@@ -458,13 +474,13 @@ public final class PostgresChatStore: ChatStore {
     /// The messages of rows that hold ``messageColumns``.
     static func messages(from rows: PostgresRowSequence) async throws -> [ChatMessage] {
         var messages: [ChatMessage] = []
-        for try await (seq, conversation, sender, senderName, clientMessageId, text, sentAt, editedAt) in rows.decode(
-            (Int64, String, String, String?, String, String, Int64, Int64?).self
+        for try await (seq, conversation, sender, senderName, clientMessageId, text, sentAt, editedAt, thread) in rows.decode(
+            (Int64, String, String, String?, String, String, Int64, Int64?, String?).self
         ) {
             messages.append(
                 ChatMessage(
                     conversation: conversation, id: String(seq), sender: sender, senderName: senderName, text: text, sentAt: sentAt,
-                    clientMessageId: clientMessageId, editedAt: editedAt
+                    clientMessageId: clientMessageId, editedAt: editedAt, thread: thread
                 ))
         }
         return messages

@@ -82,6 +82,11 @@ public final class SQLiteChatStore: ChatStore {
             """,
             "CREATE INDEX webhook_outbox_by_due ON webhook_outbox (due_at)",
         ],
+        [
+            // Threads: a reply names the message it answers; a thread is paged by its own index.
+            "ALTER TABLE messages ADD COLUMN thread TEXT",
+            "CREATE INDEX messages_by_thread ON messages (conversation, thread, seq)",
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -233,18 +238,16 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, webhooks: MessageWebhooks?
+        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, thread: String?,
+        webhooks: MessageWebhooks?
     ) async throws -> StoredMessage? {
+        let message = NewMessage(
+            conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, thread: thread)
         guard let webhooks, !webhooks.endpoints.isEmpty else {
-            return try await database.write { connection in
-                try await Self.storeMessage(
-                    conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, on: connection
-                )
-            }
+            return try await database.write { try await Self.store(message, on: $0) }
         }
         return try await database.transaction { connection in
-            let stored = try await Self.storeMessage(
-                conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, on: connection)
+            let stored = try await Self.store(message, on: connection)
             if let stored, stored.isNew {
                 try await Self.insertWebhook(webhooks.event(stored.message), to: webhooks.endpoints, on: connection)
             }
@@ -252,21 +255,30 @@ public final class SQLiteChatStore: ChatStore {
         }
     }
 
-    private static func storeMessage(
-        conversation: String, sender: Identity, clientMessageId: String, text: String, sentAt: Int64, on connection: SQLiteConnection
-    ) async throws -> StoredMessage? {
+    /// A message on its way into the table.
+    private struct NewMessage {
+        var conversation: String
+        var sender: Identity
+        var clientMessageId: String
+        var text: String
+        var sentAt: Int64
+        var thread: String?
+    }
+
+    private static func store(_ new: NewMessage, on connection: SQLiteConnection) async throws -> StoredMessage? {
         // Stored only while the sender is a participant, checked in the same statement: a delete or a removal
         // committed after the server let the message in leaves nothing behind.
         let inserted = try await connection.query(
             """
-            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at)
-            SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM participants WHERE conversation = ? AND user = ?)
+            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at, thread)
+            SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM participants WHERE conversation = ? AND user = ?)
             ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
             RETURNING \(Self.messageColumns)
             """,
             [
-                .text(conversation), .text(sender.userID), sender.name.map(SQLiteData.text) ?? .null, .text(clientMessageId),
-                .text(text), .integer(Int(sentAt)), .text(conversation), .text(sender.userID),
+                .text(new.conversation), .text(new.sender.userID), new.sender.name.map(SQLiteData.text) ?? .null,
+                .text(new.clientMessageId), .text(new.text), .integer(Int(new.sentAt)), new.thread.map(SQLiteData.text) ?? .null,
+                .text(new.conversation), .text(new.sender.userID),
             ]
         )
         if let row = inserted.first, let message = Self.message(from: row) {
@@ -277,7 +289,7 @@ public final class SQLiteChatStore: ChatStore {
             SELECT \(Self.messageColumns) FROM messages
             WHERE conversation = ? AND sender = ? AND client_message_id = ?
             """,
-            [.text(conversation), .text(sender.userID), .text(clientMessageId)]
+            [.text(new.conversation), .text(new.sender.userID), .text(new.clientMessageId)]
         )
         return existing.first.flatMap(Self.message(from:)).map { StoredMessage(message: $0, isNew: false) }
     }
@@ -300,7 +312,7 @@ public final class SQLiteChatStore: ChatStore {
             try await $0.query(
                 """
                 SELECT \(Self.messageColumns) FROM messages
-                WHERE conversation = ? ORDER BY seq DESC LIMIT ?
+                WHERE conversation = ? AND thread IS NULL ORDER BY seq DESC LIMIT ?
                 """,
                 [.text(conversation), .integer(limit)]
             )
@@ -311,7 +323,7 @@ public final class SQLiteChatStore: ChatStore {
         try await database.read { connection -> [ChatMessage] in
             // The sizes first: SQLite reads a column's `octet_length` from its record, without loading the text.
             let sizes = try await connection.query(
-                "SELECT seq, octet_length(text) AS size FROM messages WHERE conversation = ? ORDER BY seq DESC LIMIT ?",
+                "SELECT seq, octet_length(text) AS size FROM messages WHERE conversation = ? AND thread IS NULL ORDER BY seq DESC LIMIT ?",
                 [.text(conversation), .integer(limit)]
             ).compactMap { row in row.column("seq")?.integer.flatMap { seq in row.column("size")?.integer.map { (seq: seq, size: $0) } } }
             var total = 0
@@ -323,7 +335,7 @@ public final class SQLiteChatStore: ChatStore {
             return try await connection.query(
                 """
                 SELECT \(Self.messageColumns) FROM messages
-                WHERE conversation = ? AND seq >= ? ORDER BY seq LIMIT ?
+                WHERE conversation = ? AND thread IS NULL AND seq >= ? ORDER BY seq LIMIT ?
                 """,
                 [.text(conversation), .integer(oldest), .integer(limit)]
             ).compactMap(Self.message(from:))
@@ -338,22 +350,22 @@ public final class SQLiteChatStore: ChatStore {
             try await $0.query(
                 """
                 UPDATE messages SET text = ?, edited_at = ? WHERE seq = ? AND conversation = ? AND sender = ?
-                RETURNING seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at
+                RETURNING \(Self.messageColumns)
                 """,
                 [.text(text), .integer(Int(editedAt)), .integer(seq), .text(conversation), .text(sender)]
             )
         }.first.flatMap(Self.message(from:))
     }
 
-    public func messages(of conversation: String, before: String?, limit: Int) async throws -> [ChatMessage] {
+    public func messages(of conversation: String, thread: String?, before: String?, limit: Int) async throws -> [ChatMessage] {
         let beforeSeq = before.flatMap(Int.init) ?? Int.max
         return try await database.read {
             try await $0.query(
                 """
                 SELECT \(Self.messageColumns) FROM messages
-                WHERE conversation = ? AND seq < ? ORDER BY seq DESC LIMIT ?
+                WHERE conversation = ? AND \(thread == nil ? "thread IS NULL" : "thread = ?") AND seq < ? ORDER BY seq DESC LIMIT ?
                 """,
-                [.text(conversation), .integer(beforeSeq), .integer(limit)]
+                [.text(conversation)] + (thread.map { [.text($0)] } ?? []) + [.integer(beforeSeq), .integer(limit)]
             )
         }.compactMap(Self.message(from:)).reversed()
     }
@@ -461,7 +473,7 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     /// The columns `message(from:)` reads, in every query of messages (the migrations keep their own text).
-    private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at"
+    private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at, thread"
 
     private static func message(from row: SQLiteRow) -> ChatMessage? {
         guard let seq = row.column("seq")?.integer, let conversation = row.column("conversation")?.string,
@@ -471,7 +483,7 @@ public final class SQLiteChatStore: ChatStore {
         return ChatMessage(
             conversation: conversation, id: String(seq), sender: sender, senderName: row.column("sender_name")?.string,
             text: text, sentAt: Int64(sentAt), clientMessageId: row.column("client_message_id")?.string,
-            editedAt: row.column("edited_at")?.integer.map(Int64.init)
+            editedAt: row.column("edited_at")?.integer.map(Int64.init), thread: row.column("thread")?.string
         )
     }
 }

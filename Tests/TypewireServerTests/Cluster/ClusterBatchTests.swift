@@ -63,6 +63,7 @@ struct ClusterBatchTests {
                     ActivityEntry(user: "alice", name: "Alice", activity: .typing, since: 1, expiresAt: 4_801),
                     ActivityEntry(user: "clawd", name: nil, activity: .toolUse("web_search"), since: -5, expiresAt: .max),
                     ActivityEntry(user: "bot", name: "Ünï 🙂", activity: .toolUse(nil), since: 0, expiresAt: 0),
+                    ActivityEntry(user: "alice", name: "Alice", activity: .typing, since: 1, expiresAt: 4_801, thread: "7"),
                 ]
                     + Activity.Kind.allCases.map {
                         ActivityEntry(user: $0.rawValue, name: nil, activity: Activity(kind: $0), since: 2, expiresAt: 3)
@@ -93,6 +94,30 @@ struct ClusterBatchTests {
         var unknown = body
         unknown.setInteger(UInt8(9), at: 1)
         #expect(throws: (any Error).self) { try ClusterBatchCodec.read(unknown, decoder: JSONDecoder()) }
+    }
+
+    @Test func aBodyOfTheFormatBeforeThreadsReadsWithoutThem() throws {
+        // Format 1, as a node of the version before threads writes a slice: no thread after each entry.
+        var body = ByteBuffer()
+        body.writeInteger(UInt8(1))
+        body.writeInteger(UInt8(1))  // a slice
+        for text in ["c1"] {
+            body.writeInteger(UInt32(text.utf8.count))
+            body.writeString(text)
+        }
+        body.writeInteger(Int64(5))  // serverTime
+        body.writeInteger(UInt16(1))
+        body.writeInteger(UInt32(5))
+        body.writeString("alice")
+        body.writeInteger(UInt8(0))  // no name
+        body.writeInteger(UInt8(Activity.Kind.allCases.firstIndex(of: .typing)!))
+        body.writeInteger(UInt8(0))  // no detail
+        body.writeInteger(Int64(1))
+        body.writeInteger(Int64(2))
+        let slice = ClusterEvent.slice(
+            conversation: "c1", entries: [ActivityEntry(user: "alice", name: nil, activity: .typing, since: 1, expiresAt: 2)], serverTime: 5
+        )
+        #expect(try ClusterBatchCodec.read(body, decoder: JSONDecoder()) == [slice])
     }
 }
 

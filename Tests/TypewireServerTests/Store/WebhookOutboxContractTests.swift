@@ -82,13 +82,13 @@ extension ChatStoreContract {
         }
         let stored = try #require(
             try await store.storeMessage(
-                conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "hi", sentAt: 5, webhooks: hooks))
+                conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "hi", sentAt: 5, thread: nil, webhooks: hooks))
         _ = try await store.storeMessage(
-            conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "hi", sentAt: 6, webhooks: hooks)
+            conversation: "d", sender: Self.alice, clientMessageId: "m1", text: "hi", sentAt: 6, thread: nil, webhooks: hooks)
         #expect(
             try await store.storeMessage(
                 conversation: "d", sender: Identity(userID: "mallory", name: nil), clientMessageId: "m2", text: "x", sentAt: 7,
-                webhooks: hooks)
+                thread: nil, webhooks: hooks)
                 == nil)
         let claimed = try await outbox.claimWebhooks(dueAt: 10, limit: 10, leaseUntil: 100)
         #expect(claimed.count == 1, "one event for the new message; none for its retry or a refused one")
