@@ -26,7 +26,7 @@ extension HubShard {
             publishActivity(of: conversation)
         }
         if activity != previous {
-            webhooks?.record(.activityChanged(conversation: conversation, user: identity.userID, activity: activity))
+            webhooks?.record(.activityChanged(conversation: conversation, user: identity.userID, activity: activity, thread: thread))
         }
     }
 

@@ -26,8 +26,8 @@ public struct WebhookEvent: Sendable, Hashable {
         case presenceChanged(user: String, online: Bool)
         /// Users joined or left a conversation; `deleted` when the conversation itself went.
         case membersChanged(conversation: String, added: [String], removed: [String], deleted: Bool)
-        /// A user's activity in a conversation is now this (`none` when it ended).
-        case activityChanged(conversation: String, user: String, activity: Activity)
+        /// A user's activity in a conversation (in a thread, if given) is now this (`none` when it ended).
+        case activityChanged(conversation: String, user: String, activity: Activity, thread: String? = nil)
 
         /// The event's type.
         public var type: WebhookEventType {
@@ -108,6 +108,7 @@ private struct Document: Encodable {
         var deleted: Bool?
         var activity: String?
         var detail: String?
+        var thread: String?
 
         init(_ payload: WebhookEvent.Payload) {
             switch payload {
@@ -128,8 +129,9 @@ private struct Document: Encodable {
                 self.added = added
                 self.removed = removed
                 self.deleted = deleted
-            case .activityChanged(let conversation, let user, let activity):
+            case .activityChanged(let conversation, let user, let activity, let thread):
                 self.conversation = conversation
+                self.thread = thread
                 self.user = user
                 self.activity = activity.kind.rawValue
                 self.detail = activity.detail

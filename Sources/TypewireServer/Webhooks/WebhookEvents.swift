@@ -68,7 +68,7 @@ public final class WebhookEvents: Sendable {
     func record(_ payload: WebhookEvent.Payload) {
         guard wants(payload.type) else { return }
         let time = now()
-        if case .activityChanged(let conversation, _, _) = payload, !activityBudgets.allow(conversation, now: time) { return }
+        if case .activityChanged(let conversation, _, _, _) = payload, !activityBudgets.allow(conversation, now: time) { return }
         let event = WebhookEvent(id: WebhookEvent.makeID(), createdAt: time, payload: payload)
         let startsWriter = unwritten.withLockedValue { unwritten -> Bool? in
             guard unwritten.events.count < configuration.maxUnwritten else { return nil }
