@@ -35,6 +35,9 @@ import TypewireCore
             try document(.activityChanged(conversation: "c", user: "clawd", activity: .toolUse("web_search")))["data"] as? [String: Any])
         #expect(
             activity as NSDictionary == ["conversation": "c", "user": "clawd", "activity": "tool", "detail": "web_search"] as NSDictionary)
+        let inThread = try #require(
+            try document(.activityChanged(conversation: "c", user: "bob", activity: .typing, thread: "42"))["data"] as? [String: Any])
+        #expect(inThread as NSDictionary == ["conversation": "c", "user": "bob", "activity": "typing", "thread": "42"] as NSDictionary)
     }
 
     @Test func equalEventsAreEqualBytes() {
