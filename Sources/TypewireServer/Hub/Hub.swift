@@ -181,8 +181,8 @@ public final class Hub: Sendable {
         outbox.enqueue(Self.encode(welcome))
         metrics.sent("welcome")
         if firstDevice, settings.sharesPresence { cluster?.publish(.presence(user: identity.userID, online: true)) }
-        if firstDevice, await !shards[0].isConnectedElsewhere(identity.userID) {
-            webhooks?.record(.presenceChanged(user: identity.userID, online: true))
+        if firstDevice, let webhooks, webhooks.wants(.presenceChanged), await !shards[0].isConnectedElsewhere(identity.userID) {
+            webhooks.record(.presenceChanged(user: identity.userID, online: true))
         }
         return id
     }
@@ -215,7 +215,9 @@ public final class Hub: Sendable {
         guard userSockets.withLockedValue({ $0.stopServing(of: user) }) else { return true }
         streams.withLockedValue { $0.forget(bot: user) }
         cluster?.publish(.presence(user: user, online: false))
-        if await !shards[0].isConnectedElsewhere(user) { webhooks?.record(.presenceChanged(user: user, online: false)) }
+        if let webhooks, webhooks.wants(.presenceChanged), await !shards[0].isConnectedElsewhere(user) {
+            webhooks.record(.presenceChanged(user: user, online: false))
+        }
         return true
     }
 
