@@ -40,6 +40,13 @@ def cannot(reason):
     pytest.skip(reason)
 
 
+def free_port():
+    """A port of 127.0.0.1 free now (nothing listens on it until a test starts something there)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def mint_token(user, name):
     """A token from `typewire token` with the tests' secret."""
     result = subprocess.run(

@@ -22,14 +22,13 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import uuid
 
 import pytest
 
-from faultkit import ARTIFACTS, SECRET, activity_with, cannot, mint_token, peer, presence, record, typers
+from faultkit import ARTIFACTS, SECRET, activity_with, cannot, free_port, mint_token, peer, presence, record, typers
 import typewire_server
 
 GROUP = "group-six"
@@ -57,12 +56,6 @@ def database():
         yield server.rsplit("/", 1)[0] + "/" + name
     finally:
         subprocess.run([psql, server, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextlib.contextmanager

@@ -7,7 +7,6 @@ import hashlib
 import hmac
 import http.server
 import json
-import socket
 import threading
 import time
 
@@ -15,12 +14,6 @@ import faultkit
 
 WEBHOOK_SECRET = "fault-tests-webhook-secret-0123456789abcdef"
 REPLAY_WINDOW = 300
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def signature_is_valid(header, body, now):
@@ -103,7 +96,7 @@ def send_messages(alice, texts):
 
 
 def test_a_sigkill_between_storing_messages_and_delivering_their_events_loses_none(tmp_path):
-    port = free_port()  # nothing listens there yet: every attempt fails
+    port = faultkit.free_port()  # nothing listens there yet: every attempt fails
     sqlite = str(tmp_path / "typewire.sqlite")
     arguments = webhook_arguments(port, 500)
     texts = [f"stored before the kill {index}" for index in range(20)]
@@ -121,7 +114,7 @@ def test_a_sigkill_between_storing_messages_and_delivering_their_events_loses_no
 
 
 def test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe(tmp_path):
-    port = free_port()
+    port = faultkit.free_port()
     sqlite = str(tmp_path / "typewire.sqlite")
     outage = 60
     with faultkit.running_server("webhooks-receiver-down", sqlite, extra=webhook_arguments(port, 2000)) as server:

@@ -21,11 +21,12 @@ extension HubShard {
             guard await ensureParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: .activity) else { return }
         }
         guard connections[id] != nil, users.sharesTyping(identity.userID) else { return }
-        let previous = board.activity(of: id, in: conversation, thread: thread)
+        // What the socket did before, only when a webhook is told of changes: no lookup per frame otherwise.
+        let previous = webhooks?.wants(.activityChanged) == true ? board.activity(of: id, in: conversation, thread: thread) : nil
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now(), thread: thread) {
             publishActivity(of: conversation)
         }
-        if activity != previous {
+        if let previous, activity != previous {
             webhooks?.record(.activityChanged(conversation: conversation, user: identity.userID, activity: activity, thread: thread))
         }
     }

@@ -62,20 +62,14 @@ public struct WebhookEvent: Sendable, Hashable {
 
     /// A new event id: `evt_` and 128 random bits in hex.
     public static func makeID<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return "evt_" + hex(high) + hex(low)
+        let words = [generator.next() as UInt64, generator.next() as UInt64]
+        return "evt_" + Hex.encode(words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } })
     }
 
     /// A new event id from the system's random source.
     public static func makeID() -> String {
         var generator = SystemRandomNumberGenerator()
         return makeID(using: &generator)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// The JSON document sent to each endpoint, keys sorted so that equal events are equal bytes.

@@ -59,7 +59,7 @@ public struct WebhookSignature: Sendable, Hashable {
         headerValue: String, body: some DataProtocol, secret: String, now: Int64, tolerance: Duration = defaultTolerance
     ) -> Bool {
         guard let given = WebhookSignature(headerValue: headerValue), abs(now - given.timestamp) <= tolerance.components.seconds,
-            let code = Data(hex: given.signature)
+            let code = Hex.decode(given.signature)
         else { return false }
         var message = Data("\(given.timestamp).".utf8)
         message.append(contentsOf: body)
@@ -70,38 +70,6 @@ public struct WebhookSignature: Sendable, Hashable {
         var hmac = HMAC<SHA256>(key: SymmetricKey(data: Data(secret.utf8)))
         hmac.update(data: Data("\(timestamp).".utf8))
         hmac.update(data: body)
-        return hmac.finalize().map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined()
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}
-
-extension Data {
-    /// Bytes from lowercase or uppercase hex; nil for an odd length or a character that is not a hex digit.
-    fileprivate init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        self.init(bytes)
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        return Hex.encode(hmac.finalize())
     }
 }
