@@ -103,7 +103,116 @@ export class TypingRoster {
   }
 
   #isShown(user) {
-    return user !== this.currentUserID && this.participants.has(user) && !this.offlineUsers.has(user);
+    return isShown(this, user);
+  }
+}
+
+/** Whether a roster shows a user's activity: not the current user, a participant, not known to be offline. */
+const isShown = ({ currentUserID, participants, offlineUsers }, user) =>
+  user !== currentUserID && participants.has(user) && !offlineUsers.has(user);
+
+/**
+ * How many people are active in each thread of one conversation, for "2 people are replying…" on each
+ * parent message in the main timeline. It applies the same `activity` frames as TypingRoster and keeps the
+ * same rules (not the current user, only participants, not offline, not expired on the local clock, one per
+ * user across devices), but counts every thread's entries and never the main timeline's.
+ */
+export class ReplyingCounts {
+  /** @type {Map<string, Map<string, number>>} thread → user → when their entry expires (local clock) */
+  #threads = new Map();
+
+  /**
+   * @param {string} currentUserID The user who looks at the timeline.
+   * @param {Iterable<string>} participants The conversation's participants.
+   */
+  constructor(currentUserID, participants = []) {
+    this.currentUserID = currentUserID;
+    this.participants = new Set(participants);
+    /** Users whom presence reported offline. */
+    this.offlineUsers = new Set();
+  }
+
+  /**
+   * Replaces the state with the server's `activity` frame (the whole state of the conversation).
+   * @param {{entries: Array<{user: string, activity: string, expiresAt: number, thread?: string}>, serverTime: number}} update
+   * @param {number} now When it arrived, on the local clock (milliseconds).
+   */
+  apply(update, now) {
+    const threads = new Map();
+    for (const wire of update.entries) {
+      if (wire.thread == null || wire.activity === 'none' || !isShown(this, wire.user)) continue;
+      const expiresAt = now + (wire.expiresAt - update.serverTime);
+      const users = threads.get(wire.thread) ?? new Map();
+      // Two devices of one user count once, alive until the later one expires.
+      users.set(wire.user, Math.max(users.get(wire.user) ?? -Infinity, expiresAt));
+      threads.set(wire.thread, users);
+    }
+    this.#threads = threads;
+  }
+
+  /** How many are active in `thread` at `now`. */
+  count(thread, now) {
+    let count = 0;
+    for (const expiresAt of this.#threads.get(thread)?.values() ?? []) if (expiresAt > now) count += 1;
+    return count;
+  }
+
+  /** Every thread with someone active at `now`, and how many. */
+  counts(now) {
+    const counts = new Map();
+    for (const thread of this.#threads.keys()) {
+      const count = this.count(thread, now);
+      if (count > 0) counts.set(thread, count);
+    }
+    return counts;
+  }
+
+  /** Replaces the participant set; entries of users who left are dropped. */
+  setParticipants(participants) {
+    this.participants = new Set(participants);
+    this.#dropUsers((user) => !this.participants.has(user));
+  }
+
+  /** Records a presence change; an offline user's entries are dropped at once. */
+  setOnline(online, user) {
+    if (online) {
+      this.offlineUsers.delete(user);
+    } else {
+      this.offlineUsers.add(user);
+      this.#dropUsers((other) => other === user);
+    }
+  }
+
+  /**
+   * Drops the entries that expired at `now`.
+   * @returns {boolean} Whether anything was dropped, so the shell knows to re-render.
+   */
+  removeExpired(now) {
+    let dropped = false;
+    for (const users of this.#threads.values()) {
+      for (const [user, expiresAt] of users) {
+        if (expiresAt > now) continue;
+        users.delete(user);
+        dropped = true;
+      }
+    }
+    this.#dropEmptyThreads();
+    return dropped;
+  }
+
+  /** When the next entry expires (milliseconds on the local clock), or null. */
+  get nextDeadline() {
+    const all = [...this.#threads.values()].flatMap((users) => [...users.values()]);
+    return all.length === 0 ? null : Math.min(...all);
+  }
+
+  #dropUsers(matches) {
+    for (const users of this.#threads.values()) for (const user of users.keys()) if (matches(user)) users.delete(user);
+    this.#dropEmptyThreads();
+  }
+
+  #dropEmptyThreads() {
+    for (const [thread, users] of this.#threads) if (users.size === 0) this.#threads.delete(thread);
   }
 }
 
