@@ -36,6 +36,22 @@ export class Thread {
     this.items = history.concat(inFlight);
   }
 
+  /**
+   * A page of history fetched while live frames kept coming (a thread's replies, loaded when the thread is
+   * first needed): the page's messages, oldest first, then the items it does not hold, in their order
+   * (messages that arrived while it loaded, sends still travelling, replies still streaming).
+   */
+  merge(messages) {
+    const history = messages.map((m) => this.#fromMessage(m));
+    const rest = [];
+    for (const item of this.items) {
+      const index = history.findIndex((old) => old.key === item.key || (item.id !== null && old.id === item.id));
+      if (index < 0) rest.push(item);
+      else if ((item.editedAt ?? 0) > (history[index].editedAt ?? 0)) history[index] = item;  // an edit came live
+    }
+    this.items = history.concat(rest);
+  }
+
   /** Shows the user's own message at once, before the server has it. */
   addPending({ clientMessageId, sender, senderName, text, sentAt }) {
     const item = { key: `${sender}:${clientMessageId}`, id: null, sender, senderName, text, sentAt, pending: true, streaming: false, editedAt: null };

@@ -64,6 +64,26 @@ test('a new history keeps sends in flight and streaming replies, and drops what 
   assert.deepEqual(thread.items.map((item) => item.pending), [false, true, false]);
 });
 
+test("a thread's history merges with the live frames that came while it loaded", () => {
+  const thread = new Thread();
+  thread.applyMessage(message({ id: '5', sender: 'bob', text: 'live, and in the page', sentAt: 5 }));
+  thread.applyMessage(message({ id: '6', sender: 'carol', text: 'edited live', editedAt: 9000, sentAt: 6 }));
+  thread.applyMessage(message({ id: '8', sender: 'dave', text: 'newer than the page', sentAt: 8 }));
+  thread.addPending({ clientMessageId: 'm1', sender: 'alice', senderName: 'Alice', text: 'travelling', sentAt: 9 });
+  thread.applyStream({ messageId: 'r1', user: 'clawd', delta: 'Stream', final: false }, 'Clawd', 10);
+  thread.merge([
+    message({ id: '3', sender: 'alice', text: 'older', sentAt: 3 }),
+    message({ id: '5', sender: 'bob', text: 'live, and in the page', sentAt: 5 }),
+    message({ id: '6', sender: 'carol', text: 'before the edit', sentAt: 6 }),
+  ]);
+  assert.deepEqual(thread.items.map((item) => item.text),
+    ['older', 'live, and in the page', 'edited live', 'newer than the page', 'travelling', 'Stream']);
+  assert.deepEqual(thread.items.map((item) => item.id), ['3', '5', '6', '8', null, null]);
+  assert.deepEqual([...thread.streamingUsers()], ['clawd'], 'a reply still streaming keeps streaming');
+  thread.merge([message({ id: '3', sender: 'alice', text: 'older', sentAt: 3 })]);
+  assert.equal(thread.items.length, 6, 'loading again adds nothing twice');
+});
+
 test('a reply that stops streaming without a final part loses its cursor', () => {
   const thread = new Thread();
   const { item } = thread.applyStream({ messageId: 'r3', user: 'clawd', delta: 'Hm', final: false }, 'Clawd', 1);
