@@ -55,4 +55,14 @@ export class Api {
   async participants(conversation) {
     return (await this.#get(`/v1/conversations/${encodeURIComponent(conversation)}/participants`)).participants;
   }
+
+  /**
+   * A thread's replies, oldest first: the newest `limit` (at most 200) of the message `thread`'s replies.
+   * @param {string} conversation
+   * @param {string} thread The parent message's id.
+   */
+  async replies(conversation, thread, limit = 200) {
+    const query = new URLSearchParams({ thread, limit: String(limit) });
+    return (await this.#get(`/v1/conversations/${encodeURIComponent(conversation)}/messages?${query}`)).messages;
+  }
 }
