@@ -1,9 +1,10 @@
 // Typewire's web demo: the page's shell. It owns the clock (performance.now()), the timers, the socket and
 // the DOM; the rules live in the pure modules it drives: TypingEmitter (what to send while the user
-// types), TypingRoster (whom to show), TypingText (the words) and Thread (the messages).
+// types), TypingRoster (whom to show), ReplyingCounts (who is replying in which thread), TypingText (the
+// words) and Thread (the messages). The thread open in the panel is an OpenThread (open-thread.js).
 import { TypingText, localeFor } from './typing-text.js';
 import { TypingEmitter, Input, frameActivity, hasVisibleCharacter } from './emitter.js';
-import { TypingRoster } from './roster.js';
+import { TypingRoster, ReplyingCounts } from './roster.js';
 import { Thread } from './thread.js';
 import { Connection } from './connection.js';
 import { Api, demoToken, DEMO_USERS, BOT_USER } from './api.js';
@@ -11,6 +12,10 @@ import { TypingIndicator } from './indicator.js';
 import { renderThread } from './messages-view.js';
 import { renderConversationList } from './conversation-list.js';
 import { renderChatHeader } from './chat-header.js';
+import { renderThreadLinks } from './thread-links.js';
+import { ThreadPanel } from './thread-panel.js';
+import { OpenThread } from './open-thread.js';
+import { Replies } from './replies.js';
 import { el, avatar, paintAvatar } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +42,7 @@ const nodes = {
   header: { avatar: $('chat-avatar'), title: $('chat-title'), subtitle: $('chat-subtitle'), members: $('members') },
 };
 const indicator = new TypingIndicator($('typing-indicator'), $('typing-text'), $('typing-a11y'));
+const panel = new ThreadPanel(document);
 
 const state = {
   me: null,
@@ -54,6 +60,10 @@ const state = {
   emitterTimer: null,
   rosterTimer: null,
   drafts: new Map(),
+  /** The thread open in the panel (an OpenThread), or null. */
+  thread: null,
+  /** The panel composer's drafts, by "conversation/parent id". */
+  replyDrafts: new Map(),
   /** Sends waiting for the socket: `send` frames, in order. */
   outbox: [],
   hasConnected: false,
@@ -117,6 +127,7 @@ function signOut() {
   for (const conversation of state.conversations.values()) conversation.streamTimers.forEach(clearTimeout);
   Object.assign(state, { me: null, token: null, api: null, connection: null, conversations: new Map(), outbox: [], hasConnected: false });
   state.drafts.clear();
+  state.replyDrafts.clear();
   history.replaceState(null, '', location.pathname);
   nodes.app.dataset.screen = 'picker';
 }
@@ -125,14 +136,22 @@ function makeConversation(conversation, participants) {
   const people = new Map(participants.map((p) => [p.id, { ...p }]));
   const others = participants.filter((p) => p.id !== state.me.id).map((p) => p.name ?? p.id);
   const roster = new TypingRoster(state.me.id, people.keys());
-  for (const p of participants) roster.setOnline(p.online, p.id);
+  const replying = new ReplyingCounts(state.me.id, people.keys());
+  for (const p of participants) for (const counter of [roster, replying]) counter.setOnline(p.online, p.id);
   return {
     id: conversation.id,
     kind: conversation.kind,
     title: conversation.title || others.join(', ') || 'Just you',
     participants: people,
     roster,
+    /** How many others are active in each thread, for "2 people are replying…" on the parents. */
+    replying,
+    /** The last `activity` frame and when it came (local clock), to start a thread panel's roster. */
+    lastActivity: null,
+    /** The main timeline. */
     thread: new Thread(),
+    /** The replies to its messages that the page knows of, per thread. */
+    replies: new Replies(),
     unread: 0,
     subscribed: false,
     streamTimers: new Map(),
@@ -147,6 +166,7 @@ function handleStatus(status) {
   nodes.connection.textContent = { online: 'Online', connecting: 'Connecting…', offline: 'Offline · reconnecting…' }[status];
   if (status !== 'offline') return;
   sendTyping(state.emitter.handle(Input.connectionLost, now()));
+  state.thread?.handle(Input.connectionLost);
   for (const conversation of state.conversations.values()) conversation.subscribed = false;
   nodes.chat.dataset.subscribed = 'false';
 }
@@ -160,20 +180,18 @@ function handleFrame(frame) {
       if (conversation) subscribed(conversation, frame);
       return;
     case 'activity':
-      if (!conversation) return;
-      conversation.roster.apply(frame, now());
-      if (conversation.id === state.openId) renderIndicator();
+      if (conversation) activity(conversation, frame);
       return;
     case 'presence':
       if (conversation) presence(conversation, frame);
       return;
     case 'message':
-      if (conversation && !frame.thread) message(conversation, frame);  // the page shows the main timeline only
+      if (conversation) message(conversation, frame);
       return;
     case 'ack':
       return acknowledged(frame);
     case 'stream':
-      if (conversation && !frame.thread) stream(conversation, frame);
+      if (conversation) stream(conversation, frame);
       return;
     case 'error':
       return failed(frame);
@@ -187,50 +205,84 @@ function welcomed(frame) {
   if (refreshInterval && idleTimeout && (refreshInterval !== state.config.refreshInterval || idleTimeout !== state.config.idleTimeout)) {
     state.config = { refreshInterval, idleTimeout };
     if (!state.emitter.isAnnounced) state.emitter = new TypingEmitter(state.config);
+    state.thread?.configure(state.config);
   }
   state.storesMessages = frame.config?.storesMessages !== false;
   // The server's limit in characters; the field counts UTF-16 units, at least as many: never longer.
-  if (frame.config?.maxMessageLength) nodes.input.maxLength = frame.config.maxMessageLength;
+  if (frame.config?.maxMessageLength) nodes.input.maxLength = panel.input.maxLength = frame.config.maxMessageLength;
   Object.assign(nodes.app.dataset, {
     refreshInterval: state.config.refreshInterval, idleTimeout: state.config.idleTimeout, storesMessages: state.storesMessages,
   });
   for (const id of state.conversations.keys()) state.connection.send({ type: 'subscribe', conversation: id });
   for (const send of state.outbox.splice(0)) state.connection.send(send);
-  if (state.hasConnected) sendTyping(state.emitter.handle(Input.connectionRestored, now()));
+  if (state.hasConnected) {
+    sendTyping(state.emitter.handle(Input.connectionRestored, now()));
+    state.thread?.handle(Input.connectionRestored);
+  }
   state.hasConnected = true;
 }
 
 function subscribed(conversation, frame) {
   conversation.participants = new Map(frame.participants.map((p) => [p.id, { ...p }]));
-  conversation.roster.setParticipants(conversation.participants.keys());
   // A large group sends no presence (`presence: false`): offline marks would go stale and hide typers.
   const followsPresence = frame.presence !== false;
-  for (const p of frame.participants) conversation.roster.setOnline(followsPresence ? p.online : true, p.id);
-  conversation.roster.apply(frame.activity, now());
+  const at = now();
+  for (const roster of rostersOf(conversation)) {
+    roster.setParticipants(conversation.participants.keys());
+    for (const p of frame.participants) roster.setOnline(followsPresence ? p.online : true, p.id);
+    roster.apply(frame.activity, at);
+  }
+  conversation.lastActivity = { frame: frame.activity, at };
   conversation.thread.reset(frame.recentMessages ?? []);
+  conversation.replies.forget();  // replies sent while the socket was away come when a thread is next needed
   conversation.subscribed = true;
   renderSidebar();
   if (conversation.id === state.openId) renderOpenConversation();
+  if (isThreadOpen(conversation)) {
+    loadReplies(conversation, state.thread.parentId);
+    renderThreadPanel();
+  }
+}
+
+/** The conversation's whole activity state: its main timeline's roster, its threads' counts, its open thread's roster. */
+function activity(conversation, frame) {
+  const at = now();
+  conversation.lastActivity = { frame, at };
+  for (const roster of rostersOf(conversation)) roster.apply(frame, at);
+  if (conversation.id === state.openId) renderIndicator();
+  if (isThreadOpen(conversation)) state.thread.renderIndicator();
+}
+
+/** What the conversation's `activity` and `presence` frames feed: the main roster, the threads' counts, the open thread's roster. */
+function rostersOf(conversation) {
+  return isThreadOpen(conversation) ? [conversation.roster, conversation.replying, state.thread.roster] : [conversation.roster, conversation.replying];
 }
 
 function presence(conversation, frame) {
   const person = conversation.participants.get(frame.user);
   if (person) person.online = frame.online;
-  conversation.roster.setOnline(frame.online, frame.user);
+  for (const roster of rostersOf(conversation)) roster.setOnline(frame.online, frame.user);
   renderSidebar();
   if (conversation.id === state.openId) {
     renderChatHeader(nodes.header, conversation, { me: state.me.id, isBot });
     renderIndicator();
   }
+  if (isThreadOpen(conversation)) state.thread.renderIndicator();
 }
 
 function message(conversation, frame) {
-  const { item, isNew } = conversation.thread.applyMessage(frame);
+  const { item, isNew } = timelineOf(conversation, frame.thread).applyMessage(frame);
   clearTimeout(conversation.streamTimers.get(item.key));
   conversation.streamTimers.delete(item.key);
+  if (frame.thread) {
+    loadReplies(conversation, frame.thread);  // the thread's earlier replies, for its count
+    renderTimeline(conversation, frame.thread);
+    return;
+  }
   if (conversation.id !== state.openId && isNew && frame.sender !== state.me.id) conversation.unread += 1;
   renderSidebar();
   if (conversation.id === state.openId) renderMessagesAndIndicator(conversation);
+  if (isThreadOpen(conversation, item.id)) renderThreadPanel();  // its parent was edited
 }
 
 function acknowledged(frame) {
@@ -238,30 +290,60 @@ function acknowledged(frame) {
   if (!found) return;
   found.item.pending = false;
   found.item.id = frame.messageId;
-  if (found.conversation.id === state.openId) renderMessagesAndIndicator(found.conversation);
+  renderTimeline(found.conversation, found.parentId);
 }
 
-/** The user's own message with this clientMessageId, and its conversation. */
+/** The user's own message with this clientMessageId: its conversation, its thread's parent id (null: the main timeline) and its item. */
 function findOwn(clientMessageId) {
+  const key = `${state.me.id}:${clientMessageId}`;
   for (const conversation of state.conversations.values()) {
-    const item = conversation.thread.items.find((i) => i.key === `${state.me.id}:${clientMessageId}`);
-    if (item) return { conversation, item };
+    for (const [parentId, timeline] of [[null, conversation.thread], ...conversation.replies.entries()]) {
+      const item = timeline.items.find((i) => i.key === key);
+      if (item) return { conversation, parentId, item };
+    }
   }
   return null;
 }
 
 function stream(conversation, frame) {
-  const { item } = conversation.thread.applyStream(frame, conversation.nameOf(frame.user), Date.now());
+  const timeline = timelineOf(conversation, frame.thread);
+  const { item } = timeline.applyStream(frame, conversation.nameOf(frame.user), Date.now());
   clearTimeout(conversation.streamTimers.get(item.key));
   if (item.streaming) {
     const timer = setTimeout(() => {
-      conversation.thread.endStream(item.key);
-      if (conversation.id === state.openId) renderMessagesAndIndicator(conversation);
+      timeline.endStream(item.key);
+      renderTimeline(conversation, frame.thread);
     }, STREAM_TIMEOUT);
     conversation.streamTimers.set(item.key, timer);
   }
-  if (conversation.id === state.openId) renderMessagesAndIndicator(conversation);
-  else renderSidebar();
+  if (frame.thread) loadReplies(conversation, frame.thread);
+  renderTimeline(conversation, frame.thread);
+}
+
+/** The main timeline (no parent id) or a thread's replies. */
+const timelineOf = (conversation, parentId) => (parentId ? conversation.replies.of(parentId) : conversation.thread);
+
+/** Draws what changed in one timeline: the open chat or the sidebar's preview; for a thread, its parent's count and the panel. */
+function renderTimeline(conversation, parentId = null) {
+  if (parentId) {
+    if (conversation.id === state.openId) renderIndicator();
+    if (isThreadOpen(conversation, parentId)) renderThreadPanel();
+  } else if (conversation.id === state.openId) {
+    renderMessagesAndIndicator(conversation);
+  } else {
+    renderSidebar();
+  }
+}
+
+/** Fetches a thread's history once per subscription (`GET …/messages?thread=ID`), for its count and panel. */
+function loadReplies(conversation, parentId) {
+  if (!state.api || !state.storesMessages) return;
+  const api = state.api;
+  conversation.replies.load(parentId, () => api.replies(conversation.id, parentId))?.then((outcome) => {
+    if (outcome === 'stale' || state.conversations.get(conversation.id) !== conversation) return;  // signed out, or fetched again
+    if (outcome === 'failed') console.warn(`Typewire: the replies to ${parentId} did not load: ${conversation.replies.error(parentId)?.message}`);
+    renderTimeline(conversation, parentId);
+  });
 }
 
 function failed(frame) {
@@ -269,6 +351,7 @@ function failed(frame) {
   if (frame.code === 'rate_limited' && own?.item.pending) {
     // The server refused this send for now; the same clientMessageId makes the retry safe.
     const retry = { type: 'send', conversation: own.conversation.id, clientMessageId: frame.ref, text: own.item.text };
+    if (own.parentId) retry.thread = own.parentId;
     setTimeout(() => queueSend(retry), 1000);
     return;
   }
@@ -303,6 +386,7 @@ function openConversation(id) {
 /** Leaving the conversation: the emitter's stop goes out at once, the draft stays for later. */
 function closeConversation() {
   if (!state.openId) return;
+  closeThread();
   sendTyping(state.emitter.handle(Input.leftConversation, now()));
   state.drafts.set(state.openId, nodes.input.value);
   clearTimeout(state.rosterTimer);
@@ -337,8 +421,19 @@ function renderIndicator() {
   const typers = conversation.roster.typers(at).filter((t) => !streaming.has(t.userID));
   const total = typers.length + conversation.roster.unlisted;
   indicator.render(typingText.text(typers, total), typingText.accessibilityText(typers, total), typers[0]?.activity);
-  const deadline = conversation.roster.nextDeadline;
-  if (deadline !== null) state.rosterTimer = setTimeout(renderIndicator, Math.max(0, deadline - now()) + 1);
+  // The parents' reply counts and "2 people are replying…", which expire on the same timer.
+  conversation.replying.removeExpired(at);
+  renderThreadLinks(nodes.messages, (id) => {
+    const replying = conversation.replying.count(id, at);
+    return {
+      replies: conversation.replies.count(id),
+      replying: typingText.replyingText(replying),
+      replyingLabel: typingText.accessibilityReplyingText(replying),
+      open: isThreadOpen(conversation, id),
+    };
+  });
+  const deadlines = [conversation.roster.nextDeadline, conversation.replying.nextDeadline].filter((d) => d !== null);
+  if (deadlines.length > 0) state.rosterTimer = setTimeout(renderIndicator, Math.max(0, Math.min(...deadlines) - now()) + 1);
 }
 
 function renderSidebar() {
@@ -378,7 +473,7 @@ function submit() {
     resizeComposer();
     return;
   }
-  const clientMessageId = crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const clientMessageId = newClientMessageId();
   conversation.thread.addPending({ clientMessageId, sender: state.me.id, senderName: state.me.name, text, sentAt: Date.now() });
   // No stop frame of its own: the server clears the sender's typing before it fans the message out.
   state.emitter.handle(Input.messageSent, now());
@@ -391,11 +486,85 @@ function submit() {
   renderMessagesAndIndicator(conversation);
 }
 
+const newClientMessageId = () => crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
 function resizeComposer() {
   nodes.input.style.height = 'auto';
   nodes.input.style.height = `${Math.min(nodes.input.scrollHeight + 2, 160)}px`;
   nodes.send.disabled = !hasVisibleCharacter(nodes.input.value);
 }
+
+// ---- the thread panel: one thread of the open conversation --------------------------------------------
+
+/** Whether the panel shows a thread of this conversation (any thread, or the one of `parentId`). */
+function isThreadOpen(conversation, parentId = state.thread?.parentId) {
+  return state.thread !== null && state.thread.conversation === conversation && state.thread.parentId === parentId;
+}
+
+const replyDraftKey = (open) => `${open.conversation.id}/${open.parentId}`;
+
+/** Opens the thread of a stored message of the open conversation in the panel. */
+function openThread(parentId) {
+  const conversation = state.conversations.get(state.openId);
+  const parent = conversation?.thread.items.find((item) => item.id === parentId);
+  if (!parent || !state.storesMessages) return;
+  if (!isThreadOpen(conversation, parentId)) {
+    closeThread();
+    state.thread = new OpenThread({
+      conversation, parent, replies: timelineOf(conversation, parentId), me: state.me.id, config: state.config, now,
+      send: (frame) => state.connection?.send(frame),
+      showTypers: (typers) => panel.renderIndicator(typingText.text(typers), typingText.accessibilityText(typers), typers[0]?.activity),
+    });
+    panel.show({ title: conversation.title, kind: conversation.kind });
+    panel.draft = state.replyDrafts.get(replyDraftKey(state.thread)) ?? '';
+    loadReplies(conversation, parentId);
+    renderThreadPanel();
+    renderIndicator();  // the parent shows its thread is open
+  }
+  panel.input.focus();
+}
+
+/** Closing the panel: its composer's stop goes out at once, its draft stays for later. */
+function closeThread() {
+  if (!state.thread) return;
+  const open = state.thread;
+  state.replyDrafts.set(replyDraftKey(open), panel.draft);
+  open.close();
+  state.thread = null;
+  panel.hide();
+  if (open.conversation.id === state.openId) renderIndicator();
+}
+
+function renderThreadPanel() {
+  const open = state.thread;
+  if (!open) return;
+  const { conversation, parentId } = open;
+  // The main timeline's copy is the newest (an edit); the one taken at opening stays if it was paged out.
+  open.parent = conversation.thread.items.find((item) => item.id === parentId) ?? open.parent;
+  panel.render({
+    parent: open.parent,
+    replies: open.replies,
+    status: conversation.replies.status(parentId) ?? 'loading',
+    people: { me: state.me.id, nameOf: conversation.nameOf, isBot },
+  });
+  open.renderIndicator();
+}
+
+/** The panel composer's text, sent as a reply in the open thread; false if there is nothing to send. */
+function submitReply(text) {
+  const open = state.thread;
+  if (!open || !hasVisibleCharacter(text)) return false;
+  queueSend(open.reply({ clientMessageId: newClientMessageId(), sender: state.me.id, senderName: state.me.name, text, sentAt: Date.now() }));
+  state.replyDrafts.delete(replyDraftKey(open));
+  renderTimeline(open.conversation, open.parentId);
+  return true;
+}
+
+nodes.messages.addEventListener('click', (event) => {
+  const button = event.target.closest('button[data-thread]');
+  if (button) openThread(button.dataset.thread);
+});
+panel.bind({ onInput: (text) => state.thread?.handle(Input.textChanged(text)), onSubmit: submitReply, onClose: closeThread });
 
 nodes.input.addEventListener('input', () => {
   resizeComposer();
@@ -413,7 +582,9 @@ nodes.composer.addEventListener('submit', (event) => {
   nodes.input.focus();
 });
 document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'hidden') sendTyping(state.emitter.handle(Input.wentToBackground, now()));
+  if (document.visibilityState !== 'hidden') return;
+  sendTyping(state.emitter.handle(Input.wentToBackground, now()));
+  state.thread?.handle(Input.wentToBackground);
 });
 $('switch-user').addEventListener('click', signOut);
 $('back').addEventListener('click', () => {
