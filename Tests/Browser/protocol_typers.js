@@ -1,7 +1,11 @@
 // Run in a page of the demo (selenium's execute_async_script): opens one socket per user, as any client of
 // the protocol would, subscribes each to the conversation and starts its typing, one after the other, so
 // the server orders them as listed. The sockets refresh their typing until closeProtocolTypers() runs.
-const [users, conversation, done] = arguments;
+// Arguments: the users, the conversation and, optionally, the thread (a parent message's id) to type in.
+const [users, conversation] = arguments;
+const thread = arguments.length > 3 ? arguments[2] : null;
+const done = arguments[arguments.length - 1];
+const typing = thread === null ? { type: 'activity', conversation, activity: 'typing' } : { type: 'activity', conversation, activity: 'typing', thread };
 
 async function startTyper(user) {
   const { token } = await (await fetch(`/v1/demo/token?user=${encodeURIComponent(user)}`)).json();
@@ -26,9 +30,9 @@ async function startTyper(user) {
   await next((f) => f.type === 'welcome');
   send({ type: 'subscribe', conversation });
   await next((f) => f.type === 'subscribed');
-  send({ type: 'activity', conversation, activity: 'typing' });
-  await next((f) => f.type === 'activity' && f.entries.some((e) => e.user === user));
-  const refresh = setInterval(() => send({ type: 'activity', conversation, activity: 'typing' }), 2000);
+  send(typing);
+  await next((f) => f.type === 'activity' && f.entries.some((e) => e.user === user && (e.thread ?? null) === thread));
+  const refresh = setInterval(() => send(typing), 2000);
   return { socket, refresh };
 }
 
