@@ -4,6 +4,12 @@ import TypewireCore
 /// One open conversation: its typing state, messages, presence and bot replies as async sequences;
 /// sending, editing, a composer for the text field, and a bot's replies.
 ///
+/// A handle shows one timeline: the conversation's main one, or the thread of one of its messages
+/// (``thread(_:)``, a handle of its own with the same sequences and calls, each about the thread: who
+/// types in it, its replies, a send that replies in it). The main timeline's handle leaves replies out;
+/// its ``TypingState/replying`` counts who writes in each thread, for the parent message to show
+/// ("2 people are replying…").
+///
 /// Each sequence has one consumer; open another handle for another screen. Call ``close()`` when the
 /// screen goes away (a handle released without it closes itself): its composers and sequences end, and
 /// with the last handle the subscription and its timers. If the user is removed from the conversation (or it does not exist), the handle ends the same
@@ -11,15 +17,20 @@ import TypewireCore
 public final class ConversationHandle: Sendable {
     /// The conversation's id.
     public let id: String
-    /// Who is active, ready to show; starts with ``TypingState/idle`` and changes only when the text or
+    /// The thread the handle shows (the parent message's id); nil for the conversation's main timeline.
+    public let thread: String?
+    /// Who is active (in the handle's timeline), ready to show; starts with ``TypingState/idle`` and changes only when the text or
     /// the typers change. Entries still expire on time while the connection is down.
     public let typing: AsyncStream<TypingState>
-    /// New and edited messages, each once (including those that arrived while disconnected).
+    /// New and edited messages of the handle's timeline, each once (including those that arrived while
+    /// disconnected): the main timeline's handle gets the conversation's recent messages when it
+    /// subscribes, a thread's handle the thread's recent replies (fetched from the server's REST route
+    /// beside the socket, `GET /v1/conversations/:id/messages?thread=`, with the socket's token).
     public let messages: AsyncStream<ChatMessage>
     /// Members coming online and going offline; after each `subscribed` (the first, and again after a
     /// reconnect), the members online then, as coming online.
     public let presence: AsyncStream<ServerFrame.Presence>
-    /// Parts of bots' replies as they stream in; the finished reply then arrives in ``messages`` with
+    /// Parts of bots' replies (in the handle's timeline) as they stream in; the finished reply then arrives in ``messages`` with
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
     public let replies: AsyncStream<ServerFrame.StreamDelta>
     /// Tells this handle from others open on the same conversation.
@@ -28,10 +39,12 @@ public final class ConversationHandle: Sendable {
     private let lane: AsyncStream<ConversationStep>.Continuation
 
     init(
-        id: String, view: Int, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation, typing: AsyncStream<TypingState>,
+        id: String, thread: String?, view: Int, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation,
+        typing: AsyncStream<TypingState>,
         messages: AsyncStream<ChatMessage>, presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>
     ) {
         self.id = id
+        self.thread = thread
         self.view = view
         self.client = client
         self.lane = lane
@@ -47,8 +60,8 @@ public final class ConversationHandle: Sendable {
         Task { await client.close(id, view: view) }
     }
 
-    /// Sends a message and returns the server's id for it once stored. The server clears the sender's
-    /// typing before the message goes out. The message leaves after every typing frame this
+    /// Sends a message (in a thread's handle: a reply in the thread) and returns the server's id for it
+    /// once stored. The server clears the sender's typing (in that timeline) before the message goes out. The message leaves after every typing frame this
     /// conversation's composers made before the call (one ordered lane per conversation). If the
     /// connection drops, the message is sent again after the reconnect; the server stores it once.
     /// - Throws: ``TypewireClientError`` if the server refuses it (too long, not a participant),
@@ -83,14 +96,15 @@ public final class ConversationHandle: Sendable {
         await client.makeComposer(for: self, configuration: configuration)
     }
 
-    /// Begins a bot's reply here (the bot shows as thinking at once); see ``BotReply``.
+    /// Begins a bot's reply here (the bot shows as thinking at once; in a thread's handle, the reply
+    /// answers in the thread); see ``BotReply``.
     /// - Parameter messageId: The reply's id, unique per reply.
     /// - Throws: ``TypewireClientError`` if the handle is closed or the id is in use.
     public func beginReply(messageId: String = UUID().uuidString.lowercased()) async throws -> BotReply {
         try await client.beginReply(messageId, in: self)
     }
 
-    /// Sets the current user's activity here directly, e.g. `.recording` or `.uploading`; for typing,
+    /// Sets the current user's activity here directly, e.g. `.recordingAudio` or `.uploading`; for typing,
     /// use a ``Composer``.
     public func setActivity(_ activity: Activity) async {
         lane.yield(.activity(activity))
@@ -110,8 +124,19 @@ public final class ConversationHandle: Sendable {
         get async { await client.endReason(of: id) }
     }
 
-    /// Ends this handle's sequences and composers. The last handle of a conversation to close also stops
-    /// the user's activity there, unsubscribes and ends the bot replies.
+    /// A handle of the thread of one of this conversation's messages: who types in the thread, its
+    /// replies, sends that reply in it, and composers whose typing shows in the thread only. Close it as
+    /// any handle; it keeps the conversation subscribed while it is open, even after this one closes.
+    /// - Parameter parentID: The id of a message of the main timeline (threads are one level deep: a
+    ///   reply's thread is its parent's). Sends to a parent that is not one fail with
+    ///   ``ErrorCode/invalidField``.
+    public func thread(_ parentID: String) async -> ConversationHandle {
+        await client.conversation(id, thread: parentID)
+    }
+
+    /// Ends this handle's sequences and composers. The last handle of a thread to close stops the user's
+    /// activity in it; the last handle of a conversation to close also stops the user's activity there,
+    /// unsubscribes and ends the bot replies.
     public func close() async {
         await client.close(id, view: view)
     }

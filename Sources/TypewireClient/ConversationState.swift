@@ -1,12 +1,11 @@
 import TypewireCore
 
-/// What the client keeps for one open conversation: its typing roster and subscription, shared by the
-/// handles open on it (a list screen and a conversation screen may follow the same conversation).
+/// What the client keeps for one open conversation: its subscription, shared by the handles open on it
+/// (a list screen and a conversation screen may follow the same conversation, and a thread's screen
+/// follows it too).
 struct ConversationState {
     /// The open handles' views, by ``ConversationView/number``.
     var views: [Int: ConversationView] = [:]
-    var roster: TypingRoster<ContinuousClock.Instant>?
-    var lastPublished: TypingState = .idle
     var expiryTimer: Task<Void, Never>?
     var isSubscribed = false
     /// Whether a `subscribe` ever went through: an `unknown_conversation` then means the user left it.
@@ -18,13 +17,22 @@ struct ConversationState {
     /// Every composer of every view: each is told when the connection comes and goes.
     var composers: [Composer] { views.values.flatMap { $0.composers.values } }
 
-    /// Gives a message to every view (each yields it once).
-    mutating func deliver(_ message: ChatMessage) {
-        for number in views.keys { views[number]!.deliver(message) }
+    /// The threads open in a view.
+    var threads: Set<String> { Set(views.values.compactMap(\.thread)) }
+
+    /// Whether a view shows this timeline (nil: the main one).
+    func isOpen(thread: String?) -> Bool {
+        views.values.contains { $0.thread == thread }
     }
 
-    func yield(_ state: TypingState) {
-        for view in views.values { view.typing.yield(state) }
+    /// Applies a change to every view's roster.
+    mutating func updateRosters(_ change: (inout TypingRoster<ContinuousClock.Instant>) -> Void) {
+        for number in views.keys where views[number]!.roster != nil { change(&views[number]!.roster!) }
+    }
+
+    /// Gives a message to every view of its timeline (each yields it once).
+    mutating func deliver(_ message: ChatMessage) {
+        for number in views.keys where views[number]!.thread == message.thread { views[number]!.deliver(message) }
     }
 
     func yield(_ presence: ServerFrame.Presence) {
@@ -32,7 +40,7 @@ struct ConversationState {
     }
 
     func yield(_ part: ServerFrame.StreamDelta) {
-        for view in views.values { view.replies.yield(part) }
+        for view in views.values where view.thread == part.thread { view.replies.yield(part) }
     }
 
     /// Ends the timer and every view.
@@ -42,10 +50,16 @@ struct ConversationState {
     }
 }
 
-/// One handle's view of a conversation: its sequences, its ordered lane and its composers.
+/// One handle's view of a conversation (its main timeline or one thread): its typing roster, its
+/// sequences, its ordered lane and its composers.
 struct ConversationView {
     /// Tells this handle from the others opened on the client.
     let number: Int
+    /// The thread it shows (the parent message's id); nil for the main timeline.
+    let thread: String?
+    /// Who is active in its timeline (and, for the main one, in each thread); nil before `subscribed`.
+    var roster: TypingRoster<ContinuousClock.Instant>?
+    var lastPublished: TypingState = .idle
     var typing: AsyncStream<TypingState>.Continuation
     var messages: AsyncStream<ChatMessage>.Continuation
     var presence: AsyncStream<ServerFrame.Presence>.Continuation

@@ -2,7 +2,8 @@ import TypewireCore
 
 /// A message waiting for its `ack`.
 struct PendingSend {
-    var conversation: String
+    /// The conversation, and the thread the message replies in.
+    var timeline: Timeline
     var text: String
     /// The caller of `send` waiting for the server's id; nil for a message from the outbox file, written
     /// before the app was last killed.

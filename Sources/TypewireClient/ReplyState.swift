@@ -2,7 +2,8 @@ import TypewireCore
 
 /// What the client keeps for one bot reply under way.
 struct ReplyState {
-    let conversation: String
+    /// The conversation, and the thread the reply answers in.
+    let timeline: Timeline
     var machine: BotActivity<ContinuousClock.Instant>
     /// The whole reply so far.
     var text = ""

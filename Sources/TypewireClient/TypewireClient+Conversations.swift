@@ -5,7 +5,11 @@ extension TypewireClient {
     /// Close the handle when done; nothing it started outlives it. Several handles may be open on one
     /// conversation (a list and a conversation screen): each gets every update, and the subscription
     /// ends when the last one closes.
-    public func conversation(_ id: String) -> ConversationHandle {
+    /// - Parameters:
+    ///   - id: The conversation's id.
+    ///   - thread: The id of the message whose thread the handle shows (see
+    ///     ``ConversationHandle/thread(_:)``); nil (the default): the conversation's main timeline.
+    public func conversation(_ id: String, thread: String? = nil) -> ConversationHandle {
         let (typing, typingContinuation) = AsyncStream.makeStream(of: TypingState.self, bufferingPolicy: .bufferingNewest(1))
         let (messages, messagesContinuation) = AsyncStream.makeStream(of: ChatMessage.self)
         let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
@@ -14,18 +18,27 @@ extension TypewireClient {
         openings += 1
         let number = openings
         endings[id] = nil
-        conversations[id, default: ConversationState()].views[number] = ConversationView(
-            number: number, typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation,
+        var view = ConversationView(
+            number: number, thread: thread, typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation,
             replies: repliesContinuation, lane: lane
         )
-        Task { [weak self] in
-            for await step in steps { await self?.perform(step, in: id, view: number) }
+        // Another view of the same timeline knows who is active there until this one's `subscribed`.
+        if let twin = conversations[id]?.views.values.first(where: { $0.thread == thread }) {
+            view.roster = twin.roster
+            view.lastPublished = twin.lastPublished
         }
-        typingContinuation.yield(conversations[id]!.lastPublished)
-        // A later handle gets the recent messages and who is online from a `subscribed` of its own.
+        conversations[id, default: ConversationState()].views[number] = view
+        let timeline = Timeline(id, thread: thread)
+        Task { [weak self] in
+            for await step in steps { await self?.perform(step, in: timeline, view: number) }
+        }
+        typingContinuation.yield(view.lastPublished)
+        // A later handle gets the recent messages and who is online from a `subscribed` of its own (and a
+        // thread's handle its thread's recent replies, fetched when it comes).
         transmit(.subscribe(.init(conversation: id)))
         return ConversationHandle(
-            id: id, view: number, client: self, lane: lane, typing: typing, messages: messages, presence: presence, replies: replies
+            id: id, thread: thread, view: number, client: self, lane: lane, typing: typing, messages: messages, presence: presence,
+            replies: replies
         )
     }
 
@@ -33,38 +46,45 @@ extension TypewireClient {
     /// a handle's composers stop as it closes, and while another handle keeps the conversation open that
     /// stop must still go out (else "is typing" stays for the ttl). A message goes out even if its handle
     /// closed meanwhile (the user sent it).
-    func perform(_ step: ConversationStep, in id: String, view: Int) {
-        let isOpen = conversations[id]?.views[view] != nil
+    func perform(_ step: ConversationStep, in timeline: Timeline, view: Int) {
+        let isOpen = conversations[timeline.conversation]?.views[view] != nil
         switch step {
         case .activity(let activity):
-            if isOpen || (activity == .none && conversations[id] != nil) { setActivity(activity, in: id) }
+            if isOpen || (activity == .none && conversations[timeline.conversation] != nil) { setActivity(activity, in: timeline) }
         case .sent:
-            if isOpen, !storesMessages, activeIn.contains(id) { setActivity(.none, in: id) }
+            if isOpen, !storesMessages, activeIn.contains(timeline) { setActivity(.none, in: timeline) }
         case .send(let text, let continuation):
-            submit(text, in: id, continuation: continuation)
+            submit(text, in: timeline, continuation: continuation)
         }
     }
 
-    /// Closes one handle: its composers, sequences and lane end. Closing the last handle of a
-    /// conversation stops the user's activity there (leaving ends typing), ends its bot replies, fails
-    /// its pending edits, unsubscribes and stops its timer. Messages already sent stay pending until
-    /// acknowledged.
+    /// Closes one handle: its composers, sequences and lane end. Closing the last handle of a thread stops
+    /// the user's activity in it; closing the last handle of a conversation stops the user's activity
+    /// there (leaving ends typing), ends its bot replies, fails its pending edits, unsubscribes and stops
+    /// its timer. Messages already sent stay pending until acknowledged.
     func close(_ id: String, view: Int) {
         guard let closed = conversations[id]?.views.removeValue(forKey: view) else { return }
         closed.finish()
-        if conversations[id]?.views.isEmpty == true { close(id) }
+        if conversations[id]?.views.isEmpty == true { return close(id) }
+        let timeline = Timeline(id, thread: closed.thread)
+        if conversations[id]?.isOpen(thread: closed.thread) == false, activeIn.remove(timeline) != nil {
+            transmit(.activity(.init(conversation: id, activity: .none, thread: closed.thread)))
+        }
     }
 
     /// Ends a conversation for every handle (the last one closed, or the server ended the membership).
     func close(_ id: String) {
         guard let conversation = conversations.removeValue(forKey: id) else { return }
         conversation.finish()
-        for (messageId, reply) in replies where reply.conversation == id { endReply(messageId) }
+        for (messageId, reply) in replies where reply.timeline.conversation == id { endReply(messageId) }
         for (messageId, edit) in pendingEdits where edit.conversation == id {
             pendingEdits.removeValue(forKey: messageId)
             edit.fail(.closed(id))
         }
-        if activeIn.remove(id) != nil { transmit(.activity(.init(conversation: id, activity: .none))) }
+        for timeline in activeIn where timeline.conversation == id {
+            activeIn.remove(timeline)
+            transmit(.activity(.init(conversation: id, activity: .none, thread: timeline.thread)))
+        }
         retrySettled(.subscription(id))
         transmit(.unsubscribe(.init(conversation: id)))
     }
@@ -72,7 +92,7 @@ extension TypewireClient {
     /// The server ended the user's membership (removed, or the conversation is gone): the handles end as
     /// if closed, and nothing is sent there again.
     func conversationEnded(_ id: String, error: TypewireClientError? = nil) {
-        activeIn.remove(id)
+        activeIn = activeIn.filter { $0.conversation != id }
         if let error { endings[id] = error }
         close(id)
     }
@@ -115,11 +135,12 @@ extension TypewireClient {
         return composer
     }
 
-    /// Sets the user's own activity in an open conversation (what a composer or a bot reports).
-    func setActivity(_ activity: Activity, in conversation: String) {
-        guard conversations[conversation] != nil else { return }
-        if activity.isActive { activeIn.insert(conversation) } else { activeIn.remove(conversation) }
-        transmit(.activity(.init(conversation: conversation, activity: activity)))
+    /// Sets the user's own activity in a timeline of an open conversation (what a composer or a bot
+    /// reports).
+    func setActivity(_ activity: Activity, in timeline: Timeline) {
+        guard conversations[timeline.conversation] != nil else { return }
+        if activity.isActive { activeIn.insert(timeline) } else { activeIn.remove(timeline) }
+        transmit(.activity(.init(conversation: timeline.conversation, activity: activity, thread: timeline.thread)))
     }
 
     /// The open conversations whose `subscribed` arrived on the current connection (for tests).
@@ -140,24 +161,24 @@ extension TypewireClient {
         )
     }
 
-    /// Publishes a conversation's typing state and arms its timer for the next expiry.
+    /// Publishes each view's typing state and arms the conversation's timer for the next expiry.
     func publish(_ id: String) {
-        guard var conversation = conversations[id], var roster = conversation.roster else { return }
+        guard var conversation = conversations[id] else { return }
         let now = ContinuousClock.now
-        roster.removeExpired(now: now)
-        conversation.roster = roster
-        let typers = roster.typers(at: now)
-        let total = typers.count + roster.unlisted
-        let state = TypingState(
-            typers: typers, text: formatter.text(for: typers, total: total),
-            accessibilityText: formatter.accessibilityText(for: typers, total: total)
-        )
-        if state != conversation.lastPublished {
-            conversation.lastPublished = state
-            conversation.yield(state)
+        var deadline: ContinuousClock.Instant?
+        for number in conversation.views.keys {
+            guard var roster = conversation.views[number]!.roster else { continue }
+            roster.removeExpired(now: now)
+            conversation.views[number]!.roster = roster
+            let state = typingState(of: roster, at: now)
+            if state != conversation.views[number]!.lastPublished {
+                conversation.views[number]!.lastPublished = state
+                conversation.views[number]!.typing.yield(state)
+            }
+            deadline = [deadline, roster.nextDeadline].compactMap { $0 }.min()
         }
         conversation.expiryTimer?.cancel()
-        conversation.expiryTimer = roster.nextDeadline.map { deadline in
+        conversation.expiryTimer = deadline.map { deadline in
             Task { [weak self] in
                 try? await Task.sleep(until: deadline, clock: .continuous)
                 guard !Task.isCancelled else { return }
@@ -165,6 +186,21 @@ extension TypewireClient {
             }
         }
         conversations[id] = conversation
+    }
+
+    /// What a roster shows at `now`, in words.
+    private func typingState(of roster: TypingRoster<ContinuousClock.Instant>, at now: ContinuousClock.Instant) -> TypingState {
+        let typers = roster.typers(at: now)
+        let total = typers.count + roster.unlisted
+        return TypingState(
+            typers: typers, text: formatter.text(for: typers, total: total),
+            accessibilityText: formatter.accessibilityText(for: typers, total: total),
+            replying: roster.replying(at: now).compactMapValues { count in
+                formatter.replyingText(count: count).map {
+                    ThreadReplying(count: count, text: $0, accessibilityText: formatter.accessibilityReplyingText(count: count) ?? $0)
+                }
+            }
+        )
     }
 }
 

@@ -7,7 +7,7 @@ extension TypewireClient {
     /// after the server's ping timeout, once the system has suspended the app). Back in the foreground
     /// within the grace, nothing was closed.
     public func enterBackground() {
-        for conversation in activeIn { setActivity(.none, in: conversation) }
+        for timeline in activeIn { setActivity(.none, in: timeline) }
         for conversation in conversations.values {
             for composer in conversation.composers { composer.didEnterBackground() }
         }

@@ -5,14 +5,14 @@ extension TypewireClient {
     /// Sends a message now (in its lane's order); the continuation gets the server's id once stored.
     /// Retried across reconnects until acknowledged. A typing-only server takes no messages: the typing
     /// stops and the send fails at once.
-    func submit(_ text: String, in conversation: String, continuation: CheckedContinuation<String, any Error>) {
+    func submit(_ text: String, in timeline: Timeline, continuation: CheckedContinuation<String, any Error>) {
         guard storesMessages else {
-            if activeIn.contains(conversation) { setActivity(.none, in: conversation) }
+            if activeIn.contains(timeline) { setActivity(.none, in: timeline) }
             return continuation.resume(throwing: TypewireClientError.messagesDisabled)
         }
         let clientMessageId = UUID().uuidString.lowercased()
-        activeIn.remove(conversation)  // the server clears the sender's activity when it stores the message
-        queueSend(clientMessageId, in: conversation, text: text, continuation: continuation)
+        activeIn.remove(timeline)  // the server clears the sender's activity (in that timeline) when it stores the message
+        queueSend(clientMessageId, in: timeline, text: text, continuation: continuation)
         resendMessage(clientMessageId)
     }
 
@@ -33,7 +33,9 @@ extension TypewireClient {
     /// cost the socket, and be sent again after every reconnect).
     func resendMessage(_ clientMessageId: String) {
         guard let send = pendingSends[clientMessageId] else { return }
-        let frame = ClientFrame.send(.init(conversation: send.conversation, clientMessageId: clientMessageId, text: send.text))
+        let frame = ClientFrame.send(
+            .init(conversation: send.timeline.conversation, clientMessageId: clientMessageId, text: send.text, thread: send.timeline.thread)
+        )
         if let error = refusal(of: frame, text: send.text) {
             retrySettled(.message(clientMessageId))
             return settleSend(clientMessageId)?.continuation?.resume(throwing: error) ?? ()
@@ -147,6 +149,9 @@ extension TypewireClient {
         case .subscription(let conversation):
             guard conversations[conversation]?.isSubscribed == false else { return }
             transmit(.subscribe(.init(conversation: conversation)))
+        case .replies(let timeline):
+            guard conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true else { return retrySettled(request) }
+            loadReplies(in: timeline)
         }
     }
 }
@@ -156,4 +161,6 @@ enum RetriedRequest: Hashable, Sendable {
     case message(String)
     case edit(String)
     case subscription(String)
+    /// A thread's recent replies, fetched over REST.
+    case replies(Timeline)
 }

@@ -4,10 +4,10 @@ import TypewireCore
 extension TypewireClient {
     /// Keeps a message until the server acknowledges it or refuses it for good: in memory, and in the
     /// outbox file before it is sent (killed after this, the app sends it again when it next runs).
-    func queueSend(_ clientMessageId: String, in conversation: String, text: String, continuation: CheckedContinuation<String, any Error>?)
-    {
-        pendingSends[clientMessageId] = PendingSend(conversation: conversation, text: text, continuation: continuation)
-        unsent.add(.init(clientMessageId: clientMessageId, conversation: conversation, text: text, user: userID))
+    func queueSend(_ clientMessageId: String, in timeline: Timeline, text: String, continuation: CheckedContinuation<String, any Error>?) {
+        pendingSends[clientMessageId] = PendingSend(timeline: timeline, text: text, continuation: continuation)
+        unsent.add(
+            .init(clientMessageId: clientMessageId, conversation: timeline.conversation, thread: timeline.thread, text: text, user: userID))
         saveOutbox()
     }
 
@@ -33,7 +33,8 @@ extension TypewireClient {
     func restoreUnsentMessages() {
         guard let user = userID, configuration.outbox != nil, !unsent.messages.isEmpty else { return }
         for message in unsent.claim(by: user) where pendingSends[message.clientMessageId] == nil {
-            pendingSends[message.clientMessageId] = PendingSend(conversation: message.conversation, text: message.text, continuation: nil)
+            pendingSends[message.clientMessageId] = PendingSend(
+                timeline: Timeline(message.conversation, thread: message.thread), text: message.text, continuation: nil)
         }
         saveOutbox()
     }

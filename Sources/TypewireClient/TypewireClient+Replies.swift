@@ -9,7 +9,7 @@ extension TypewireClient {
             throw TypewireClientError(
                 reason: .server(.invalidField), message: "A reply with id \(messageId) is already under way; give each reply its own id.")
         }
-        var reply = ReplyState(conversation: conversation, machine: BotActivity())
+        var reply = ReplyState(timeline: Timeline(conversation, thread: handle.thread), machine: BotActivity())
         try reply.machine.handle(.startThinking, now: .now)
         replies[messageId] = reply
         sendReplyActivity(messageId)
@@ -49,19 +49,24 @@ extension TypewireClient {
             return reply
         }
         let clientMessageId = ReplyState.clientMessageId(of: messageId)
-        activeIn.remove(reply.conversation)  // storing the reply (or its final part) clears the bot's activity
+        activeIn.remove(reply.timeline)  // storing the reply (or its final part) clears the bot's activity
         guard storesMessages else {
             // Typing-only: the final part ends the reply for the members; nothing is stored, no ack comes.
             replies.removeValue(forKey: messageId)
-            transmit(.stream(.init(conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true)))
+            transmit(
+                .stream(
+                    .init(
+                        conversation: reply.timeline.conversation, messageId: messageId, delta: reply.unsent, isFinal: true,
+                        thread: reply.timeline.thread)))
             return messageId
         }
         return try await withCheckedThrowingContinuation { continuation in
-            queueSend(clientMessageId, in: reply.conversation, text: reply.text, continuation: continuation)
+            queueSend(clientMessageId, in: reply.timeline, text: reply.text, continuation: continuation)
             // The final part carries the whole text, so parts refused or lost on the way do not matter; if
             // it cannot go now, the whole text goes as a `send` after the reconnect (stored once either way).
             let end = ClientFrame.Stream(
-                conversation: reply.conversation, messageId: messageId, delta: reply.unsent, isFinal: true, text: reply.text)
+                conversation: reply.timeline.conversation, messageId: messageId, delta: reply.unsent, isFinal: true, text: reply.text,
+                thread: reply.timeline.thread)
             transmit(.stream(end))
         }
     }
@@ -69,7 +74,7 @@ extension TypewireClient {
     func failReply(_ messageId: String) {
         guard let reply = replies[messageId], !reply.isFinishing else { return }
         endReply(messageId)
-        if reply.failure == nil { setActivity(.none, in: reply.conversation) }
+        if reply.failure == nil { setActivity(.none, in: reply.timeline) }
     }
 
     /// Ends a reply's bookkeeping; a reply still waiting for its `ack` keeps waiting as a pending send.
@@ -94,7 +99,7 @@ extension TypewireClient {
             failed.failure = error  // the bot's next call throws it
             failed.timer = nil
             replies[messageId] = failed
-            setActivity(.none, in: reply.conversation)
+            setActivity(.none, in: reply.timeline)
         }
     }
 
@@ -129,12 +134,14 @@ extension TypewireClient {
         guard var reply = replies[messageId] else { return }
         reply.lastActivity = .now
         replies[messageId] = reply
-        setActivity(reply.machine.activity, in: reply.conversation)
+        setActivity(reply.machine.activity, in: reply.timeline)
     }
 
     private func flushReply(_ messageId: String) {
         guard var reply = replies[messageId], !reply.unsent.isEmpty else { return }
-        transmit(.stream(.init(conversation: reply.conversation, messageId: messageId, delta: reply.unsent)))
+        transmit(
+            .stream(
+                .init(conversation: reply.timeline.conversation, messageId: messageId, delta: reply.unsent, thread: reply.timeline.thread)))
         reply.unsent = ""
         reply.lastStreamed = .now
         replies[messageId] = reply
@@ -153,7 +160,7 @@ extension TypewireClient {
         let now = ContinuousClock.now
         if reply.machine.tick(now: now) {
             endReply(messageId)
-            setActivity(.none, in: reply.conversation)  // given up: no indicator stays behind
+            setActivity(.none, in: reply.timeline)  // given up: no indicator stays behind
             return
         }
         replies[messageId] = reply

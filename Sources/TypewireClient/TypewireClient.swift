@@ -73,7 +73,7 @@ public actor TypewireClient {
         }
     }
 
-    private let url: String
+    let url: String
     private let token: @Sendable () async throws -> String
     let configuration: Configuration
     let formatter: TypingText
@@ -95,7 +95,7 @@ public actor TypewireClient {
     /// Closes the socket once the background's grace has passed.
     var backgroundTimer: Task<Void, Never>?
     /// The token the current socket lives by (its hello's, or the last refresh the server accepted).
-    private var socketToken: String?
+    private(set) var socketToken: String?
     /// A token sent in a `refresh` and not answered yet.
     private var offeredToken: String?
     /// Waits for the time to refresh the current socket's token (``TokenRefresh``).
@@ -125,8 +125,9 @@ public actor TypewireClient {
     var pendingSends: [String: PendingSend] = [:]
     var pendingEdits: [String: PendingEdit] = [:]
     var replies: [String: ReplyState] = [:]
-    /// Conversations where this client last set an activity other than none.
-    var activeIn: Set<String> = []
+    /// The timelines (a conversation's main one, or a thread) where this client last set an activity other
+    /// than none.
+    var activeIn: Set<Timeline> = []
     /// How many handles were opened (numbers each one's view).
     var openings = 0
     /// How many times each request refused for now was refused in a row: its backoff's attempt.
@@ -350,39 +351,43 @@ public actor TypewireClient {
             scheduleRefresh()
             resync()
         case .subscribed(let subscribed):
-            guard let user = currentUser, conversations[subscribed.conversation] != nil else { return }
-            var roster = TypingRoster<ContinuousClock.Instant>(currentUserID: user, participants: Set(subscribed.participants.map(\.id)))
-            // A large group sends no presence: a snapshot's offline marks would go stale and hide typers.
-            for participant in subscribed.participants where !participant.online && subscribed.followsPresence {
-                roster.setOnline(false, user: participant.id)
+            let id = subscribed.conversation
+            guard let user = currentUser, conversations[id] != nil else { return }
+            let participants = Set(subscribed.participants.map(\.id))
+            for number in conversations[id]!.views.keys {
+                var roster = TypingRoster<ContinuousClock.Instant>(
+                    currentUserID: user, participants: participants, thread: conversations[id]!.views[number]!.thread)
+                // A large group sends no presence: a snapshot's offline marks would go stale and hide typers.
+                for participant in subscribed.participants where !participant.online && subscribed.followsPresence {
+                    roster.setOnline(false, user: participant.id)
+                }
+                roster.apply(subscribed.activity, now: .now)
+                conversations[id]!.views[number]!.roster = roster
             }
-            roster.apply(subscribed.activity, now: .now)
             // Who is online, as presence changes from nothing known (members who follow presence).
             if subscribed.followsPresence {
                 for participant in subscribed.participants where participant.online {
-                    conversations[subscribed.conversation]!.yield(
-                        ServerFrame.Presence(conversation: subscribed.conversation, user: participant.id, online: true)
-                    )
+                    conversations[id]!.yield(ServerFrame.Presence(conversation: id, user: participant.id, online: true))
                 }
             }
-            conversations[subscribed.conversation]!.roster = roster
-            conversations[subscribed.conversation]!.isSubscribed = true
-            conversations[subscribed.conversation]!.wasSubscribed = true
-            conversations[subscribed.conversation]!.unknownSince = nil
-            retrySettled(.subscription(subscribed.conversation))
-            for message in subscribed.recentMessages { conversations[subscribed.conversation]!.deliver(message) }
-            publish(subscribed.conversation)
+            conversations[id]!.isSubscribed = true
+            conversations[id]!.wasSubscribed = true
+            conversations[id]!.unknownSince = nil
+            retrySettled(.subscription(id))
+            for message in subscribed.recentMessages { conversations[id]!.deliver(message) }
+            for thread in conversations[id]!.threads { loadReplies(in: Timeline(id, thread: thread)) }
+            publish(id)
         case .refreshed:
             if let offeredToken { socketToken = offeredToken }
             offeredToken = nil
             scheduleRefresh()
         case .activity(let update):
-            guard conversations[update.conversation]?.roster != nil else { return }
-            conversations[update.conversation]!.roster!.apply(update, now: .now)
+            guard conversations[update.conversation] != nil else { return }
+            conversations[update.conversation]!.updateRosters { $0.apply(update, now: .now) }
             publish(update.conversation)
         case .presence(let presence):
             guard conversations[presence.conversation] != nil else { return }
-            conversations[presence.conversation]!.roster?.setOnline(presence.online, user: presence.user)
+            conversations[presence.conversation]!.updateRosters { $0.setOnline(presence.online, user: presence.user) }
             conversations[presence.conversation]!.yield(presence)
             publish(presence.conversation)
         case .message(let message):

@@ -41,7 +41,7 @@ extension ConversationModel {
     }
 
     private func open(_ client: TypewireClient) async {
-        let handle = await client.conversation(conversationID)
+        let handle = await client.conversation(conversationID, thread: parentMessageID)
         self.handle = handle
         composer = await handle.composer()
         userID = await client.userID

@@ -4,7 +4,8 @@ import TypewireClient
 extension ConversationModel {
     /// Sends the draft: it shows at once as pending, the draft clears, and the others' indicator goes
     /// (the server clears it when it stores the message; on a typing-only server the composer's stop
-    /// does). With a ``MessageSource`` the message goes there. A failure marks the bubble failed and sets
+    /// does). A thread's model sends a reply in its thread. With a ``MessageSource`` the message goes
+    /// there. A failure marks the bubble failed and sets
     /// ``lastError``.
     public func send() async {
         let text = draft
@@ -16,7 +17,7 @@ extension ConversationModel {
         do {
             if let messageSource {
                 composer.didSend()
-                thread.acknowledge(key: key, messageID: try await messageSource.send(text, to: conversationID))
+                thread.acknowledge(key: key, messageID: try await messageSource.send(text, to: conversationID, thread: parentMessageID))
             } else {
                 thread.acknowledge(key: key, messageID: try await composer.send(text))
             }

@@ -12,6 +12,11 @@ import TypewireCore
 /// the last of them. Nothing here blocks the main actor: the client is an actor of its own, and a
 /// keystroke is a lock and an enqueue.
 ///
+/// A thread's screen is a model of its own (``init(client:conversationID:parentMessageID:messageSource:)``):
+/// its bubbles are the thread's replies, its indicator says who types in the thread, and its draft sends a
+/// reply there. The main timeline's model shows no reply and no one typing in a thread; a message whose
+/// thread people write in says so (``replyingText(for:)``: "2 people are replying…").
+///
 /// Own one model per conversation for as long as its screen lives (`@State` in the view that shows it,
 /// or a model the app keeps), not one made anew in a `body`: a model released while open closes its
 /// subscription by itself, but a new one starts from nothing.
@@ -19,6 +24,8 @@ import TypewireCore
 public final class ConversationModel {
     /// The conversation's id.
     public let conversationID: String
+    /// The message whose thread the screen shows; nil for the conversation's main timeline.
+    public let parentMessageID: String?
     /// The bubbles, oldest first.
     public internal(set) var thread = MessageThread()
     /// Who is active now, ready to show.
@@ -66,11 +73,17 @@ public final class ConversationModel {
     @ObservationIgnored var converging: Task<Void, Never>?
 
     /// A model of one conversation of a client (which runs elsewhere: `Task { try await client.run() }`).
-    /// - Parameter messageSource: The app's own store of messages, for a typing-only server (the Firebase
-    ///   path); nil: the Typewire server keeps them.
-    public init(client: TypewireClient, conversationID: String, messageSource: (any MessageSource)? = nil) {
+    /// - Parameters:
+    ///   - parentMessageID: The message whose thread the screen shows; nil (the default): the main
+    ///     timeline.
+    ///   - messageSource: The app's own store of messages, for a typing-only server (the Firebase path);
+    ///     nil: the Typewire server keeps them.
+    public init(
+        client: TypewireClient, conversationID: String, parentMessageID: String? = nil, messageSource: (any MessageSource)? = nil
+    ) {
         self.client = client
         self.conversationID = conversationID
+        self.parentMessageID = parentMessageID
         self.messageSource = messageSource
     }
 
@@ -91,6 +104,7 @@ public final class ConversationModel {
         client = nil
         messageSource = nil
         self.conversationID = conversationID
+        parentMessageID = nil
         thread = MessageThread(items: messages)
         self.typing = typing
         self.reply = reply
@@ -107,6 +121,12 @@ public final class ConversationModel {
     public var accessibilityText: String? { typing.accessibilityText }
     /// Who is active, in stable order.
     public var typers: [Typer] { typing.typers }
+    /// What a message of the main timeline shows while others write in its thread: "2 people are
+    /// replying…" (``TypingText/replyingText(count:)``); nil when no one does (and always in a thread's
+    /// model, whose indicator names them).
+    public func replyingText(for messageID: String) -> String? { typing.replying[messageID]?.text }
+    /// The same for VoiceOver.
+    public func accessibilityReplyingText(for messageID: String) -> String? { typing.replying[messageID]?.accessibilityText }
     /// What the indicator row under the messages says: ``typingText``, except when everyone active is a
     /// bot whose reply streams, whose cursor says it (no "Clawd is typing…" under a bubble that grows).
     /// With anyone else active it says all of it: "Clawd is typing… · Scout is thinking…".
@@ -146,13 +166,13 @@ public final class ConversationModel {
     }
 
     func receive(_ message: ChatMessage) {
-        guard message.thread == nil else { return }  // the screen shows the main timeline; a thread's replies are not in it
+        guard message.thread == parentMessageID else { return }  // one timeline: a source may deliver them all
         thread.receive(message)
         refreshReply()
     }
 
     func receive(_ part: ServerFrame.StreamDelta) {
-        guard part.thread == nil else { return }
+        guard part.thread == parentMessageID else { return }
         let name = typing.typers.first { $0.userID == part.user }?.name
         thread.stream(part, senderName: name, now: Int64(Date().timeIntervalSince1970 * 1_000))
         bots.chunk(from: part.user, isFinal: part.final, now: .now)

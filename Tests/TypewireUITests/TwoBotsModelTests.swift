@@ -5,29 +5,13 @@ import TypewireCore
 import TypewireTesting
 import TypewireUI
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Two bots answering in one conversation, as Alice's screen shows them: each reply has its own phase.
 @Suite("ConversationModel: two bots at once", .timeLimit(.minutes(1)))
 @MainActor
 struct TwoBotsModelTests {
-    /// A group of Alice, Clawd and Scout (a second bot), made by Alice through REST.
-    private func makeGroup(on server: TestServer) async throws -> String {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/v1/conversations")!)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(try await server.token("alice"))", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"kind":"group","title":"Bots","members":["clawd","scout"]}"#.utf8)
-        let (data, _) = try await URLSession.shared.data(for: request)
-        let created = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try #require(created["id"] as? String)
-    }
-
     @Test func eachBotThinksStreamsAndFinishesOnItsOwn() async throws {
         try await TestServer.run { server in
-            let group = try await makeGroup(on: server)
+            let group = try await server.makeGroup(title: "Bots", members: ["clawd", "scout"])
             let users: [(String, Bool)] = [("alice", false), ("clawd", true), ("scout", true)]
             let clients = users.map { user, isBot in
                 TypewireClient(url: server.socketURL) { try await server.token(user, name: user.capitalized, isBot: isBot) }

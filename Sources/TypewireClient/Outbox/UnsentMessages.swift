@@ -7,6 +7,8 @@ struct UnsentMessages: Codable, Sendable, Equatable {
         /// The id the server deduplicates by: sent again, the message is stored once.
         var clientMessageId: String
         var conversation: String
+        /// The thread it replies in (nil: the main timeline; files written before threads have none).
+        var thread: String?
         var text: String
         /// Who wrote it (nil: written before the client's first `welcome`, taken by the next user welcomed).
         var user: String?

@@ -12,6 +12,9 @@
 ///   (``thread``) only those typing in that thread;
 /// - a stable order: whoever started first stays first, so names do not jump as others come and go.
 ///
+/// The main timeline's roster also counts, for each thread, the members active in it by the same rules
+/// (``replying(at:)``): what a parent message shows ("2 people are replying…").
+///
 /// Like the other machines, the roster is a pure value; a shell calls ``removeExpired(now:)`` at
 /// ``nextDeadline`` and republishes ``typers(at:)``.
 public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
@@ -41,6 +44,8 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
     /// update lists only the first few. Pass `typers.count + unlisted` to `TypingText` as the total.
     public private(set) var unlisted = 0
     private var entries: [Entry] = []
+    /// The main timeline's roster only: by thread, when each member active in it expires.
+    private var threadEntries: [String: [String: Instant]] = [:]
 
     /// Creates an empty roster.
     /// - Parameters:
@@ -59,11 +64,19 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
     ///   - now: When it arrived, on the roster's clock.
     public mutating func apply(_ update: ActivityUpdate, now: Instant) {
         var incoming: [String: Entry] = [:]
-        for wire in update.entries where wire.thread == thread && wire.activity.isActive && isShown(wire.user) {
+        threadEntries = [:]
+        for wire in update.entries where wire.activity.isActive && isShown(wire.user) {
+            let expiresAt = now + .milliseconds(wire.expiresAt - update.serverTime)
+            guard wire.thread == thread else {
+                if thread == nil, let other = wire.thread {
+                    threadEntries[other, default: [:]][wire.user] = max(threadEntries[other]?[wire.user] ?? expiresAt, expiresAt)
+                }
+                continue
+            }
             let entry = Entry(
                 typer: Typer(userID: wire.user, name: wire.name, activity: wire.activity),
                 since: wire.since,
-                expiresAt: now + .milliseconds(wire.expiresAt - update.serverTime)
+                expiresAt: expiresAt
             )
             incoming[wire.user, default: entry].merge(entry)
         }
@@ -80,6 +93,7 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
     public mutating func setParticipants(_ participants: Set<String>) {
         self.participants = participants
         entries.removeAll { !participants.contains($0.typer.userID) }
+        removeThreadEntries { user, _ in !participants.contains(user) }
     }
 
     /// Records a presence change; an offline user's entry is dropped at once.
@@ -89,6 +103,7 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
         } else {
             offlineUsers.insert(user)
             entries.removeAll { $0.typer.userID == user }
+            removeThreadEntries { other, _ in other == user }
         }
     }
 
@@ -97,18 +112,43 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
         entries.compactMap { $0.expiresAt > now ? $0.typer : nil }
     }
 
+    /// How many members are active in each thread of the conversation, by its parent message's id,
+    /// leaving out entries expired at `now` (threads with none are absent). Only the main timeline's
+    /// roster counts them; a thread's roster answers empty.
+    public func replying(at now: Instant) -> [String: Int] {
+        threadEntries.reduce(into: [:]) { counts, thread in
+            let count = thread.value.values.reduce(0) { $0 + ($1 > now ? 1 : 0) }
+            if count > 0 { counts[thread.key] = count }
+        }
+    }
+
     /// Drops the entries that expired at `now`.
     /// - Returns: Whether anything was dropped, so the shell knows to republish.
     @discardableResult
     public mutating func removeExpired(now: Instant) -> Bool {
         let count = entries.count
         entries.removeAll { $0.expiresAt <= now }
-        return entries.count != count
+        return removeThreadEntries { _, expiresAt in expiresAt <= now } || entries.count != count
     }
 
-    /// When the next entry expires.
+    /// When the next entry expires (of this timeline, or of a thread the main timeline counts).
     public var nextDeadline: Instant? {
-        entries.lazy.map(\.expiresAt).min()
+        let threads = threadEntries.values.lazy.flatMap(\.values).min()
+        return [entries.lazy.map(\.expiresAt).min(), threads].compactMap { $0 }.min()
+    }
+
+    /// Drops the thread entries `shouldRemove` picks (by user and expiry). - Returns: Whether any went.
+    @discardableResult
+    private mutating func removeThreadEntries(where shouldRemove: (String, Instant) -> Bool) -> Bool {
+        guard !threadEntries.isEmpty else { return false }
+        var removed = false
+        for (thread, members) in threadEntries {
+            let kept = members.filter { !shouldRemove($0.key, $0.value) }
+            guard kept.count != members.count else { continue }
+            removed = true
+            threadEntries[thread] = kept.isEmpty ? nil : kept
+        }
+        return removed
     }
 
     private func isShown(_ user: String) -> Bool {

@@ -13,7 +13,7 @@ extension HubShard {
                     code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).",
                     ref: "activity", request: .activity))
         }
-        if let thread, !Self.isMessageID(thread) {
+        if let thread, !isThreadID(thread) {
             return reply(to: id, Self.badThread(ref: "activity", request: .activity))
         }
         // A stop only removes what this socket was doing there, which it was admitted to: no lookup.

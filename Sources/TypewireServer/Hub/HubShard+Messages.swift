@@ -121,7 +121,7 @@ extension HubShard {
                         "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.",
                     ref: part.messageId, request: .stream))
         }
-        if let thread = part.thread, !Self.isMessageID(thread) {
+        if let thread = part.thread, !isThreadID(thread) {
             return reply(to: id, Self.badThread(ref: part.messageId, request: .stream))
         }
         guard await ensureParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: .stream) else {

@@ -8,6 +8,18 @@ extension HubShard {
         !thread.isEmpty && thread.utf8.count <= 20 && thread.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
+    /// Whether a frame's thread can name a parent message here. A server that keeps messages knows their
+    /// ids (``isMessageID(_:)``); a typing-only one keeps none, and its threads are the app's own message
+    /// ids (a Firestore document's id): at most ``maxAppThreadBytes`` bytes, nothing invisible.
+    func isThreadID(_ thread: String) -> Bool {
+        configuration.storage.storesMessages
+            ? Self.isMessageID(thread) : DisplayName.isAcceptableID(thread, maxBytes: Self.maxAppThreadBytes)
+    }
+
+    /// The longest thread id a typing-only server takes (the board holds at most 4 threads per socket and
+    /// conversation, so this bounds what a client makes it keep).
+    static let maxAppThreadBytes = 128
+
     /// The answer to a frame whose thread is not a message id.
     static func badThread(ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
         .init(code: .invalidField, message: "\"thread\" must be the id of a message of the conversation.", ref: ref, request: request)

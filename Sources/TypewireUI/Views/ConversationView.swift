@@ -22,10 +22,16 @@
         }
 
         /// A screen that owns its model: one per conversation id, kept across the parent's updates (give
-        /// the view `.id(conversationID)` where the conversation can change). `messageSource`: the app's
-        /// own messages, for a typing-only server.
-        public init(client: TypewireClient, conversationID: String, userID: String?, messageSource: (any MessageSource)? = nil) {
-            _model = State(initialValue: ConversationModel(client: client, conversationID: conversationID, messageSource: messageSource))
+        /// the view `.id(conversationID)` where the conversation can change). `parentMessageID`: the
+        /// message whose thread it shows (nil: the main timeline). `messageSource`: the app's own
+        /// messages, for a typing-only server.
+        public init(
+            client: TypewireClient, conversationID: String, parentMessageID: String? = nil, userID: String?,
+            messageSource: (any MessageSource)? = nil
+        ) {
+            _model = State(
+                initialValue: ConversationModel(
+                    client: client, conversationID: conversationID, parentMessageID: parentMessageID, messageSource: messageSource))
             self.userID = userID
         }
 
@@ -35,6 +41,13 @@
                     LazyVStack(spacing: 6) {
                         ForEach(model.messages) { item in
                             StreamingMessageBubble(item: item, isMine: item.sender == userID)
+                            if let replying = item.messageID.flatMap(model.replyingText(for:)) {
+                                Text(replying)
+                                    .font(.caption)
+                                    .foregroundStyle(.secondary)
+                                    .frame(maxWidth: .infinity, alignment: item.sender == userID ? .trailing : .leading)
+                                    .accessibilityLabel(item.messageID.flatMap(model.accessibilityReplyingText(for:)) ?? replying)
+                            }
                         }
                     }
                     .padding(.horizontal)

@@ -50,3 +50,17 @@ struct UnsentMessagesTests {
         #expect(try file.load() == unsent)
     }
 }
+
+@Suite("Unsent messages in threads")
+struct UnsentThreadMessagesTests {
+    @Test func aReplyKeepsItsThreadAndAFileFromBeforeThreadsStillReads() throws {
+        let reply = UnsentMessages.Message(clientMessageId: "1", conversation: "c1", thread: "42", text: "me too", user: "alice")
+        var unsent = UnsentMessages()
+        unsent.add(reply)
+        let decoded = try JSONDecoder().decode(UnsentMessages.self, from: JSONEncoder().encode(unsent))
+        #expect(decoded.messages == [reply])
+        let old = Data(#"{"messages":[{"clientMessageId":"2","conversation":"c1","text":"hi","user":"bob"}]}"#.utf8)
+        let read = try JSONDecoder().decode(UnsentMessages.self, from: old)
+        #expect(read.messages.map(\.thread) == [nil])
+    }
+}

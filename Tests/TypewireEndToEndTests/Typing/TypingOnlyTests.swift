@@ -66,6 +66,29 @@ struct TypingOnlyTests {
         }
     }
 
+    @Test func threadsAreTheAppsOwnMessageIds() async throws {
+        // The app keeps its messages (a Firestore document's id names a thread), so any id without
+        // invisible characters, up to 128 bytes, names one; a longer one is refused before the board holds it.
+        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+            let (alice, bob) = (try await server.socket("alice"), try await server.socket("bob"))
+            for socket in [alice, bob] {
+                socket.send(.subscribe(.init(conversation: Self.direct)))
+                try await socket.next { if case .subscribed = $0 { true } else { false } }
+            }
+            let thread = "Kq3xP9sTz1Lm0aBcDeFg"
+            alice.send(.activity(.init(conversation: Self.direct, activity: .typing, thread: thread)))
+            let update = try await bob.activity(in: Self.direct) { !$0.isEmpty }
+            #expect(update.entries.map(\.thread) == [thread])
+            alice.send(.activity(.init(conversation: Self.direct, activity: .typing, thread: String(repeating: "x", count: 129))))
+            let refused = try await alice.error()
+            #expect(refused.code == .invalidField && refused.ref == "activity")
+            alice.send(.activity(.init(conversation: Self.direct, activity: .typing, thread: "a\u{200B}b")))
+            #expect(try await alice.error().code == .invalidField)
+            alice.send(.activity(.init(conversation: Self.direct, activity: .none, thread: thread)))
+            _ = try await bob.activity(in: Self.direct) { $0.isEmpty }
+        }
+    }
+
     @Test func aWelcomeWithoutTheFieldMeansMessagesAreStored() throws {
         let old = #"{"activityTTL":4800,"refreshInterval":2000,"idleTimeout":3000}"#
         let decoded = try JSONDecoder().decode(ServerFrame.ClientConfiguration.self, from: Data(old.utf8))

@@ -31,7 +31,14 @@ final class MemoryMessageSource: MessageSource {
     }
 
     func send(_ text: String, to conversationID: String) async throws -> String {
-        store(ChatMessage(conversation: conversationID, id: UUID().uuidString, sender: sender, senderName: nil, text: text, sentAt: now()))
+        try await send(text, to: conversationID, thread: nil)
+    }
+
+    func send(_ text: String, to conversationID: String, thread: String?) async throws -> String {
+        store(
+            ChatMessage(
+                conversation: conversationID, id: UUID().uuidString, sender: sender, senderName: nil, text: text, sentAt: now(),
+                thread: thread))
     }
 
     /// Stores a message (as the app's backend would, e.g. a bot's finished reply) and hands it to the

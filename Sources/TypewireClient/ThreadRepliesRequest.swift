@@ -1,0 +1,45 @@
+import Foundation
+import TypewireCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The server's REST request for a thread's recent replies (`GET /v1/conversations/:id/messages?thread=`),
+/// found from the socket's URL: the same host and port, `http` for `ws` and `https` for `wss`, and the
+/// path beside the socket's (`/v1/socket` gives `/v1/conversations/…`).
+struct ThreadRepliesRequest: Sendable {
+    /// How many replies a thread's handle gets when it opens (and after a reconnect): as many as
+    /// `subscribed` brings of the main timeline.
+    static let limit = 50
+
+    /// The request.
+    let urlRequest: URLRequest
+
+    /// The request for a thread's replies, or nil if the socket's URL is not a `ws`, `wss`, `http` or
+    /// `https` URL.
+    init?(socketURL: String, conversation: String, thread: String, token: String) {
+        guard var components = URLComponents(string: socketURL), let scheme = components.scheme?.lowercased(),
+            let restScheme = ["ws": "http", "wss": "https", "http": "http", "https": "https"][scheme]
+        else { return nil }
+        components.scheme = restScheme
+        let path = components.percentEncodedPath
+        let base = path.hasSuffix("/socket") ? String(path.dropLast("socket".count)) : "/v1/"
+        // One path segment: a "/" in an id is encoded too (the server percent-decodes the segment).
+        var segment = CharacterSet.urlPathAllowed
+        segment.remove("/")
+        guard let id = conversation.addingPercentEncoding(withAllowedCharacters: segment) else { return nil }
+        components.percentEncodedPath = base + "conversations/" + id + "/messages"
+        components.queryItems = [URLQueryItem(name: "thread", value: thread), URLQueryItem(name: "limit", value: "\(Self.limit)")]
+        guard let url = components.url else { return nil }
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        urlRequest = request
+    }
+
+    /// The server's answer: `{"messages":[…]}`, oldest first.
+    struct Page: Decodable {
+        var messages: [ChatMessage]
+    }
+}

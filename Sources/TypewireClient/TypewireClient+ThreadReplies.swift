@@ -1,0 +1,56 @@
+import Foundation
+import TypewireCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// A thread's recent replies, for its handles: `subscribed` brings only the main timeline's messages.
+extension TypewireClient {
+    /// Fetches a thread's recent replies over the server's REST route (with the socket's token) and hands
+    /// them to the thread's handles, each once. Called after every `subscribed` of the conversation while
+    /// a handle shows the thread, so replies sent while the client was offline arrive too. A failure other
+    /// than the server not knowing the conversation is retried with the configured backoff.
+    func loadReplies(in timeline: Timeline) {
+        guard let thread = timeline.thread, storesMessages, let token = socketToken else { return }
+        guard let request = ThreadRepliesRequest(socketURL: url, conversation: timeline.conversation, thread: thread, token: token) else {
+            return logger.warning("no REST route for a thread's replies beside the socket's URL", metadata: ["url": "\(url)"])
+        }
+        Task { [weak self] in
+            do {
+                let (data, response) = try await URLSession.shared.data(for: request.urlRequest)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                guard status == 200 else {
+                    await self?.repliesRefused(timeline, status: status)
+                    return
+                }
+                let page = try JSONDecoder().decode(ThreadRepliesRequest.Page.self, from: data)
+                await self?.deliverReplies(page.messages, in: timeline)
+            } catch {
+                await self?.repliesRefused(timeline, status: nil, error: error)
+            }
+        }
+    }
+
+    private func deliverReplies(_ messages: [ChatMessage], in timeline: Timeline) {
+        retrySettled(.replies(timeline))
+        for message in messages where message.conversation == timeline.conversation && message.thread == timeline.thread {
+            conversations[timeline.conversation]?.deliver(message)
+        }
+    }
+
+    /// A fetch that failed: tried again later, unless the server does not know the conversation for the
+    /// user (the socket's `subscribe` says so and ends the handles).
+    private func repliesRefused(_ timeline: Timeline, status: Int?, error: (any Error)? = nil) {
+        logger.debug(
+            "a thread's replies could not be fetched",
+            metadata: [
+                "conversation": "\(timeline.conversation)", "status": "\(status.map(String.init) ?? "none")",
+                "error": "\(error.map { "\($0)" } ?? "")",
+            ])
+        guard status != 404, status != 400, conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true else {
+            return retrySettled(.replies(timeline))
+        }
+        retryLater(.replies(timeline))
+    }
+}

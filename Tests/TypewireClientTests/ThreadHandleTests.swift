@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+
+@testable import TypewireClient
+
+/// A thread's handle against a real server: its own typing, replies and sends; the main timeline's
+/// handle counts who replies on the parent and shows none of it.
+@Suite("ConversationHandle of a thread against a real server", .timeLimit(.minutes(1)))
+struct ThreadHandleTests: ClientTesting {
+    @Test func typingInAThreadShowsInTheThreadAndAsACountOnTheParentNeverInTheMainTimeline() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (bob, aliceChat, bobChat) = (clients[1], chats[0], chats[1])
+                let parent = try await aliceChat.send("Dinner on Friday?")
+                let aliceThread = await aliceChat.thread(parent)
+                let bobThread = await bob.conversation(Self.direct, thread: parent)
+                #expect(bobThread.id == Self.direct && bobThread.thread == parent)
+                try await waitUntil(bob) { $0.conversations[Self.direct]?.views.values.allSatisfy { $0.roster != nil } == true }
+
+                // Typing in the main timeline shows there, and not in the thread (the same frame reaches both views).
+                await aliceChat.setActivity(.typing)
+                _ = try await first(bobChat.typing) { $0.text == "Alice is typing…" }
+                #expect(await bob.lastPublishedState(in: Self.direct, thread: parent) == .idle)
+                await aliceChat.setActivity(.none)
+                _ = try await first(bobChat.typing) { $0 == .idle }
+
+                let composer = await aliceThread.composer()
+                composer.textDidChange("Count")
+                _ = try await first(bobThread.typing) { $0.text == "Alice is typing…" }
+                let main = try await first(bobChat.typing) { $0.replying[parent] != nil }
+                #expect(
+                    main.replying[parent]
+                        == ThreadReplying(count: 1, text: "1 person is replying…", accessibilityText: "1 person is replying"))
+                #expect(main.typers.isEmpty && main.text == nil, "the main timeline's indicator shows no one typing in a thread")
+
+                // A reply stops the typing in its thread only, and reaches the thread's handle, not the main one's.
+                let reply = try await composer.send("Count me in")
+                let received = try await first(bobThread.messages) { $0.id == reply }
+                #expect(received.thread == parent && received.text == "Count me in")
+                _ = try await first(bobThread.typing) { $0 == .idle }
+                _ = try await first(bobChat.typing) { $0.replying.isEmpty }
+                let later = try await aliceChat.send("See you then")
+                let mainMessages = try await collect(bobChat.messages, until: later)
+                #expect(mainMessages.map(\.id) == [parent, later], "the reply is not in the main timeline's messages")
+            }
+        }
+    }
+
+    @Test func aThreadsHandleStartsWithItsRecentRepliesFromTheServer() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice"], of: server) { _, chats in
+                let parent = try await chats[0].send("Who is in?")
+                let aliceThread = await chats[0].thread(parent)
+                var replies: [String] = []
+                for text in ["me", "me too", "and me"] { replies.append(try await aliceThread.send(text)) }
+                _ = try await chats[0].send("an answer in the main timeline")
+                await aliceThread.close()
+
+                try await withClients(["bob"], of: server) { clients in
+                    let bobChat = try await openChat(clients[0])
+                    let bobThread = await bobChat.thread(parent)
+                    let history = try await collect(bobThread.messages, until: replies.last!)
+                    #expect(history.map(\.id) == replies)
+                    #expect(history.allSatisfy { $0.thread == parent })
+                    await bobThread.close()
+                    await bobChat.close()
+                }
+            }
+        }
+    }
+
+    @Test func closingTheLastHandleOfAThreadStopsTheUsersTypingThereAtOnce() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (alice, bob, aliceChat, bobChat) = (clients[0], clients[1], chats[0], chats[1])
+                let parent = try await aliceChat.send("Thoughts?")
+                let bobThread = await bobChat.thread(parent)
+                let aliceThread = await aliceChat.thread(parent)
+                try await waitUntil(bob) { $0.conversations[Self.direct]?.views.values.allSatisfy { $0.roster != nil } == true }
+                await aliceThread.setActivity(.recordingAudio)
+                _ = try await first(bobThread.typing) { $0.typers.first?.activity == .recordingAudio }
+                await aliceChat.setActivity(.typing)
+                _ = try await first(bobChat.typing) { $0.text == "Alice is typing…" }
+
+                await aliceThread.close()
+                // Gone well before the server's ttl (the frame is a stop, not an expiry); the main typing goes on.
+                _ = try await first(bobThread.typing, within: .seconds(3)) { $0 == .idle }
+                #expect(await bob.lastPublishedState(in: Self.direct, thread: nil)?.text == "Alice is typing…")
+                try await waitUntil(alice) { $0.activeIn == [Timeline(Self.direct)] }
+            }
+        }
+    }
+
+    /// Messages of a sequence up to and including the one with id `last`.
+    private func collect(_ messages: AsyncStream<ChatMessage>, until last: String) async throws -> [ChatMessage] {
+        try await withThrowingTaskGroup(of: [ChatMessage]?.self) { group in
+            group.addTask {
+                var seen: [ChatMessage] = []
+                for await message in messages {
+                    seen.append(message)
+                    if message.id == last { return seen }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let seen = try await group.next() ?? nil else { throw ClientTestError.timedOut }
+            return seen
+        }
+    }
+}
+
+extension TypewireClient {
+    /// What a view of the conversation's timeline last published (for tests).
+    func lastPublishedState(in conversation: String, thread: String?) -> TypingState? {
+        conversations[conversation]?.views.values.first { $0.thread == thread }?.lastPublished
+    }
+}
