@@ -71,6 +71,26 @@ struct ThreadHandleTests: ClientTesting {
         }
     }
 
+    @Test func repliesSentWhileDisconnectedArriveAfterTheReconnect() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (bob, aliceChat, bobChat) = (clients[1], chats[0], chats[1])
+                let parent = try await aliceChat.send("Anyone?")
+                let bobThread = await bobChat.thread(parent)
+                let aliceThread = await aliceChat.thread(parent)
+                let first = try await aliceThread.send("first")
+                _ = try await self.first(bobThread.messages) { $0.id == first }
+
+                await bob.disconnect()
+                _ = try await self.first(await bob.states()) { $0 == .paused }
+                let missed = try await aliceThread.send("sent while Bob was away")
+                await bob.reconnectNow()
+                let arrived = try await self.first(bobThread.messages) { $0.id == missed }
+                #expect(arrived.thread == parent && arrived.text == "sent while Bob was away")
+            }
+        }
+    }
+
     @Test func closingTheLastHandleOfAThreadStopsTheUsersTypingThereAtOnce() async throws {
         try await TestServer.run { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
