@@ -17,8 +17,11 @@ struct ConversationState {
     /// Every composer of every view: each is told when the connection comes and goes.
     var composers: [Composer] { views.values.flatMap { $0.composers.values } }
 
-    /// The threads open in a view.
-    var threads: Set<String> { Set(views.values.compactMap(\.thread)) }
+    /// The threads with a view that has not had their recent replies since it opened or since the
+    /// connection last dropped.
+    var threadsWaitingForReplies: Set<String> {
+        Set(views.values.compactMap { $0.isWaitingForReplies ? $0.thread : nil })
+    }
 
     /// Whether a view shows this timeline (nil: the main one).
     func isOpen(thread: String?) -> Bool {
@@ -70,6 +73,9 @@ struct ConversationView {
     var composers: [ObjectIdentifier: Composer] = [:]
     /// The ids of the messages delivered lately (a resync repeats only the latest ones).
     var delivered = RecentIDs(capacity: 1_000)
+    /// A thread's view that has not had the thread's recent replies since it opened or since the
+    /// connection last dropped (they are fetched after the next `subscribed`).
+    var isWaitingForReplies: Bool
 
     /// Yields a message unless it was delivered before (a resync after a reconnect repeats recent ones);
     /// edits of known messages pass. Message ids are opaque: nothing assumes they are numbers.

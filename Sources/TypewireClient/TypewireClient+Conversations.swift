@@ -20,7 +20,7 @@ extension TypewireClient {
         endings[id] = nil
         var view = ConversationView(
             number: number, thread: thread, typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation,
-            replies: repliesContinuation, lane: lane
+            replies: repliesContinuation, lane: lane, isWaitingForReplies: thread != nil
         )
         // Another view of the same timeline knows who is active there until this one's `subscribed`.
         if let twin = conversations[id]?.views.values.first(where: { $0.thread == thread }) {

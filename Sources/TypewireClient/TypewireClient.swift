@@ -100,6 +100,10 @@ public actor TypewireClient {
     private var offeredToken: String?
     /// Waits for the time to refresh the current socket's token (``TokenRefresh``).
     private var refreshTask: Task<Void, Never>?
+    /// How many times a thread's replies were asked for over REST (for tests).
+    var repliesFetches = 0
+    /// Counts the sockets the client has opened: tells what was asked on the current one.
+    private(set) var socketNumber = 0
     /// Whether the current socket was welcomed: frames are sent only then.
     private(set) var welcomed = false
     /// The messages waiting for their `ack`, as the outbox file keeps them.
@@ -306,6 +310,7 @@ public actor TypewireClient {
     }
 
     private func attach(_ continuation: AsyncStream<Outgoing>.Continuation, token: String) {
+        socketNumber += 1
         outgoing = continuation
         socketToken = token
         welcomed = false
@@ -325,6 +330,9 @@ public actor TypewireClient {
         activeIn.removeAll()  // the server clears a closed socket's activity
         for id in conversations.keys {
             conversations[id]!.isSubscribed = false
+            for number in conversations[id]!.views.keys {
+                conversations[id]!.views[number]!.isWaitingForReplies = conversations[id]!.views[number]!.thread != nil
+            }
             if wasWelcomed { for composer in conversations[id]!.composers { composer.connectionChanged(isConnected: false) } }
         }
         return wasWelcomed
@@ -375,7 +383,7 @@ public actor TypewireClient {
             conversations[id]!.unknownSince = nil
             retrySettled(.subscription(id))
             for message in subscribed.recentMessages { conversations[id]!.deliver(message) }
-            for thread in conversations[id]!.threads { loadReplies(in: Timeline(id, thread: thread)) }
+            for thread in conversations[id]!.threadsWaitingForReplies { loadReplies(in: Timeline(id, thread: thread)) }
             publish(id)
         case .refreshed:
             if let offeredToken { socketToken = offeredToken }

@@ -91,6 +91,34 @@ struct ThreadHandleTests: ClientTesting {
         }
     }
 
+    @Test func aThreadsRepliesAreFetchedOncePerNewViewAndOncePerReconnect() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice"], of: server) { clients, chats in
+                let alice = clients[0]
+                let parent = try await chats[0].send("Ideas?")
+                let thread = await chats[0].thread(parent)
+                try await waitUntil(alice) { $0.conversations[Self.direct]?.threadsWaitingForReplies.isEmpty == true }
+                #expect(await alice.repliesFetches == 1)
+
+                let list = await alice.conversation(Self.direct)  // a `subscribed` of its own, for a main view
+                _ = try await first(list.messages) { $0.id == parent }
+                #expect(await alice.repliesFetches == 1, "a thread whose views have its replies is not asked again")
+
+                let second = await alice.conversation(Self.direct, thread: parent)
+                try await waitUntil(alice) { $0.conversations[Self.direct]?.threadsWaitingForReplies.isEmpty == true }
+                #expect(await alice.repliesFetches == 2, "a new view of the thread gets the replies")
+
+                await alice.disconnect()
+                _ = try await first(await alice.states()) { $0 == .paused }
+                #expect(await alice.conversations[Self.direct]?.threadsWaitingForReplies == [parent])
+                await alice.reconnectNow()
+                try await waitUntil(alice) { $0.conversations[Self.direct]?.threadsWaitingForReplies.isEmpty == true }
+                #expect(await alice.repliesFetches == 3, "after a reconnect, once for both views of the thread")
+                for handle in [thread, list, second] { await handle.close() }
+            }
+        }
+    }
+
     @Test func closingTheLastHandleOfAThreadStopsTheUsersTypingThereAtOnce() async throws {
         try await TestServer.run { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
