@@ -81,8 +81,16 @@ struct AddressRefusalsTests {
                 #expect(upgraded < 5, "still upgraded after \(upgraded + 3) refused sockets")
                 if upgraded >= 5 { return }
             }
-            await #expect(throws: (any Error).self, "the address's HTTP requests are closed at accept too") {
-                try await server.request("GET", "/healthz", as: nil)
+            // The address's HTTP requests are closed at accept too. The address regains a refusal a second, so
+            // the budget may have refilled since the socket above was closed: one more refused hello spends it.
+            var answered = 0
+            while (try? await server.request("GET", "/healthz", as: nil)) != nil {
+                answered += 1
+                #expect(answered < 5, "an HTTP request still answered after \(answered) more refused sockets")
+                if answered >= 5 { return }
+                let refused = try await TestSocket.connect(port: server.port, token: nil)
+                refused.send(.hello(.init(token: "not-a-token")))
+                try await eventually { await refused.isClosed }
             }
             alice.send(.subscribe(.init(conversation: "group-six")))
             try await alice.next { if case .subscribed = $0 { true } else { false } }
