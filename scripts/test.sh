@@ -18,10 +18,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says when it starts (seconds since the script began), so a slow CI run shows which step grew.
+step() { printf '\n==> %s (at %d s)\n' "$*" "$SECONDS"; }
 
 # No debug information (DWARF): CI builds from scratch on 2 cores, and the tests report their failures by
-# source location without it. Every `swift` call below passes the same flag, so none rebuilds.
+# source location without it. Every `swift` call below passes the same flag, so none rebuilds for it (the
+# first `swift test` after a clean build still recompiles Hummingbird, about 30 s: so does a second
+# `swift build` with the same flags).
 BUILD=(-debug-info-format none)
 step "swift format lint --strict -r Sources Tests Package.swift"
 swift format lint --strict -r Sources Tests Package.swift
@@ -39,10 +42,11 @@ swift test "${BUILD[@]}" --filter "FrameDecoderPropertyTests|BenchCommandTests"
 step "node --test Tests/JavaScript/"
 node --test Tests/JavaScript/
 step "python3 -m pytest Tests/Browser"
-python3 -m pytest Tests/Browser
+python3 -m pytest --durations=5 Tests/Browser
 step "python3 -m pytest Tests/Abuse"
-python3 -m pytest Tests/Abuse
+python3 -m pytest --durations=5 Tests/Abuse
 step "python3 -m pytest Tests/Integration"
-python3 -m pytest Tests/Integration
+python3 -m pytest --durations=5 Tests/Integration
 step "python3 -m pytest Tests/Faults"
-python3 -m pytest Tests/Faults
+python3 -m pytest --durations=5 Tests/Faults
+step "done"
