@@ -42,6 +42,5 @@ if leaked:
     sys.exit("error: a client-only app resolves server packages: " + ", ".join(leaked))
 PYTHON
 # No index store: the package has no tests to discover (on Linux SwiftPM finds tests through the index, so the
-# main build keeps it), and indexing took
-# 27 s of this build's 216 s on the 2-core CI machine.
+# main build keeps it), and indexing took 27 s of this build's 216 s on the 2-core CI machine.
 swift build --disable-index-store -debug-info-format none 2>&1 | tail -1
