@@ -17,6 +17,7 @@ import { ThreadPanel } from './thread-panel.js';
 import { OpenThread } from './open-thread.js';
 import { Replies } from './replies.js';
 import { el, avatar, paintAvatar } from './dom.js';
+import { fitComposer, wireComposer } from './composer-field.js';
 
 const $ = (id) => document.getElementById(id);
 const now = () => performance.now();
@@ -489,9 +490,7 @@ function submit() {
 const newClientMessageId = () => crypto.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 function resizeComposer() {
-  nodes.input.style.height = 'auto';
-  nodes.input.style.height = `${Math.min(nodes.input.scrollHeight + 2, 160)}px`;
-  nodes.send.disabled = !hasVisibleCharacter(nodes.input.value);
+  fitComposer({ input: nodes.input, send: nodes.send });
 }
 
 // ---- the thread panel: one thread of the open conversation --------------------------------------------
@@ -566,21 +565,15 @@ nodes.messages.addEventListener('click', (event) => {
 });
 panel.bind({ onInput: (text) => state.thread?.handle(Input.textChanged(text)), onSubmit: submitReply, onClose: closeThread });
 
-nodes.input.addEventListener('input', () => {
-  resizeComposer();
-  if (state.openId) sendTyping(state.emitter.handle(Input.textChanged(nodes.input.value), now()));
-});
-nodes.input.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-    event.preventDefault();
-    submit();
-  }
-});
-nodes.composer.addEventListener('submit', (event) => {
-  event.preventDefault();
-  submit();
-  nodes.input.focus();
-});
+wireComposer(
+  { form: nodes.composer, input: nodes.input, send: nodes.send },
+  {
+    onInput: (text) => {
+      if (state.openId) sendTyping(state.emitter.handle(Input.textChanged(text), now()));
+    },
+    submit,
+  },
+);
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState !== 'hidden') return;
   sendTyping(state.emitter.handle(Input.wentToBackground, now()));

@@ -4,7 +4,7 @@
 // wires the two together.
 import { renderThread } from './messages-view.js';
 import { TypingIndicator } from './indicator.js';
-import { hasVisibleCharacter } from './emitter.js';
+import { fitComposer, wireComposer } from './composer-field.js';
 
 export class ThreadPanel {
   /** @param {Document} document The page, holding the panel's elements (index.html). */
@@ -77,21 +77,7 @@ export class ThreadPanel {
     const submit = () => {
       if (onSubmit(this.input.value)) this.draft = '';
     };
-    this.input.addEventListener('input', () => {
-      this.#resizeComposer();
-      onInput(this.input.value);
-    });
-    this.input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-        event.preventDefault();
-        submit();
-      }
-    });
-    this.composer.addEventListener('submit', (event) => {
-      event.preventDefault();
-      submit();
-      this.input.focus();
-    });
+    wireComposer({ form: this.composer, input: this.input, send: this.send }, { onInput, submit });
     this.close.addEventListener('click', onClose);
     this.root.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') onClose();
@@ -105,13 +91,6 @@ export class ThreadPanel {
 
   set draft(text) {
     this.input.value = text;
-    this.#resizeComposer();
-  }
-
-  /** Grows the composer with its text, and enables its send button when there is something to send. */
-  #resizeComposer() {
-    this.input.style.height = 'auto';
-    this.input.style.height = `${Math.min(this.input.scrollHeight + 2, 160)}px`;
-    this.send.disabled = !hasVisibleCharacter(this.input.value);
+    fitComposer({ input: this.input, send: this.send });
   }
 }
