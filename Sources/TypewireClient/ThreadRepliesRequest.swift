@@ -5,9 +5,10 @@ import TypewireCore
     import FoundationNetworking
 #endif
 
-/// The server's REST request for a thread's recent replies (`GET /v1/conversations/:id/messages?thread=`),
-/// found from the socket's URL: the same host and port, `http` for `ws` and `https` for `wss`, and the
-/// path beside the socket's (`/v1/socket` gives `/v1/conversations/…`).
+/// The server's REST request for a thread's recent replies (`GET /v1/conversations/:id/messages?thread=`):
+/// under ``TypewireClient/Configuration/restURL`` when it is set, else found from the socket's URL (the same
+/// host and port, `http` for `ws` and `https` for `wss`, and the path beside the socket's: `/v1/socket`
+/// gives `/v1/conversations/…`).
 struct ThreadRepliesRequest: Sendable {
     /// How many replies a thread's handle gets when it opens (and after a reconnect): as many as
     /// `subscribed` brings of the main timeline.
@@ -16,15 +17,24 @@ struct ThreadRepliesRequest: Sendable {
     /// The request.
     let urlRequest: URLRequest
 
-    /// The request for a thread's replies, or nil if the socket's URL is not a `ws`, `wss`, `http` or
-    /// `https` URL.
-    init?(socketURL: String, conversation: String, thread: String, token: String) {
-        guard var components = URLComponents(string: socketURL), let scheme = components.scheme?.lowercased(),
-            let restScheme = ["ws": "http", "wss": "https", "http": "http", "https": "https"][scheme]
+    /// The REST scheme for a socket URL's scheme, and for a REST URL's.
+    private static let socketSchemes = ["ws": "http", "wss": "https", "http": "http", "https": "https"]
+    private static let restSchemes = ["http": "http", "https": "https"]
+
+    /// The request for a thread's replies, or nil if `restURL` is set and is not an `http` or `https` URL,
+    /// or it is nil and the socket's URL is not a `ws`, `wss`, `http` or `https` URL.
+    init?(socketURL: String, restURL: String? = nil, conversation: String, thread: String, token: String) {
+        guard var components = URLComponents(string: restURL ?? socketURL), let scheme = components.scheme?.lowercased(),
+            let restScheme = (restURL == nil ? Self.socketSchemes : Self.restSchemes)[scheme]
         else { return nil }
         components.scheme = restScheme
         let path = components.percentEncodedPath
-        let base = path.hasSuffix("/socket") ? String(path.dropLast("socket".count)) : "/v1/"
+        let base: String
+        if restURL != nil {
+            base = path.hasSuffix("/") ? path : path + "/"
+        } else {
+            base = path.hasSuffix("/socket") ? String(path.dropLast("socket".count)) : "/v1/"
+        }
         // One path segment: a "/" in an id is encoded too (the server percent-decodes the segment).
         var segment = CharacterSet.urlPathAllowed
         segment.remove("/")

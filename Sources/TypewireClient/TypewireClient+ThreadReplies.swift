@@ -18,8 +18,13 @@ extension TypewireClient {
         let views = Set(conversations[timeline.conversation]?.views.values.filter { $0.thread == thread }.map(\.number) ?? [])
         let socket = socketNumber
         repliesFetches += 1
-        guard let request = ThreadRepliesRequest(socketURL: url, conversation: timeline.conversation, thread: thread, token: token) else {
-            return logger.warning("no REST route for a thread's replies beside the socket's URL", metadata: ["url": "\(url)"])
+        guard
+            let request = ThreadRepliesRequest(
+                socketURL: url, restURL: configuration.restURL, conversation: timeline.conversation, thread: thread, token: token)
+        else {
+            return logger.warning(
+                "no REST route for a thread's replies: set Configuration.restURL to the server's http(s) /v1 URL",
+                metadata: ["url": "\(configuration.restURL ?? url)"])
         }
         Task { [weak self] in
             do {

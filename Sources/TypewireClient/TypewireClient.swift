@@ -54,6 +54,11 @@ public actor TypewireClient {
         /// ``OutboxFile/standard``: a file in Application Support on Apple platforms, nil elsewhere. One
         /// file per client.
         public var outbox: OutboxFile?
+        /// Where the server's REST routes are (its `/v1`, e.g. `https://api.example.com/typewire/v1`): a
+        /// thread's handle reads the thread's replies there. Default nil: beside the socket's URL, with the
+        /// socket's host and path (`wss://host/typewire/v1/socket` gives `https://host/typewire/v1`). Set it
+        /// when a proxy serves the socket and the REST routes on different hosts.
+        public var restURL: String?
 
         /// Creates a configuration.
         public init(

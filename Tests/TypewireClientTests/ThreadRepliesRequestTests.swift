@@ -33,4 +33,22 @@ struct ThreadRepliesRequestTests {
     @Test func aURLThatIsNoSocketsGivesNone() {
         #expect(ThreadRepliesRequest(socketURL: "ftp://127.0.0.1/v1/socket", conversation: "c1", thread: "42", token: "t") == nil)
     }
+
+    @Test func aConfiguredRESTURLIsUsedAsGivenWithOrWithoutItsLastSlash() throws {
+        for restURL in ["https://api.example.com/typewire/v1", "https://api.example.com/typewire/v1/"] {
+            let request = try #require(
+                ThreadRepliesRequest(
+                    socketURL: "wss://realtime.example.com/v1/socket", restURL: restURL, conversation: "c1", thread: "7", token: "t"))
+            #expect(
+                request.urlRequest.url?.absoluteString == "https://api.example.com/typewire/v1/conversations/c1/messages?thread=7&limit=50")
+            #expect(request.urlRequest.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        }
+    }
+
+    @Test func aConfiguredRESTURLMustBeHTTP() {
+        #expect(
+            ThreadRepliesRequest(
+                socketURL: "ws://127.0.0.1:8080/v1/socket", restURL: "ws://127.0.0.1:8080/v1", conversation: "c1", thread: "42", token: "t")
+                == nil)
+    }
 }
