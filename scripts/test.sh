@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the repository, in order, and stops at the first failure:
 #   0. `swift format lint --strict` with the repository's .swift-format (the toolchain's swift-format),
-#   1. builds everything (so a broken executable fails too) and, beside that build, an app's package that adds
-#      this checkout for the client products only: it resolves none of the server's packages and builds
-#      (scripts/consumer_check.sh, at nice 10: its build fills the CPU the main build leaves idle, and no test
-#      runs beside it; beside the fault tests two of them failed, in a fresh-clone CI run),
+#   1. an app's package that adds this checkout for the client products only: it resolves none of the server's
+#      packages and builds (scripts/consumer_check.sh, in this checkout's build folder, so that the packages
+#      both need are compiled once), then everything (so a broken executable fails too),
 #   2. the Swift tests,
 #   3. the web demo's JavaScript tests (node's built-in runner),
 #   4. the browser tests (pytest + selenium + headless Chromium) against the built server,
@@ -34,20 +33,10 @@ step() { printf '\n==> %s (at %d s)\n' "$*" "$SECONDS"; }
 BUILD=(-debug-info-format none -Xswiftc -index-ignore-system-modules)
 step "swift format lint --strict -r Sources Tests Package.swift"
 swift format lint --strict -r Sources Tests Package.swift
-mkdir -p .artifacts
-step "swift build --build-tests ${BUILD[*]}, and beside it: nice -n 10 bash scripts/consumer_check.sh"
-nice -n 10 bash scripts/consumer_check.sh >.artifacts/consumer_check.log 2>&1 &
-consumer=$!
-trap 'kill "$consumer" 2>/dev/null || true' EXIT
+step "bash scripts/consumer_check.sh --scratch-path .build ${BUILD[*]}"
+bash scripts/consumer_check.sh --scratch-path .build "${BUILD[@]}"
+step "swift build --build-tests ${BUILD[*]}"
 swift build --build-tests "${BUILD[@]}"
-step "the consumer-package check (.artifacts/consumer_check.log)"
-consumer_status=0
-wait "$consumer" || consumer_status=$?
-cat .artifacts/consumer_check.log
-if [ "$consumer_status" -ne 0 ]; then
-    echo "error: the consumer-package check failed (exit $consumer_status)" >&2
-    exit 1
-fi
 # The decoder's property tests (100 000 inputs) and `typewire bench` (two servers and a load generator)
 # load both cores for seconds; they run on their own, so that the timing tests' liveness bounds do not
 # measure them. Plain `swift test` runs everything at once.
@@ -67,6 +56,7 @@ LONG_FAULTS=(
     Tests/Faults/test_client_mobile_link.py
     Tests/Faults/test_webhooks.py::test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe
 )
+mkdir -p .artifacts
 step "python3 -m pytest Tests/Faults, and beside it: ${LONG_FAULTS[*]}"
 python3 -m pytest -p no:cacheprovider --durations=5 "${LONG_FAULTS[@]}" >.artifacts/long_faults.log 2>&1 &
 long_faults=$!
