@@ -26,7 +26,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // One trait, not Hummingbird's two defaults (ConfigurationSupport is for swift-configuration's readers, which
+        // the server does not use): SwiftPM 6.3 writes a package's trait flags in an order that changes from one
+        // `swift build` or `swift test` to the next, and with two of them Hummingbird compiled again about every
+        // other time (20-30 s of each CI run).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),

@@ -24,9 +24,8 @@ cd "$(dirname "$0")/.."
 step() { printf '\n==> %s (at %d s)\n' "$*" "$SECONDS"; }
 
 # No debug information (DWARF): CI builds from scratch on 2 cores, and the tests report their failures by
-# source location without it. Every `swift` call below passes the same flags, so none rebuilds for them (the
-# first `swift test` after a clean build still recompiles Hummingbird, about 30 s: so does a second
-# `swift build` with the same flags, some of the time).
+# source location without it. Every `swift` call below passes the same flags, so none rebuilds for them
+# (Package.swift gives Hummingbird one trait, so that its flags, too, are the same from one call to the next).
 # No index of the toolchain's own modules either (the standard library, Foundation): the index is kept only
 # because SwiftPM finds the tests through it on Linux, and the tests' units are still written. One clean build
 # each, minutes apart on the 2-core CI machine: 599 s with them indexed, 550 s without.
