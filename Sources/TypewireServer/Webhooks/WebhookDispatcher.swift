@@ -49,7 +49,7 @@ final class WebhookDispatcher: Sendable {
         var waiter = doorbell.makeWaiter()
         let underWay = ManagedAtomic(0)
         await withDiscardingTaskGroup { attempts in
-            var lastCount: Int64?
+            var counts = PendingCountSchedule(intervalMilliseconds: configuration.pollInterval.wholeMilliseconds)
             while !Task.isCancelled {
                 await recordDelivered()
                 let time = now()
@@ -70,9 +70,9 @@ final class WebhookDispatcher: Sendable {
                         if left <= self.configuration.concurrency / 2 { self.doorbell.ring() }  // room for a batch
                     }
                 }
-                if lastCount.map({ time - $0 >= configuration.pollInterval.wholeMilliseconds }) ?? true {
-                    lastCount = time
+                if counts.isDue(at: time) {
                     if let pending = try? await outbox.pendingWebhooks() { metrics.pending.set(Int64(pending)) }
+                    counts.counted(started: time, ended: now())
                 }
                 // Full: an attempt that ends rings. Otherwise: until the next delivery falls due, or a poll.
                 let wait = room > claimed.count ? await waitTime(from: now()) : configuration.pollInterval
