@@ -26,9 +26,10 @@ struct ComposerTests: ClientTesting {
     }
 
     @Test func refreshesKeepTypingAliveLongerThanTheTTL() async throws {
-        // A ttl of 1.5 s: without the composer's refresh every 300 ms, Bob would lose Alice after 1.5 s.
-        // Alice keeps typing (an idle timeout of a minute) until the server has had 8 refreshes, over two ttls.
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(1_500) }) { server in
+        // A ttl of 3 s: without the composer's refresh every 300 ms, Bob would lose Alice after 3 s (a refresh
+        // may come 2.7 s late on a loaded machine). Alice keeps typing (an idle timeout of a minute) until the
+        // server has had 21 refreshes, over two ttls.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(3) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
                 let composer = await aliceChat.composer(
@@ -36,7 +37,7 @@ struct ComposerTests: ClientTesting {
                 composer.textDidChange("a")
                 _ = try await first(bobChat.typing) { $0.text != nil }
                 let shown = try await staysShownUntilStopped(
-                    bobChat.typing, untilTheServerReceives: 8, moreFramesOf: "activity", on: server
+                    bobChat.typing, untilTheServerReceives: 21, moreFramesOf: "activity", on: server
                 ) { composer.didClear() }
                 #expect(shown, "Bob's indicator dropped while Alice was typing")
                 try await waitUntil(alice) { $0.liveCounts.composerTimers == 0 }
