@@ -1,13 +1,15 @@
 // Run in a page of the demo (selenium's execute_async_script): opens one socket per user, as any client of
 // the protocol would, subscribes each to the conversation and starts its typing, one after the other, so
-// the server orders them as listed. The sockets refresh their typing until closeProtocolTypers() runs.
+// the server orders them as listed. A socket is not sent the update of its own typing, so a watcher (a
+// second socket of the first user) waits for each typer's entry before the next starts. The sockets
+// refresh their typing until closeProtocolTypers() runs.
 // Arguments: the users, the conversation and, optionally, the thread (a parent message's id) to type in.
 const [users, conversation] = arguments;
 const thread = arguments.length > 3 ? arguments[2] : null;
 const done = arguments[arguments.length - 1];
 const typing = thread === null ? { type: 'activity', conversation, activity: 'typing' } : { type: 'activity', conversation, activity: 'typing', thread };
 
-async function startTyper(user) {
+async function open(user) {
   const { token } = await (await fetch(`/v1/demo/token?user=${encodeURIComponent(user)}`)).json();
   const socket = new WebSocket(`ws://${location.host}/v1/socket`);
   const inbox = [];
@@ -30,15 +32,22 @@ async function startTyper(user) {
   await next((f) => f.type === 'welcome');
   send({ type: 'subscribe', conversation });
   await next((f) => f.type === 'subscribed');
+  return { socket, next, send };
+}
+
+async function startTyper(user, watcher) {
+  const { socket, send } = await open(user);
   send(typing);
-  await next((f) => f.type === 'activity' && f.entries.some((e) => e.user === user && (e.thread ?? null) === thread));
+  await watcher.next((f) => f.type === 'activity' && f.entries.some((e) => e.user === user && (e.thread ?? null) === thread));
   const refresh = setInterval(() => send(typing), 2000);
   return { socket, refresh };
 }
 
 (async () => {
   window.protocolTypers = window.protocolTypers ?? [];
-  for (const user of users) window.protocolTypers.push(await startTyper(user));
+  const watcher = await open(users[0]);
+  window.protocolTypers.push({ socket: watcher.socket, refresh: null });
+  for (const user of users) window.protocolTypers.push(await startTyper(user, watcher));
   window.closeProtocolTypers = () => {
     for (const typer of window.protocolTypers.splice(0)) {
       clearInterval(typer.refresh);

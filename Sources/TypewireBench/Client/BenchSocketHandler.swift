@@ -6,7 +6,8 @@ import NIOWebSocket
 /// Lives on its channel's event loop; everything it counts goes into its loop's ``TallyBox``. Frames are
 /// scanned, not decoded (``FrameScanner``): per receiving socket it keeps the latest stamp of each sender
 /// and records a latency sample when a larger one arrives, so a stamp repeated in later updates of the
-/// conversation counts once.
+/// conversation counts once. A socket's own stamps and entry are not counted: a server does not send a
+/// socket the update its own `activity` caused, so they reach it only inside someone else's, late.
 final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -112,7 +113,7 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         var lateness: [UInt64] = []
         if tracksExpiry, kind == .activity {
             let wall = BenchClock.wallMillis()
-            let current = FrameScanner.entries(bytes)
+            let current = FrameScanner.entries(bytes).filter { $0.user != socket.userID }
             let users = Set(current.map(\.user))
             for (user, expiresAt) in entries where !users.contains(user) { lateness.append(UInt64(max(0, wall - expiresAt))) }
             entries = Dictionary(current, uniquingKeysWith: { $1 })
@@ -141,7 +142,7 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             for late in lateness { state.tally.expiryLateness.record(late) }
             guard kind == .activity || kind == .message else { return }
             FrameScanner.forEachStamp(bytes) { sent, sender in
-                guard sender < lastStamp.count, sent > lastStamp[sender] else { return }
+                guard sender != socket.member, sender < lastStamp.count, sent > lastStamp[sender] else { return }
                 lastStamp[sender] = sent
                 if state.inWindow(sent) { state.tally.latency.record(max(1, (now &- sent) / 1_000)) }
             }

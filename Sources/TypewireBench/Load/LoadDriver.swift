@@ -21,7 +21,7 @@ final class LoadDriver {
     private let loop: any EventLoop
     private let handlers: [BenchSocketHandler]
     private let rate: Double
-    private let subscribers: [Int]
+    private let recipients: [Int]
     private let tally: TallyBox
     private let messageEvery: Int
     private let expiryOnly: Bool
@@ -35,13 +35,13 @@ final class LoadDriver {
 
     /// Creates a driver; call on `loop`, with the typing sockets on that loop.
     init(
-        loop: any EventLoop, handlers: [BenchSocketHandler], rate: Double, refreshMillis: Int, subscribers: [Int], tally: TallyBox,
+        loop: any EventLoop, handlers: [BenchSocketHandler], rate: Double, refreshMillis: Int, recipients: [Int], tally: TallyBox,
         messageEvery: Int, expiryOnly: Bool, seed: UInt64
     ) {
         self.loop = loop
         self.handlers = handlers
         self.rate = rate
-        self.subscribers = subscribers
+        self.recipients = recipients
         self.tally = tally
         self.messageEvery = messageEvery
         self.expiryOnly = expiryOnly
@@ -81,7 +81,7 @@ final class LoadDriver {
                 let stamp = handler.sendActivity()
                 if stamp >= windowStart, stamp < windowEnd {
                     counts.activity += 1
-                    counts.expected += UInt64(subscribers[handler.socket.conversation])
+                    counts.expected += UInt64(recipients[handler.socket.conversation])
                 }
             } else {
                 counts = step(counts, windowStart: windowStart, windowEnd: windowEnd)
@@ -113,7 +113,7 @@ final class LoadDriver {
             let stamp = handler.sendActivity()
             if stamp >= windowStart, stamp < windowEnd {
                 counts.activity += 1
-                counts.expected += UInt64(subscribers[handler.socket.conversation])
+                counts.expected += UInt64(recipients[handler.socket.conversation])
             }
         } else {
             if random.next() % UInt64(messageEvery) == 0 { handler.sendMessage() } else { handler.sendStop() }

@@ -173,7 +173,7 @@ public final class LoadWorker: Sendable {
                     let share = rate * Double(handlers.count) / Double(max(1, typingTotal))
                     let driver = LoadDriver(
                         loop: loop, handlers: handlers, rate: share, refreshMillis: handlers.first?.refreshInterval ?? 2_000,
-                        subscribers: plan.subscribers, tally: tally, messageEvery: options.messageEvery, expiryOnly: expiryOnly, seed: seed
+                        recipients: plan.recipients, tally: tally, messageEvery: options.messageEvery, expiryOnly: expiryOnly, seed: seed
                     )
                     driver.run(from: expiryOnly ? windowStart : start, until: windowEnd)
                     return NIOLoopBound(driver, eventLoop: loop)

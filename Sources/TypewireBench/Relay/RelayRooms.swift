@@ -26,9 +26,10 @@ final class RelayRooms: Sendable {
         }
     }
 
-    /// Writes the same frame to every socket in the room (the sender's included).
-    func broadcast(_ frame: OutboundFrame, to room: String) {
+    /// Writes the same frame to every socket in the room, except `sender` if given (an `activity` frame
+    /// goes to the others only, as Typewire sends a socket no update of its own change).
+    func broadcast(_ frame: OutboundFrame, to room: String, except sender: ChannelOutbox? = nil) {
         let recipients = state.withLockedValue { $0.rooms[room].map { Array($0.values) } ?? [] }
-        for outbox in recipients { outbox.enqueue(frame) }
+        for outbox in recipients where outbox !== sender { outbox.enqueue(frame) }
     }
 }

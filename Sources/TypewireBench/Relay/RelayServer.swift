@@ -108,7 +108,7 @@ final class RelaySocketHandler: ChannelInboundHandler {
                 outbox.send(OutboundFrame(text: #"{"type":"subscribed","conversation":"\#(room)"}"#))
             case "activity", "send":
                 guard let room = envelope.conversation, joined.contains(room) else { return }
-                rooms.broadcast(OutboundFrame(text: text), to: room)
+                rooms.broadcast(OutboundFrame(text: text), to: room, except: envelope.type == "activity" ? outbox : nil)
             default:
                 return
             }

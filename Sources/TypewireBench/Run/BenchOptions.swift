@@ -58,8 +58,8 @@ public struct BenchOptions: Codable, Sendable {
     /// the connecting's (the other scenarios).
     public var stages = false
     /// Scenario `tail` on a cluster: the publishers are on another node than their subscribers
-    /// (`--publisher-url`), and only the subscribers' copies are counted and timed (a publisher's own copy
-    /// would not cross the cluster bus).
+    /// (`--publisher-url`), and only the subscribers' copies are counted and timed (what a publisher gets
+    /// does not cross the cluster bus).
     public var publishersApart = false
 
     /// The most sockets a run may open.
@@ -102,11 +102,12 @@ public struct BenchOptions: Codable, Sendable {
     /// Whether the run sends frames after connecting.
     var hasLoad: Bool { !idle && scenario != .connections }
 
-    /// The frames a second that offer `deliveries` a second: each frame reaches every socket of its conversation
-    /// (the sender's own included).
+    /// The frames a second that offer `deliveries` a second: each frame reaches every counted socket of its
+    /// conversation but the sender's own (a server sends no socket the update of its own change).
     func rate(forDeliveries deliveries: Double) -> Double {
         let receivers = connections - (publishersApart ? min(typers * conversations, connections - 1) : 0)
-        return deliveries * Double(conversations) / Double(receivers)
+        let sendersCounted = publishersApart ? 0 : conversations
+        return deliveries * Double(conversations) / Double(max(1, receivers - sendersCounted))
     }
 
     /// The frame rates of the run's windows: one per step in scenario `tail`, else `rate`.

@@ -16,9 +16,10 @@ struct SocketPlan: Sendable {
     }
 
     let sockets: [Socket]
-    /// How many sockets follow each conversation: each of its frames reaches that many (those counted: not the
-    /// publishers, when they are on another node, ``BenchOptions/publishersApart``).
-    let subscribers: [Int]
+    /// How many counted sockets get each `activity` update a typer's frame causes in a conversation: its
+    /// followers, less the typer itself (a server does not send a socket its own change), and only those
+    /// counted (not the publishers, when they are on another node, ``BenchOptions/publishersApart``).
+    let recipients: [Int]
 
     init(options: BenchOptions) {
         let m = options.conversations
@@ -27,7 +28,8 @@ struct SocketPlan: Sendable {
         }
         var counts = Array(repeating: 0, count: m)
         for socket in sockets where !(options.publishersApart && socket.isTyper) { counts[socket.conversation] += 1 }
-        subscribers = counts
+        // The typer is among those counted unless the publishers are apart.
+        recipients = counts.map { max(0, $0 - (options.publishersApart ? 0 : 1)) }
     }
 
     /// The members of each conversation of the reconnect storm.

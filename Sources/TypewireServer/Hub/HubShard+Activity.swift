@@ -24,7 +24,7 @@ extension HubShard {
         // What the socket did before, only when a webhook is told of changes: no lookup per frame otherwise.
         let previous = webhooks?.wants(.activityChanged) == true ? board.activity(of: id, in: conversation, thread: thread) : nil
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now(), thread: thread) {
-            publishActivity(of: conversation)
+            publishActivity(of: conversation, causedBy: id)
         }
         if let previous, activity != previous {
             webhooks?.record(.activityChanged(conversation: conversation, user: identity.userID, activity: activity, thread: thread))
@@ -63,9 +63,13 @@ extension HubShard {
 
     /// Tells a conversation's subscribers (and the other nodes of a cluster) that its activity changed.
     /// Large groups get at most one update per ``ServerConfiguration/Typing/largeGroupInterval`` (`ActivityPacer`).
-    /// - Parameter sharing: Whether to tell the other nodes of a cluster this node's slice (whenever it
-    ///   may have changed, except by expiry, which they apply by themselves).
-    func publishActivity(of conversation: String, sharing: Bool = true) {
+    /// - Parameters:
+    ///   - sharing: Whether to tell the other nodes of a cluster this node's slice (whenever it
+    ///     may have changed, except by expiry, which they apply by themselves).
+    ///   - source: The socket whose own `activity` frame made the change. An update sent at once skips it:
+    ///     all it would learn is its own user's entry, which no receiver shows to that user. A paced update
+    ///     may carry other changes too and goes to every subscriber.
+    func publishActivity(of conversation: String, sharing: Bool = true, causedBy source: ConnectionID? = nil) {
         if sharing, let cluster {
             cluster.publish(
                 .slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
@@ -74,7 +78,7 @@ extension HubShard {
         guard !ids.isEmpty else { return pacer.forget(conversation) }
         switch pacer.change(in: conversation, subscribers: ids.count, now: now()) {
         case .now:
-            fanOutActivity(of: conversation)
+            fanOutActivity(of: conversation, skipping: source)
         case .at(let time):
             scheduleActivity(of: conversation, at: time)
         case .scheduled:
@@ -103,18 +107,25 @@ extension HubShard {
     /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
     /// blocked someone in it, who get the state without the users they blocked. At most
     /// ``ServerConfiguration/Typing/maxEntries`` entries are listed; `total` counts all.
-    func fanOutActivity(of conversation: String) {
+    /// - Parameter skipped: A socket that gets no frame: the one whose own change this update only tells.
+    ///   A blocker's view is still recorded, so that it later compares against what it would have shown.
+    func fanOutActivity(of conversation: String, skipping skipped: ConnectionID? = nil) {
         let ids = subscriptions.subscribers(of: conversation)
         guard !ids.isEmpty else { return }
         let entries = board.entries(in: conversation)
-        let shared = Self.encode(.activity(capped(entries, in: conversation, serverTime: now())))
+        var shared: OutboundFrame?  // encoded once, for the first socket that gets it
         var delivered = 0
         for id in ids {
             guard let connection = connections[id] else { continue }
-            if users.visibility.hidesAnyone(from: connection.identity.userID) {
+            let hidesAnyone = users.visibility.hidesAnyone(from: connection.identity.userID)
+            if id == skipped {
+                if hidesAnyone { sendActivityView(of: conversation, to: id, entries: entries, delivery: .recordOnly) }
+            } else if hidesAnyone {
                 delivered += sendActivityView(of: conversation, to: id, entries: entries) ? 1 : 0
             } else {
-                connection.outbox.enqueue(shared)
+                let frame = shared ?? Self.encode(.activity(capped(entries, in: conversation, serverTime: now())))
+                shared = frame
+                connection.outbox.enqueue(frame)
                 delivered += 1
             }
         }

@@ -5,6 +5,7 @@ enum ViewDelivery {
     case ifChanged
     /// Always: a block changed what the socket may see while the other user is doing something.
     case always
-    /// Never: the view is recorded as what the socket shows, since it shows it already.
+    /// Never: the view is recorded as what the socket shows, since it shows it already, or since the change
+    /// is the socket's own, which it is not told.
     case recordOnly
 }

@@ -54,13 +54,17 @@ struct ConversationRulesTests {
         }
     }
 
+    /// Bob, who blocked Alice, and Dave, both subscribed to the group; Alice and Carol, only connected.
+    func groupWhereBobBlockedAlice(on server: TestServer) async throws -> (TestSocket, TestSocket, TestSocket, TestSocket) {
+        #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
+        let bob = try await server.subscribedSocket("bob", to: Self.group)
+        let dave = try await server.subscribedSocket("dave", to: Self.group)
+        return (bob, dave, try await server.socket("alice"), try await server.socket("carol"))
+    }
+
     @Test func aBlockerNeverReceivesTheBlockedUsersActivityOrPresence() async throws {
         try await TestServer.run { server in
-            #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
-            let bob = try await server.subscribedSocket("bob", to: Self.group)
-            let dave = try await server.subscribedSocket("dave", to: Self.group)
-            let alice = try await server.socket("alice")
-            let carol = try await server.socket("carol")
+            let (bob, dave, alice, carol) = try await groupWhereBobBlockedAlice(on: server)
             alice.send(typing())
             try await dave.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
             carol.send(typing())
@@ -72,6 +76,20 @@ struct ConversationRulesTests {
             #expect(frames.count == 1, "only Carol's typing: an empty frame when Alice typed would tell Bob she did (\(frames))")
             #expect(try await server.request("DELETE", "/v1/blocks/alice", as: "bob").status == 204)
             try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice", "carol"] }
+        }
+    }
+
+    @Test func aBlockerWhoTypesIsToldNothingWhenTheBlockedUserTypes() async throws {
+        try await TestServer.run { server in
+            let (bob, dave, alice, carol) = try await groupWhereBobBlockedAlice(on: server)
+            bob.send(typing())  // not sent back to Bob, yet his view with himself in it is what he shows
+            try await dave.activity(in: Self.group) { $0.map(\.user) == ["bob"] }
+            alice.send(typing())
+            try await dave.activity(in: Self.group) { $0.map(\.user) == ["bob", "alice"] }
+            carol.send(typing())
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["bob", "carol"] }
+            let frames = await bob.received.filter { $0.contains(#""type":"activity""#) }
+            #expect(frames.count == 1, "only Carol's typing: a frame when Alice typed would tell Bob she did (\(frames))")
         }
     }
 

@@ -92,6 +92,22 @@ struct TypingOverSocketsTests {
         }
     }
 
+    @Test func aSocketIsNotSentTheUpdateOfItsOwnChangeButTheUsersOtherSocketsAre() async throws {
+        try await TestServer.run { server in
+            let phone = try await server.subscribedSocket("alice", to: Self.direct)
+            let laptop = try await server.subscribedSocket("alice", to: Self.direct)
+            let bob = try await server.subscribedSocket("bob", to: Self.direct)
+            phone.send(typing())
+            try await bob.activity(in: Self.direct) { $0.map(\.user) == ["alice"] }
+            try await laptop.activity(in: Self.direct) { $0.map(\.user) == ["alice"] }
+            bob.send(typing())
+            try await phone.activity(in: Self.direct) { $0.map(\.user) == ["alice", "bob"] }
+            // The phone's own update, had it been sent, was queued before Bob could see Alice, so before this one.
+            let updates = await phone.received.filter { $0.contains(#""type":"activity""#) }
+            #expect(updates.count == 1, "only Bob's change reached the phone: \(updates)")
+        }
+    }
+
     @Test func oneUserOnTwoDevicesStaysTypingWhenOneStops() async throws {
         try await TestServer.run { server in
             let phone = try await server.socket("alice")
