@@ -46,17 +46,18 @@ struct ComposerTests: ClientTesting {
     }
 
     @Test func theIdleStopClearsTypingAfterTheLastKey() async throws {
-        // An idle timeout of 1 s and a ttl of a minute: what clears Bob's indicator is Alice's idle stop.
+        // An idle timeout of 3 s and a ttl of a minute: what clears Bob's indicator is Alice's idle stop. (Bob's
+        // stream keeps the newest state: the timeout leaves a loaded machine time to show him the typing first.)
         try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, aliceChat, bobChat) = (clients[0], chats[0], chats[1])
-                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(1)))
+                let composer = await aliceChat.composer(configuration: .init(refreshInterval: .milliseconds(300), idleTimeout: .seconds(3)))
                 let lastKey = ContinuousClock.now
                 composer.textDidChange("a")
                 _ = try await first(bobChat.typing) { $0.text != nil }
                 _ = try await first(bobChat.typing) { $0 == .idle }
                 let elapsed = ContinuousClock.now - lastKey
-                #expect(elapsed >= .seconds(1), "cleared \(elapsed) after the last key: before the idle timeout")
+                #expect(elapsed >= .seconds(3), "cleared \(elapsed) after the last key: before the idle timeout")
                 try await waitUntil(alice) { $0.liveCounts.composerTimers == 0 }
             }
         }

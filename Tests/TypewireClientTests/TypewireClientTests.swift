@@ -53,7 +53,8 @@ struct TypewireClientTests: ClientTesting {
     }
 
     @Test func typingExpiresOnTimeWhileDisconnected() async throws {
-        try await TestServer.run(configure: { $0.typing.activityTTL = .milliseconds(600) }) { server in
+        // A ttl of 2 s: Bob's stream keeps the newest state, and must show Alice typing before it expires.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(2) }) { server in
             let alice = client("alice", of: server)
             let bob = client("bob", of: server)
             let aliceConnection = Task { try await alice.run() }
