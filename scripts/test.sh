@@ -12,8 +12,8 @@
 #   7. the fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
 #      read-only disk under the built server (docs/RELIABILITY.md). As root they mount small file
 #      systems and make a network namespace; without the permission those cases are skipped, saying why.
-#      The two that take a minute each, mostly waiting (a phone's link, a webhook receiver down), run in a
-#      pytest of their own beside the others.
+#      The two that take a minute each, mostly waiting (a phone's link, a webhook receiver down), run each in
+#      a pytest of its own beside the others.
 # Needs: Swift 6.2+, node 18+, python3 with pytest, selenium, websocket-client and cryptography, curl, openssl, chromium and
 # chromedriver, iproute2, e2fsprogs (`bash .ci/run` installs them on Debian, then runs this script).
 # Browser screenshots and the servers' logs go to .artifacts/ (not committed).
@@ -56,18 +56,21 @@ LONG_FAULTS=(
     Tests/Faults/test_webhooks.py::test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe
 )
 mkdir -p .artifacts
-step "python3 -m pytest Tests/Faults, and beside it: ${LONG_FAULTS[*]}"
-python3 -m pytest -p no:cacheprovider --durations=5 "${LONG_FAULTS[@]}" >.artifacts/long_faults.log 2>&1 &
-long_faults=$!
-trap 'kill "$long_faults" 2>/dev/null || true' EXIT
+step "python3 -m pytest Tests/Faults, and beside it, each in a pytest of its own: ${LONG_FAULTS[*]}"
+long_faults=()
+for index in "${!LONG_FAULTS[@]}"; do
+    python3 -m pytest -p no:cacheprovider --durations=5 "${LONG_FAULTS[$index]}" >".artifacts/long_faults_$index.log" 2>&1 &
+    long_faults+=($!)
+done
+trap 'kill "${long_faults[@]}" 2>/dev/null || true' EXIT
 faults_status=0
 python3 -m pytest --durations=5 Tests/Faults "${LONG_FAULTS[@]/#/--deselect=}" || faults_status=$?
 long_faults_status=0
-wait "$long_faults" || long_faults_status=$?
-step "the two long fault tests (.artifacts/long_faults.log)"
-cat .artifacts/long_faults.log
+for pid in "${long_faults[@]}"; do wait "$pid" || long_faults_status=$?; done
+step "the long fault tests (.artifacts/long_faults_*.log)"
+cat .artifacts/long_faults_*.log
 if [ "$faults_status" -ne 0 ] || [ "$long_faults_status" -ne 0 ]; then
-    echo "error: fault tests failed (pytest exit $faults_status; the long ones' pytest exit $long_faults_status)" >&2
+    echo "error: fault tests failed (pytest exit $faults_status; a long one's pytest exit $long_faults_status)" >&2
     exit 1
 fi
 step "done"
