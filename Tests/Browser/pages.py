@@ -6,6 +6,13 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def protocol_script(name):
+    """A script of this folder that speaks the protocol over sockets of its own, after protocol_socket.js."""
+    return (HERE / "protocol_socket.js").read_text() + "\n" + (HERE / name).read_text()
+
 
 def testid(name):
     return (By.CSS_SELECTOR, f'[data-testid="{name}"]')

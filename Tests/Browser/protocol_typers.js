@@ -1,4 +1,4 @@
-// Run in a page of the demo (selenium's execute_async_script): opens one socket per user, as any client of
+// Run in a page of the demo (pages.protocol_script): opens one socket per user, as any client of
 // the protocol would, subscribes each to the conversation and starts its typing, one after the other, so
 // the server orders them as listed. A socket is not sent the update of its own typing, so a watcher (a
 // second socket of the first user) waits for each typer's entry before the next starts. The sockets
@@ -9,34 +9,8 @@ const thread = arguments.length > 3 ? arguments[2] : null;
 const done = arguments[arguments.length - 1];
 const typing = thread === null ? { type: 'activity', conversation, activity: 'typing' } : { type: 'activity', conversation, activity: 'typing', thread };
 
-async function open(user) {
-  const { token } = await (await fetch(`/v1/demo/token?user=${encodeURIComponent(user)}`)).json();
-  const socket = new WebSocket(`ws://${location.host}/v1/socket`);
-  const inbox = [];
-  const waiters = [];
-  socket.onmessage = (event) => {
-    inbox.push(JSON.parse(event.data));
-    for (const waiter of waiters.splice(0)) waiter();
-  };
-  const next = (matches) => new Promise((resolve) => {
-    const look = () => {
-      const index = inbox.findIndex(matches);
-      if (index >= 0) resolve(inbox.splice(index, 1)[0]);
-      else waiters.push(look);
-    };
-    look();
-  });
-  const send = (frame) => socket.send(JSON.stringify(frame));
-  await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
-  send({ type: 'hello', token });
-  await next((f) => f.type === 'welcome');
-  send({ type: 'subscribe', conversation });
-  await next((f) => f.type === 'subscribed');
-  return { socket, next, send };
-}
-
 async function startTyper(user, watcher) {
-  const { socket, send } = await open(user);
+  const { socket, send } = await openSubscribedSocket(user, conversation);
   send(typing);
   await watcher.next((f) => f.type === 'activity' && f.entries.some((e) => e.user === user && (e.thread ?? null) === thread));
   const refresh = setInterval(() => send(typing), 2000);
@@ -45,7 +19,7 @@ async function startTyper(user, watcher) {
 
 (async () => {
   window.protocolTypers = window.protocolTypers ?? [];
-  const watcher = await open(users[0]);
+  const watcher = await openSubscribedSocket(users[0], conversation);
   window.protocolTypers.push({ socket: watcher.socket, refresh: null });
   for (const user of users) window.protocolTypers.push(await startTyper(user, watcher));
   window.closeProtocolTypers = () => {

@@ -5,10 +5,12 @@ timeline, and a bot's reply streamed into a thread."""
 import pathlib
 import time
 
+from pages import protocol_script
+
 HERE = pathlib.Path(__file__).resolve().parent
-PROTOCOL_TYPERS = (HERE / "protocol_typers.js").read_text()
+PROTOCOL_TYPERS = protocol_script("protocol_typers.js")
 THREAD_RECORDER = (HERE / "thread_recorder.js").read_text()
-THREAD_BOT = (HERE / "thread_bot.js").read_text()
+THREAD_BOT = protocol_script("thread_bot.js")
 GROUP = "group-six"
 
 

@@ -3,8 +3,10 @@
 import pathlib
 import time
 
+from pages import protocol_script
+
 HERE = pathlib.Path(__file__).resolve().parent
-PROTOCOL_TYPERS = (HERE / "protocol_typers.js").read_text()
+PROTOCOL_TYPERS = protocol_script("protocol_typers.js")
 RECORDER = (HERE / "recorder.js").read_text()
 #: How late a stop may show beyond the sender's idle timeout: delivery, rendering and polling.
 MARGIN = 1.2

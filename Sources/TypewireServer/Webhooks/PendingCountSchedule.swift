@@ -4,7 +4,7 @@
 /// The count is a `COUNT(*)` over the outbox, which grows while a receiver is down (up to a day's events).
 /// A count of a large backlog takes long, and the dispatcher claims nothing while it runs: after a count that
 /// took `d`, the next waits at least `d / share`.
-struct PendingCountSchedule: Sendable, Equatable {
+struct PendingCountSchedule: Sendable {
     /// The shortest time between two counts, in milliseconds (the dispatcher's poll interval).
     let interval: Int64
     /// The most of the store's time the counts take: 1 %.
