@@ -15,6 +15,8 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     let maxHeadBytes: Int
     let headTimeout: TimeAmount
+    /// Where each loop's guards arm their deadlines.
+    let timers: TimerQueues
     let refusals: AddressRefusals
     let pendingHeads: PendingHeads
 
@@ -31,7 +33,7 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
         return channel.eventLoop.makeCompletedFuture {
             let (refusals, pendingHeads) = (refusals, pendingHeads)
             try channel.pipeline.syncOperations.addHandler(
-                RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout) { ending in
+                RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout, timers: timers.queue(for: channel.eventLoop)) { ending in
                     pendingHeads.ended(peer)
                     if ending == .timedOutPartway { refusals.refused(peer) }
                 })

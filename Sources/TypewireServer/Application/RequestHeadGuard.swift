@@ -37,25 +37,26 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var seen = 0
     /// The last bytes read, to find a blank line split across reads.
     private var tail: [UInt8] = []
-    private var deadline: Scheduled<Void>?
-    private var activation: Scheduled<Void>?
+    /// The connection's loop's timers, where the deadlines are armed.
+    private let timers: TimerQueue
+    private var deadline: TimerQueue.Timer?
+    private var activation: TimerQueue.Timer?
     private var refused = false
 
-    init(maxBytes: Int, timeout: TimeAmount, ended: @escaping (Ending) -> Void = { _ in }) {
+    init(maxBytes: Int, timeout: TimeAmount, timers: TimerQueue, ended: @escaping (Ending) -> Void = { _ in }) {
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.timers = timers
         self.ended = ended
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        deadline = context.eventLoop.scheduleTask(in: timeout) {
-            handler.value.end(handler.value.seen > 0 ? .timedOutPartway : .closed)
-            loopBound.value.close(promise: nil)
+        deadline = timers.schedule(in: timeout) {
+            self.end(self.seen > 0 ? .timedOutPartway : .closed)
+            context.close(promise: nil)
         }
         if !context.channel.isActive {
-            activation = context.eventLoop.scheduleTask(in: Self.activationDeadline) { loopBound.value.close(promise: nil) }
+            activation = timers.schedule(in: Self.activationDeadline) { context.close(promise: nil) }
         }
     }
 
@@ -63,14 +64,19 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     static let activationDeadline = TimeAmount.seconds(1)
 
     func channelActive(context: ChannelHandlerContext) {
-        activation?.cancel()
+        cancel(&activation)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        activation?.cancel()
+        cancel(&deadline)
+        cancel(&activation)
         end(.closed)  // harmless after an earlier end
+    }
+
+    private func cancel(_ timer: inout TimerQueue.Timer?) {
+        if let armed = timer { timers.cancel(armed) }
+        timer = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -104,8 +110,8 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
             let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
             context.writeAndFlush(NIOAny(ByteBuffer(string: answer))).whenComplete { _ in loopBound.value.close(mode: .output, promise: nil)
             }
-            deadline?.cancel()
-            deadline = context.eventLoop.scheduleTask(in: .seconds(2)) { loopBound.value.close(promise: nil) }
+            cancel(&deadline)
+            deadline = timers.schedule(in: .seconds(2)) { context.close(promise: nil) }
             return
         }
         tail = Array(bytes.suffix(3))

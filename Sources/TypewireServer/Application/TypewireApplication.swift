@@ -62,9 +62,10 @@ public enum TypewireApplication {
             limit: configuration.addresses.pendingConnections, countsLocalAddresses: configuration.addresses.countsLocalAddresses,
             metrics: metrics
         )
+        let timers = TimerQueues()
         let services = SocketServices(
             hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(timings: metrics.stages),
-            refusals: refusals
+            timers: timers, refusals: refusals
         )
 
         let router = Router(context: BasicRequestContext.self)
@@ -112,7 +113,7 @@ public enum TypewireApplication {
                         installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(services: services)) }
                     ),
                     maxHeadBytes: configuration.http.maxHeaderBytes, headTimeout: TimeAmount(configuration.http.headerTimeout),
-                    refusals: refusals, pendingHeads: pendingHeads
+                    timers: timers, refusals: refusals, pendingHeads: pendingHeads
                 )
             },
             configuration: .init(

@@ -20,9 +20,11 @@ final class SocketHandler: ChannelInboundHandler {
     private var outbox: ChannelOutbox?
     /// The socket's work, with when its frame was read (with ``StageTimings`` only).
     private var lane: SocketLane<(SocketServices.Work, NIODeadline?), HubShard>?
-    private var helloDeadline: Scheduled<Void>?
-    private var tokenExpiry: Scheduled<Void>?
-    private var pings: RepeatedTask?
+    /// The loop's timers, where this socket's are armed.
+    private var timers: TimerQueue?
+    private var helloDeadline: TimerQueue.Timer?
+    private var tokenExpiry: TimerQueue.Timer?
+    private var nextPing: TimerQueue.Timer?
     /// The peer's address, for ``AddressRefusals``.
     private var peer: SocketAddress?
 
@@ -59,12 +61,20 @@ final class SocketHandler: ChannelInboundHandler {
             },
             resume: { eventLoop.execute { loopBound.value.run(loopBound.value.machine.laneCaughtUp()) } }
         )
-        helloDeadline = eventLoop.scheduleTask(in: TimeAmount(configuration.sockets.helloTimeout)) {
-            loopBound.value.run(loopBound.value.machine.helloTimedOut())
+        let timers = services.timers.queue(for: eventLoop)
+        self.timers = timers
+        helloDeadline = timers.schedule(in: TimeAmount(configuration.sockets.helloTimeout)) {
+            self.run(self.machine.helloTimedOut())
         }
-        let interval = TimeAmount(configuration.sockets.pingInterval)
-        pings = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
-            loopBound.value.run(loopBound.value.machine.pingDue())
+        schedulePing()
+    }
+
+    /// Arms the next ping, one interval from now; each ping arms the one after it until the timers are cancelled.
+    /// A timer's action holds the handler until it runs or is cancelled (``SocketStateMachine/Action/cancelTimers``).
+    private func schedulePing() {
+        nextPing = timers?.schedule(in: TimeAmount(services.configuration.sockets.pingInterval)) {
+            self.schedulePing()
+            self.run(self.machine.pingDue())
         }
     }
 
@@ -146,7 +156,7 @@ final class SocketHandler: ChannelInboundHandler {
         case .answerPing(let payload):
             outbox?.answerPing(payload)
         case .close(let code, let reason, let after):
-            helloDeadline?.cancel()
+            cancel(&helloDeadline)
             outbox?.closeNow(code: code, reason: reason, waitForPeer: after == .waitForPeer)
             if after == .closeNow { outbox?.closeAfterFlush() }
         case .closeConnection:
@@ -159,23 +169,26 @@ final class SocketHandler: ChannelInboundHandler {
         case .countReceived(let type):
             services.hub.metrics.received(type)
         case .cancelHelloDeadline:
-            helloDeadline?.cancel()
+            cancel(&helloDeadline)
         case .scheduleTokenExpiry(let expiresAt):
-            guard let eventLoop = outbox?.channel.eventLoop else { return }
-            let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
             let wait = max(0, expiresAt.timeIntervalSinceNow)
-            tokenExpiry?.cancel()  // a refreshed token replaces the one before
-            tokenExpiry = eventLoop.scheduleTask(in: .milliseconds(Int64(wait * 1_000))) {
-                loopBound.value.run(loopBound.value.machine.tokenExpired())
+            cancel(&tokenExpiry)  // a refreshed token replaces the one before
+            tokenExpiry = timers?.schedule(in: .milliseconds(Int64(wait * 1_000))) {
+                self.run(self.machine.tokenExpired())
             }
         case .cancelTimers:
-            helloDeadline?.cancel()
-            tokenExpiry?.cancel()
-            pings?.cancel()
+            cancel(&helloDeadline)
+            cancel(&tokenExpiry)
+            cancel(&nextPing)
         case .releaseLane:
             lane = nil  // its work refers to this handler: the lane goes once its last item ran
         case .countRefusal:
             services.refusals.refused(peer)
         }
+    }
+
+    private func cancel(_ timer: inout TimerQueue.Timer?) {
+        if let armed = timer { timers?.cancel(armed) }
+        timer = nil
     }
 }

@@ -16,12 +16,14 @@ final class SocketServices: Sendable {
     let rules: SocketRules
     let logger: Logger
     let writers: LoopWriters
+    /// Each loop's sockets' timers.
+    let timers: TimerQueues
     /// Counts the sockets refused per client address.
     let refusals: AddressRefusals
 
     init(
         hub: Hub, authority: TokenAuthority, configuration: ServerConfiguration, logger: Logger, writers: LoopWriters,
-        refusals: AddressRefusals
+        timers: TimerQueues, refusals: AddressRefusals
     ) {
         self.hub = hub
         self.authority = authority
@@ -29,6 +31,7 @@ final class SocketServices: Sendable {
         self.rules = SocketRules(configuration)
         self.logger = logger
         self.writers = writers
+        self.timers = timers
         self.refusals = refusals
     }
 

@@ -12,7 +12,7 @@ struct RequestHeadGuardTests {
         let channel = EmbeddedChannel()
         var closed = false
         channel.closeFuture.assumeIsolated().whenComplete { _ in closed = true }
-        try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10)))
+        try channel.pipeline.syncOperations.addHandler(headGuard(on: channel))
         channel.embeddedEventLoop.advanceTime(by: RequestHeadGuard.activationDeadline - .milliseconds(1))
         #expect(!closed)
         channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
@@ -23,7 +23,7 @@ struct RequestHeadGuardTests {
         let channel = EmbeddedChannel()
         var closed = false
         channel.closeFuture.assumeIsolated().whenComplete { _ in closed = true }
-        try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10)))
+        try channel.pipeline.syncOperations.addHandler(headGuard(on: channel))
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         channel.embeddedEventLoop.advanceTime(by: .seconds(9))
         #expect(!closed, "an active connection was closed before its head timeout")
@@ -35,7 +35,7 @@ struct RequestHeadGuardTests {
         func ending(after steps: (EmbeddedChannel) throws -> Void) throws -> [RequestHeadGuard.Ending] {
             let channel = EmbeddedChannel()
             var endings: [RequestHeadGuard.Ending] = []
-            try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10)) { endings.append($0) })
+            try channel.pipeline.syncOperations.addHandler(headGuard(on: channel) { endings.append($0) })
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
             try steps(channel)
             _ = try? channel.finish()
@@ -49,5 +49,10 @@ struct RequestHeadGuardTests {
             } == [.timedOutPartway], "part of a head, then the timeout")
         #expect(try ending { $0.embeddedEventLoop.advanceTime(by: .seconds(10)) } == [.closed], "nothing sent: not a partway head")
         #expect(try ending { _ in } == [.closed], "the client went away")
+    }
+
+    /// A guard of 1 KiB and 10 s, its timers on the channel's loop.
+    private func headGuard(on channel: EmbeddedChannel, ended: @escaping (RequestHeadGuard.Ending) -> Void = { _ in }) -> RequestHeadGuard {
+        RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10), timers: TimerQueue(eventLoop: channel.eventLoop), ended: ended)
     }
 }
