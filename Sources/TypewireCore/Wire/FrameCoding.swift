@@ -43,6 +43,13 @@ public enum FrameCodec {
         try decode(ClientFrame.self, from: bytes)
     }
 
+    /// Decodes a client frame from a text frame's text: a plain `activity` frame, the one clients send most,
+    /// is read directly (``ActivityFrameReader``), every other text by `JSONDecoder`, with the same result.
+    public static func decodeClientFrame(text: String) throws(FrameDecodingError) -> ClientFrame {
+        if let activity = ActivityFrameReader.read(text) { return .activity(activity) }
+        return try decodeClientFrame(Data(text.utf8))
+    }
+
     /// Decodes a server frame.
     public static func decodeServerFrame(_ bytes: some DataProtocol) throws(FrameDecodingError) -> ServerFrame {
         try decode(ServerFrame.self, from: bytes)

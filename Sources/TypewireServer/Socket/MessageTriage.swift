@@ -61,7 +61,7 @@ enum MessageTriage: Equatable {
                     answer: .init(code: .tooLarge, message: message, ref: frame?.reference, request: frame?.type), frameType: frame?.type))
         }
         do throws(FrameDecodingError) {
-            return .success(try FrameCodec.decodeClientFrame(Data(text.utf8)))
+            return .success(try FrameCodec.decodeClientFrame(text: text))
         } catch {
             let ref = error.frameType.map { String($0.prefix(64)) }
             return .failure(

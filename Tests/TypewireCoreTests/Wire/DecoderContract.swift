@@ -5,7 +5,8 @@ import TypewireCore
 ///
 /// It never traps, and either decodes a frame that survives encoding and decoding again unchanged, or throws
 /// a ``FrameDecodingError`` whose code is `malformed_frame`, `unknown_type` or `invalid_field` and whose message
-/// is not empty. A breach is recorded as an issue naming the input.
+/// is not empty. Text read by the server's path (``FrameCodec/decodeClientFrame(text:)``, which reads plain
+/// `activity` frames itself) gets the same answer as the bytes. A breach is recorded as an issue naming the input.
 enum DecoderContract {
     /// What the decoder made of an input.
     enum Outcome: Hashable, CustomStringConvertible {
@@ -26,9 +27,16 @@ enum DecoderContract {
     /// Decodes `bytes` and checks the contract.
     @discardableResult
     static func check(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
+        let decoded = Result { () throws(FrameDecodingError) in try FrameCodec.decodeClientFrame(bytes) }
+        if let text = String(validating: bytes, as: UTF8.self) {
+            let read = Result { () throws(FrameDecodingError) in try FrameCodec.decodeClientFrame(text: text) }
+            if read != decoded {
+                Issue.record("the text path read \(read), the bytes \(decoded), for \(describe(bytes))", sourceLocation: sourceLocation)
+            }
+        }
         let frame: ClientFrame
         do {
-            frame = try FrameCodec.decodeClientFrame(bytes)
+            frame = try decoded.get()
         } catch {
             if !codes.contains(error.code) || error.description.isEmpty {
                 Issue.record("code \(error.code), message '\(error)' for \(describe(bytes))", sourceLocation: sourceLocation)
