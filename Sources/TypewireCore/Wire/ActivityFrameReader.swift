@@ -1,5 +1,5 @@
 /// Reads the frame clients send most, `activity` (every keystroke's start, refresh and stop), without
-/// `JSONDecoder`, which spent about 36 µs on each on the server (docs/BENCHMARKS.md, "Reading `activity`").
+/// `JSONDecoder`, which spent about 20 µs on each on the server (docs/BENCHMARKS.md, "Reading `activity`").
 ///
 /// It reads only the plain form: one flat object whose values are strings without escapes, with the keys
 /// `type` (`"activity"`), `conversation`, `activity`, `detail` and `thread`, each at most once. Anything else
