@@ -21,12 +21,14 @@ extension HubShard {
     func announcePresence(of user: String, online: Bool) {
         for conversation in members.conversations(of: user)
         where members[conversation].map({ $0.count < configuration.typing.largeGroupSize }) ?? false {
-            let text = Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
+            var text: OutboundFrame?  // encoded once, and only if a socket gets it
             for id in subscriptions.subscribers(of: conversation) {
                 guard let connection = connections[id], users.visibility.showsPresence(of: user, to: connection.identity.userID) else {
                     continue
                 }
-                deliver(text, as: "presence", to: connection.outbox)
+                let frame = text ?? Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
+                text = frame
+                deliver(frame, as: "presence", to: connection.outbox)
                 metrics.fanOutDeliveries.increment()
             }
         }
