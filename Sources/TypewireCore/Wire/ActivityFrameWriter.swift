@@ -6,68 +6,29 @@
 enum ActivityFrameWriter {
     /// The frame's UTF-8 JSON.
     static func json(_ update: ActivityUpdate) -> String {
-        var out = #"{"type":"activity","conversation":"#
-        out.reserveCapacity(96 + update.entries.count * 128)
-        appendString(update.conversation, to: &out)
-        out += #","entries":["#
-        for (index, entry) in update.entries.enumerated() {
-            if index > 0 { out += "," }
-            out += #"{"user":"#
-            appendString(entry.user, to: &out)
-            if let name = entry.name {
-                out += #","name":"#
-                appendString(name, to: &out)
-            }
-            out += #","activity":""#
-            out += entry.activity.kind.rawValue
-            out += "\""
-            if let detail = entry.activity.detail {
-                out += #","detail":"#
-                appendString(detail, to: &out)
-            }
-            out += #","since":"#
-            out += String(entry.since)
-            out += #","expiresAt":"#
-            out += String(entry.expiresAt)
-            if let thread = entry.thread {
-                out += #","thread":"#
-                appendString(thread, to: &out)
-            }
-            out += "}"
-        }
-        out += #"],"total":"#
-        out += String(update.total)
-        out += #","serverTime":"#
-        out += String(update.serverTime)
-        out += "}"
-        return out
+        var json = JSONTextWriter(#"{"type":"activity","#, capacity: 96 + update.entries.count * 128)
+        writeFields(of: update, to: &json)
+        json.raw("}")
+        return json.text
     }
 
-    /// Appends a JSON string literal: quotes, backslashes and control characters escaped.
-    private static func appendString(_ value: String, to out: inout String) {
-        out += "\""
-        var plain = true
-        for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            plain = false
-            break
+    /// Appends the update's fields: `"conversation":…,"entries":[…],"total":…,"serverTime":…`.
+    /// The `activity` frame is these after its `type`; `subscribed` nests them in an object of their own.
+    static func writeFields(of update: ActivityUpdate, to json: inout JSONTextWriter) {
+        json.raw(#""conversation":"#)
+        json.string(update.conversation)
+        json.array("entries", update.entries) { json, entry in
+            json.raw(#"{"user":"#)
+            json.string(entry.user)
+            json.field("name", entry.name)
+            json.field("activity", entry.activity.kind.rawValue)
+            json.field("detail", entry.activity.detail)
+            json.field("since", entry.since)
+            json.field("expiresAt", entry.expiresAt)
+            json.field("thread", entry.thread)
+            json.raw("}")
         }
-        if plain {
-            out += value
-        } else {
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        json.field("total", Int64(update.total))
+        json.field("serverTime", update.serverTime)
     }
 }

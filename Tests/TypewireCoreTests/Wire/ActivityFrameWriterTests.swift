@@ -34,7 +34,7 @@ struct ActivityFrameWriterTests {
         #expect(try JSONSerialization.jsonObject(with: Data(written.utf8)) is [String: Any], "valid JSON")
     }
 
-    @Test func encodeTextWritesActivityByHandAndTheRestWithJSONEncoder() throws {
+    @Test func encodeTextWritesActivityInOneKnownForm() throws {
         let update = ActivityUpdate(conversation: "c1", entries: [], serverTime: 7)
         #expect(
             FrameCodec.encodeText(.activity(update)) == #"{"type":"activity","conversation":"c1","entries":[],"total":0,"serverTime":7}"#)

@@ -1,0 +1,97 @@
+/// Writes every server frame as JSON directly, without `JSONEncoder`.
+///
+/// A handshake sends `welcome` and a `subscribed` per conversation, and every connect and last close a
+/// `presence` per conversation: profiled while 11 000 sockets connected, `JSONEncoder` took 8 % of the
+/// server's CPU for them. The output decodes to the same ``ServerFrame`` as `JSONEncoder`'s (tests check
+/// every frame type on hostile strings); the fields are those of each frame's `Codable` form, nil ones
+/// left out.
+enum ServerFrameWriter {
+    /// The frame's UTF-8 JSON.
+    static func json(_ frame: ServerFrame) -> String {
+        if case .activity(let update) = frame { return ActivityFrameWriter.json(update) }
+        var json = JSONTextWriter(#"{"type":"#, capacity: 256)
+        json.string(frame.type)
+        switch frame {
+        case .welcome(let welcome):
+            json.raw(#","user":"#)
+            write(welcome.user, to: &json)
+            json.field("serverTime", welcome.serverTime)
+            let config = welcome.config
+            json.raw(#","config":{"activityTTL":"#)
+            json.number(config.activityTTL)
+            json.field("refreshInterval", config.refreshInterval)
+            json.field("idleTimeout", config.idleTimeout)
+            json.field("storesMessages", config.storesMessages)
+            json.field("pingInterval", config.pingInterval)
+            json.field("maxMessageLength", config.maxMessageLength)
+            json.field("maxFrameSize", config.maxFrameSize)
+            json.raw("}")
+        case .subscribed(let subscribed):
+            json.field("conversation", subscribed.conversation)
+            json.array("participants", subscribed.participants) { json, participant in write(participant, to: &json) }
+            json.raw(#","activity":{"#)
+            ActivityFrameWriter.writeFields(of: subscribed.activity, to: &json)
+            json.raw("}")
+            json.array("recentMessages", subscribed.recentMessages) { json, message in write(message, to: &json) }
+            json.field("presence", subscribed.presence)
+        case .activity:
+            preconditionFailure("written by ActivityFrameWriter above")
+        case .presence(let presence):
+            json.field("conversation", presence.conversation)
+            json.field("user", presence.user)
+            json.field("online", presence.online)
+        case .message(let message):
+            json.raw(",")
+            writeFields(of: message, to: &json)
+        case .ack(let ack):
+            json.field("clientMessageId", ack.clientMessageId)
+            json.field("messageId", ack.messageId)
+        case .stream(let stream):
+            json.field("conversation", stream.conversation)
+            json.field("messageId", stream.messageId)
+            json.field("user", stream.user)
+            json.field("delta", stream.delta)
+            json.field("final", stream.final)
+            json.field("thread", stream.thread)
+        case .error(let failure):
+            json.field("code", failure.code.rawValue)
+            json.field("message", failure.message)
+            json.field("ref", failure.ref)
+            json.field("request", failure.request)
+        case .refreshed(let refreshed):
+            json.field("expiresAt", refreshed.expiresAt)
+        }
+        json.raw("}")
+        return json.text
+    }
+
+    /// `{"id":…,"name":…,"online":…}`.
+    private static func write(_ participant: Participant, to json: inout JSONTextWriter) {
+        json.raw(#"{"id":"#)
+        json.string(participant.id)
+        json.field("name", participant.name)
+        json.field("online", participant.online)
+        json.raw("}")
+    }
+
+    /// A message as an object of its own, in `subscribed`'s `recentMessages`.
+    private static func write(_ message: ChatMessage, to json: inout JSONTextWriter) {
+        json.raw("{")
+        writeFields(of: message, to: &json)
+        json.raw("}")
+    }
+
+    /// A message's fields: `"conversation":…,"id":…` and the rest.
+    private static func writeFields(of message: ChatMessage, to json: inout JSONTextWriter) {
+        json.raw(#""conversation":"#)
+        json.string(message.conversation)
+        json.field("id", message.id)
+        json.field("sender", message.sender)
+        json.field("senderName", message.senderName)
+        json.field("text", message.text)
+        json.field("sentAt", message.sentAt)
+        json.field("clientMessageId", message.clientMessageId)
+        json.field("editedAt", message.editedAt)
+        json.field("thread", message.thread)
+    }
+}
