@@ -7,19 +7,34 @@ extension HubShard {
     /// A membership change made while the store answered wins: the answer is then used once but not cached.
     /// - Throws: The store's error: a conversation the store cannot read now is not taken for a missing one.
     func members(of conversation: String) async throws -> Set<String>? {
-        if let cached = members[conversation] { return cached }
+        try await readMembers(of: conversation)?.members
+    }
+
+    /// ``members(of:)``, with the participants the store answered when the cache could not (nil if it could).
+    private func readMembers(of conversation: String) async throws -> (members: Set<String>, read: [Participant]?)? {
+        if let cached = members[conversation] { return (cached, nil) }
         let version = membershipChanges
         let participants = try await store.participants(of: conversation)
         guard !participants.isEmpty else { return nil }
         let set = Set(participants.map(\.id))
         if version == membershipChanges { members.cache(set, of: conversation) }
-        return members[conversation] ?? set
+        return (members[conversation] ?? set, participants)
     }
 
-    /// Whether a user is (still) a participant, checked again after any wait.
-    private func isMember(_ user: String, of conversation: String) async throws -> Bool {
-        guard try await members(of: conversation)?.contains(user) == true else { return false }
-        return members[conversation]?.contains(user) ?? true
+    /// Whether a user is (still) a participant, checked again after any wait; `.admitted` carries the
+    /// participants read from the store to tell, if it was asked.
+    private func membership(of user: String, in conversation: String) async throws -> Admission {
+        guard let (set, read) = try await readMembers(of: conversation), set.contains(user) else { return .refused }
+        return members[conversation]?.contains(user) ?? true ? .admitted(read: read) : .refused
+    }
+
+    /// Whether a socket's user may act in a conversation (``admit(_:to:from:ref:request:)``).
+    enum Admission {
+        /// No: the socket was answered.
+        case refused
+        /// Yes; with the conversation's participants if the store was asked (a `subscribe` lists them, and
+        /// need not read them again), nil if the cache answered.
+        case admitted(read: [Participant]?)
     }
 
     /// Whether a socket's user may act in a conversation; if not, the socket is answered:
@@ -33,7 +48,13 @@ extension HubShard {
     func ensureParticipant(_ user: String, of conversation: String, from id: ConnectionID, ref: String, request: ClientFrame.Kind) async
         -> Bool
     {
-        if members[conversation]?.contains(user) == true { return true }
+        if case .admitted = await admit(user, to: conversation, from: id, ref: ref, request: request) { return true }
+        return false
+    }
+
+    /// ``ensureParticipant(_:of:from:ref:request:)``, with the participants the store answered, if it was asked.
+    func admit(_ user: String, to conversation: String, from id: ConnectionID, ref: String, request: ClientFrame.Kind) async -> Admission {
+        if members[conversation]?.contains(user) == true { return .admitted(read: nil) }
         if connections[id]?.budget.allowUnknownLookup(now: now()) == false {
             metrics.droppedByRateLimit.increment()
             reply(
@@ -42,22 +63,23 @@ extension HubShard {
                     code: .rateLimited,
                     message: "Too many frames for conversations you are not in: this one was not looked up; try again later.", ref: ref,
                     request: request))
-            return false
+            return .refused
         }
         do {
-            guard try await isMember(user, of: conversation) else {
+            let admission = try await membership(of: user, in: conversation)
+            guard case .admitted = admission else {
                 reply(to: id, Self.unknownConversation(conversation, ref: ref, request: request))
-                return false
+                return .refused
             }
             connections[id]?.budget.refundUnknownLookup()  // it was not unknown
-            return true
+            return admission
         } catch {
             logger.storeFailed("reading a conversation's participants failed", error: error)
             reply(
                 to: id,
                 .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref, request: request)
             )
-            return false
+            return .refused
         }
     }
 

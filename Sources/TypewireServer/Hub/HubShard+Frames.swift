@@ -45,13 +45,15 @@ extension HubShard {
                     code: .forbidden, message: "This socket already follows \(limit) conversations; unsubscribe from one first.",
                     ref: conversation, request: .subscribe))
         }
-        guard await ensureParticipant(user, of: conversation, from: id, ref: conversation, request: .subscribe) else { return }
+        guard case .admitted(let readToAdmit) = await admit(user, to: conversation, from: id, ref: conversation, request: .subscribe) else {
+            return
+        }
         // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
         if !subscriptions.contains(id, in: conversation) { joining.begin(id, in: conversation) }
         let participants: [Participant]
         let messages: [ChatMessage]
         do {
-            participants = try await store.participants(of: conversation)
+            if let readToAdmit { participants = readToAdmit } else { participants = try await store.participants(of: conversation) }
             messages =
                 configuration.storage.storesMessages
                 ? try await store.recentMessages(
