@@ -44,9 +44,10 @@ public enum FrameCodec {
     }
 
     /// Decodes a client frame from a text frame's text: a plain `activity` frame, the one clients send most,
-    /// is read directly (``ActivityFrameReader``), every other text by `JSONDecoder`, with the same result.
+    /// and a socket's plain `hello` and `subscribe` are read directly (``PlainFrameReader``), every other text
+    /// by `JSONDecoder`, with the same result.
     public static func decodeClientFrame(text: String) throws(FrameDecodingError) -> ClientFrame {
-        if let activity = ActivityFrameReader.read(text) { return .activity(activity) }
+        if let frame = PlainFrameReader.read(text) { return frame }
         return try decodeClientFrame(Data(text.utf8))
     }
 

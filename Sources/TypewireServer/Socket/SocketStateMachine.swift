@@ -299,7 +299,7 @@ struct SocketStateMachine {
 
     /// The `hello` a message before it carries, if it is one.
     private static func hello(in message: MessageAssembler.Message) -> ClientFrame.Hello? {
-        guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(Data(text.utf8)) else {
+        guard case .text(let text) = message, case .hello(let hello)? = try? FrameCodec.decodeClientFrame(text: text) else {
             return nil
         }
         return hello

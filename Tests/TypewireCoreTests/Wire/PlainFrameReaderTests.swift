@@ -3,8 +3,8 @@ import Testing
 
 @testable import TypewireCore
 
-@Suite("ActivityFrameReader: plain activity frames read without JSONDecoder, the rest left to it")
-struct ActivityFrameReaderTests {
+@Suite("PlainFrameReader: plain activity, hello and subscribe frames read without JSONDecoder, the rest left to it")
+struct PlainFrameReaderTests {
     private func decoded(_ text: String) -> ClientFrame? {
         try? FrameCodec.decodeClientFrame(Data(text.utf8))
     }
@@ -15,16 +15,24 @@ struct ActivityFrameReaderTests {
         #" { "type" : "activity" ,"conversation":"c1","activity":"tool","detail":"web_search","thread":"m-42"}"#,
         "{\"type\":\"activity\",\n\t\"conversation\":\"école 💬\",\r\n\"activity\":\"thinking\"}\n",
         #"{"type":"activity","conversation":"","activity":"typing","detail":"ignored for typing"}"#,
+        #"{"type":"subscribe","conversation":"group-7"}"#,
+        #"{ "conversation" : "école 💬", "type" : "unsubscribe" }"#,
+        #"{"type":"hello","token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln"}"#,
     ])
     func readsAPlainFrameAsJSONDecoderDoes(text: String) throws {
-        let read = try #require(ActivityFrameReader.read(text), "a plain frame went to JSONDecoder")
-        #expect(.activity(read) == decoded(text))
+        let read = try #require(PlainFrameReader.read(text), "a plain frame went to JSONDecoder")
+        #expect(read == decoded(text))
     }
 
-    @Test func readsWhatTheSDKSends() throws {
-        let frame = ClientFrame.activity(.init(conversation: "group-7", activity: .toolUse("search"), thread: "m1"))
+    @Test(arguments: [
+        ClientFrame.activity(.init(conversation: "group-7", activity: .toolUse("search"), thread: "m1")),
+        .hello(.init(token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln")),
+        .subscribe(.init(conversation: "group-7")),
+        .unsubscribe(.init(conversation: "group-7")),
+    ])
+    func readsWhatTheSDKSends(frame: ClientFrame) throws {
         let text = String(decoding: FrameCodec.encode(frame), as: UTF8.self)
-        #expect(ActivityFrameReader.read(text).map(ClientFrame.activity) == frame)
+        #expect(PlainFrameReader.read(text) == frame)
     }
 
     @Test(arguments: [
@@ -34,7 +42,12 @@ struct ActivityFrameReaderTests {
         #"{"type":"activity","conversation":"c1","conversation":"c2","activity":"typing"}"#,
         #"{"type":"activity","conversation":"c1","activity":"dancing"}"#,
         #"{"type":"activity","conversation":"c1"}"#,
-        #"{"type":"subscribe","conversation":"c1"}"#,
+        #"{"type":"send","conversation":"c1","clientMessageId":"m1","text":"hi"}"#,
+        #"{"type":"subscribe","conversation":"c1","activity":"typing"}"#,  // a key that is not the frame's
+        #"{"type":"activity","conversation":"c1","activity":"typing","token":"t"}"#,
+        #"{"type":"hello","token":"t","conversation":"c1"}"#,
+        #"{"type":"hello"}"#,
+        #"{"type":"subscribe","conversation":"c\u0031"}"#,  // an escape
         #"{"type":"activity","conversation":"c1","activity":"typing"} x"#,
         #"{"type":"activity","conversation":"c1","activity":"typing""#,
         #"{"type":"activity","conversation":7,"activity":"typing"}"#,
@@ -42,6 +55,6 @@ struct ActivityFrameReaderTests {
         "",
     ])
     func leavesAnythingElseToJSONDecoder(text: String) {
-        #expect(ActivityFrameReader.read(text) == nil)
+        #expect(PlainFrameReader.read(text) == nil)
     }
 }
