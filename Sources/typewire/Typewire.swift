@@ -1,4 +1,5 @@
 import ArgumentParser
+import TypewireServer
 
 /// The `typewire` command: the server, its tools, a client and the simulator.
 @main
@@ -8,4 +9,10 @@ struct Typewire: AsyncParsableCommand {
         abstract: "Real-time typing indicators and presence for chat apps.",
         subcommands: [Serve.self, Token.self, Client.self, Simulate.self, Bench.self, Relay.self]
     )
+
+    /// Sizes NIO's loops by the CPUs the process may run on (``EventLoopCount``), then runs the command.
+    static func main() async {
+        EventLoopCount.suggestForThisProcess()
+        await main(nil)
+    }
 }
