@@ -21,7 +21,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (TYPEWIRE_PORT).")
     var port: Int?
 
-    @Option(help: "Event-loop threads, each running its sockets and one shard of the hub; default one per core (TYPEWIRE_THREADS).")
+    @Option(help: "Event-loop threads, each running its sockets and one shard of the hub; default one per usable CPU (TYPEWIRE_THREADS).")
     var threads: Int?
 
     @Option(help: "The SQLite file (TYPEWIRE_SQLITE).")
