@@ -10,15 +10,17 @@ extension HubShard {
         try await readMembers(of: conversation)?.members
     }
 
-    /// ``members(of:)``, with the participants the store answered when the cache could not (nil if it could).
+    /// ``members(of:)``, with the participants the store answered when the cache could not (nil if it could,
+    /// or if the membership changed while the store answered: the list may be behind it).
     private func readMembers(of conversation: String) async throws -> (members: Set<String>, read: [Participant]?)? {
         if let cached = members[conversation] { return (cached, nil) }
         let version = membershipChanges
         let participants = try await store.participants(of: conversation)
         guard !participants.isEmpty else { return nil }
         let set = Set(participants.map(\.id))
-        if version == membershipChanges { members.cache(set, of: conversation) }
-        return (members[conversation] ?? set, participants)
+        guard version == membershipChanges else { return (members[conversation] ?? set, nil) }
+        members.cache(set, of: conversation)
+        return (set, participants)
     }
 
     /// Whether a user is (still) a participant, checked again after any wait; `.admitted` carries the
