@@ -8,8 +8,14 @@ import JWTKit
 /// (`--jwks`). So an HS256 token cannot pass as signed with a public key, and a key-set token must name a
 /// key the set has. Tokens with `alg` none, another algorithm, a wrong signature, a past `exp`, a future
 /// `nbf`, or that fail the ``TokenRules`` are refused.
+///
+/// An HS256 token is verified where it arrives (on the socket's event loop), from the claims
+/// ``UncheckedToken`` read: its JSON is read once, and no hop to jwt-kit's key collection, an actor, is made.
 public struct TokenAuthority: Sendable {
+    /// Signs the server's own tokens.
     private let secretKeys: JWTKeyCollection?
+    /// The secret's HS256 key, taken out of ``secretKeys`` once.
+    private let secretKey: (any JWTAlgorithm)?
     private let keySet: KeySet?
     private let rules: TokenRules
 
@@ -34,31 +40,37 @@ public struct TokenAuthority: Sendable {
             let keys = JWTKeyCollection()
             await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
             secretKeys = keys
+            secretKey = try? await keys.getKey()
         } else {
             guard keySet != nil else { throw .noKeys }
             secretKeys = nil
+            secretKey = nil
         }
         self.keySet = keySet
         self.rules = rules
     }
 
     /// The identity a token names, or nil if the token is not valid.
-    public func verify(_ token: String) async -> Identity? {
+    nonisolated(nonsending) public func verify(_ token: String) async -> Identity? {
         await verifyWithExpiry(token)?.identity
     }
 
     /// The identity a token names and when the token expires, or nil if the token is not valid.
-    public func verifyWithExpiry(_ token: String) async -> (identity: Identity, expiresAt: Date)? {
+    nonisolated(nonsending) public func verifyWithExpiry(_ token: String) async -> (identity: Identity, expiresAt: Date)? {
         guard let unchecked = UncheckedToken(of: token) else { return nil }
         return await verifyWithExpiry(token, unchecked: unchecked)
     }
 
-    /// ``verifyWithExpiry(_:)`` for a token whose unchecked claims were read already.
-    func verifyWithExpiry(_ token: String, unchecked header: UncheckedToken) async -> (identity: Identity, expiresAt: Date)? {
+    /// ``verifyWithExpiry(_:)`` for a token whose unchecked claims were read already. Runs on the caller's
+    /// executor: an HS256 token is verified there without suspending.
+    nonisolated(nonsending) func verifyWithExpiry(
+        _ token: String, unchecked header: UncheckedToken
+    ) async -> (identity: Identity, expiresAt: Date)? {
         let claims: TokenClaims?
         switch header.algorithm {
         case "HS256":
-            claims = try? await secretKeys?.verify(token, as: TokenClaims.self)
+            guard let secretKey, let signed = header.signed else { return nil }
+            claims = signed.verified(by: secretKey)
         case "RS256", "ES256":
             guard let keySet, let keyID = header.keyID else { return nil }
             let mayRead = header.couldBeValid(under: rules, now: Date().timeIntervalSince1970)

@@ -45,8 +45,14 @@ struct TokenClaims: JWTPayload {
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {
-        try expiration.verifyNotExpired()
-        try notBefore?.verifyNotBefore()
+        try checkTimesAndSubject()
+    }
+
+    /// What jwt-kit checks once the signature is good (``verify(using:)``): not expired, not before its
+    /// `nbf`, a subject that is not empty.
+    func checkTimesAndSubject(now: Date = Date()) throws {
+        try expiration.verifyNotExpired(currentDate: now)
+        try notBefore?.verifyNotBefore(currentDate: now)
         guard !subject.value.isEmpty else {
             throw JWTError.claimVerificationFailure(failedClaim: subject, reason: "empty subject")
         }
@@ -60,52 +66,4 @@ struct ClaimKey: CodingKey {
     init(_ name: String) { stringValue = name }
     init?(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
-}
-
-/// What a token claims, read before its signature is checked: the header fields that choose how it is
-/// verified, and the user it names (to turn away a user past their handshake budget before the token
-/// costs a verification; never trusted for anything else).
-struct UncheckedToken: Equatable, Sendable {
-    var algorithm: String?
-    var keyID: String?
-    var subject: String?
-    /// The `iss` claim, if it is a string.
-    var issuer: String?
-    /// The `exp` claim in seconds since 1970, if it is a number.
-    var expiresAt: Double?
-
-    /// The claims of a token, or nil if it is not a JWT.
-    init?(of token: String) {
-        guard let parsed = try? DefaultJWTParser().parse(Array(token.utf8), as: SubjectPayload.self) else { return nil }
-        algorithm = parsed.header.alg
-        keyID = parsed.header.kid
-        subject = parsed.payload.sub
-        issuer = parsed.payload.iss
-        expiresAt = parsed.payload.exp
-    }
-
-    /// Whether the token could be valid for these rules, as far as can be told before its signature is
-    /// checked: it names a user, the configured issuer (if any), and has not expired. Only such a token may
-    /// make the server read the identity provider's key set again (``KeySet``).
-    func couldBeValid(under rules: TokenRules, now: Double) -> Bool {
-        guard subject != nil, let expiresAt, expiresAt > now else { return false }
-        return rules.issuer.map { $0 == issuer } ?? true
-    }
-
-    /// A payload that accepts any object and reads its `sub`, `iss` and `exp` if they have the right types.
-    private struct SubjectPayload: JWTPayload {
-        var sub: String?
-        var iss: String?
-        var exp: Double?
-
-        init(from decoder: any Decoder) throws {
-            let container = try? decoder.container(keyedBy: ClaimKey.self)
-            sub = try? container?.decodeIfPresent(String.self, forKey: ClaimKey("sub"))
-            iss = try? container?.decodeIfPresent(String.self, forKey: ClaimKey("iss"))
-            exp = try? container?.decodeIfPresent(Double.self, forKey: ClaimKey("exp"))
-        }
-
-        func encode(to encoder: any Encoder) throws {}
-        func verify(using algorithm: some JWTAlgorithm) async throws {}
-    }
 }
