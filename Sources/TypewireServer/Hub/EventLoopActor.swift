@@ -7,6 +7,8 @@ import NIOCore
 protocol EventLoopActor: Actor {
     /// The loop the actor's code runs on.
     nonisolated var eventLoop: any EventLoop { get }
+    /// The same loop as the preferred executor of the tasks the actor starts (``startTask(_:)``).
+    nonisolated var taskExecutor: EventLoopTaskExecutor { get }
 }
 
 extension EventLoopActor {
@@ -18,8 +20,15 @@ extension EventLoopActor {
             return eventLoop.execute { self.startTask(operation) }
         }
         _ = assumeIsolated { actor in
-            Task {
-                await operation(actor)
+            if #available(macOS 15, iOS 18, *) {
+                // What the task does outside the actor runs on the loop too (``EventLoopTaskExecutor``).
+                Task(executorPreference: taskExecutor) {
+                    await operation(actor)
+                }
+            } else {
+                Task {
+                    await operation(actor)
+                }
             }
         }
     }

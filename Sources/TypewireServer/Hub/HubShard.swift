@@ -43,6 +43,8 @@ actor HubShard: EventLoopActor {
     nonisolated let eventLoop: any EventLoop
     /// Runs the shard's jobs on ``eventLoop``.
     nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
+    /// ``eventLoop`` as the preferred executor of the shard's tasks.
+    nonisolated let taskExecutor: EventLoopTaskExecutor
     let store: any ChatStore
     let metrics: HubMetrics
     let configuration: ServerConfiguration
@@ -78,6 +80,7 @@ actor HubShard: EventLoopActor {
         now: @escaping @Sendable () -> Int64, eventLoop: any EventLoop
     ) {
         self.eventLoop = eventLoop
+        self.taskExecutor = EventLoopTaskExecutor(eventLoop)
         self.handshakeGate = handshakeGate
         self.store = store
         self.metrics = metrics

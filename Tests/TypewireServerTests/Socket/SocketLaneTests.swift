@@ -7,8 +7,14 @@ import Testing
 
 /// An actor on one event loop, as the hub is.
 private actor LoopOwner: EventLoopActor {
-    nonisolated let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    nonisolated let eventLoop: any EventLoop
+    nonisolated let taskExecutor: EventLoopTaskExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
+
+    init() {
+        eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        taskExecutor = EventLoopTaskExecutor(eventLoop)
+    }
 }
 
 @Suite("SocketLane: a socket's work in order on its owner's loop, with a task only while busy", .timeLimit(.minutes(1)))

@@ -103,6 +103,11 @@ struct ChatStoreContract {
             _ = try await store.storeMessage(
                 conversation: "d", sender: Self.alice, clientMessageId: "m\(index)", text: text, sentAt: Int64(index))
         }
+        // A reply in a thread, the newest message of all: not in the main timeline's recent messages.
+        let parent = try #require(try await store.recentMessages(of: "d", limit: 1).first)
+        _ = try await store.storeMessage(
+            conversation: "d", sender: Self.alice, clientMessageId: "reply", text: String(repeating: "r", count: 50), sentAt: 9,
+            thread: parent.id, webhooks: nil)
         let sizes = { (messages: [ChatMessage]) in messages.map(\.text.utf8.count) }
         #expect(
             sizes(try await store.recentMessages(of: "d", limit: 10, withinBytes: 300)) == [200, 100], "the newest that fit, oldest first")
