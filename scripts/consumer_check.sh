@@ -34,7 +34,7 @@ import sys
 # The packages Package.swift names only under the `Server` trait.
 SERVER_ONLY = {
     "hummingbird", "sqlite-nio", "postgres-nio", "jwt-kit", "swift-prometheus", "swift-argument-parser",
-    "hdrhistogram-swift", "swift-clocks", "swift-property-based",
+    "hdrhistogram-swift", "swift-clocks", "swift-property-based", "swift-extras-base64",
 }
 resolved = set()
 

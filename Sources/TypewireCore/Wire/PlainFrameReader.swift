@@ -18,7 +18,7 @@ enum PlainFrameReader {
     }
 
     private static func read(bytes: UnsafeBufferPointer<UInt8>) -> ClientFrame? {
-        var reader = Reader(bytes: bytes)
+        var reader = PlainJSONCursor(bytes: bytes)
         var fields: [Field: String] = [:]
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         repeat {
@@ -49,52 +49,5 @@ enum PlainFrameReader {
 
     private enum Field: String {
         case type, conversation, activity, detail, thread, token
-    }
-
-    /// A cursor over the frame's bytes that skips JSON's whitespace before each token.
-    private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
-
-        var atEnd: Bool {
-            mutating get {
-                skipWhitespace()
-                return index == bytes.count
-            }
-        }
-
-        /// Takes `byte` if it comes next.
-        mutating func take(_ byte: UInt8) -> Bool {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-
-        /// A string without escapes or control characters, if one comes next. The text is valid UTF-8 (a
-        /// Swift string), and a quote is a whole character, so the bytes between two quotes are too.
-        mutating func string() -> String? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    defer { index += 1 }
-                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                }
-                guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { return nil }
-                index += 1
-            }
-            return nil
-        }
-
-        private mutating func skipWhitespace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
-                }
-            }
-        }
     }
 }

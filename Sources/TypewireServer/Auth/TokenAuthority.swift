@@ -89,10 +89,11 @@ public struct TokenAuthority: Sendable {
     /// - Throws: ``TokenAuthorityError`` if the authority has no secret.
     public func sign(_ identity: Identity, lifetime: Duration = .seconds(86_400)) async throws -> String {
         guard let secretKeys else { throw TokenAuthorityError.noSecretToSign }
-        let seconds = Double(lifetime.components.seconds)
+        // Whole seconds, as other issuers write `exp`: the token is then plain (``PlainTokenReader``).
+        let expiry = (Date().timeIntervalSince1970 + Double(lifetime.components.seconds)).rounded(.down)
         let claims = TypewireClaims(
             sub: .init(value: identity.userID), name: identity.name,
-            exp: .init(value: Date().addingTimeInterval(seconds)), role: identity.isBot ? "bot" : nil
+            exp: .init(value: Date(timeIntervalSince1970: expiry)), role: identity.isBot ? "bot" : nil
         )
         return try await secretKeys.sign(claims)
     }

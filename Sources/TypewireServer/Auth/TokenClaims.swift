@@ -15,7 +15,14 @@ struct TokenClaims: JWTPayload {
     /// The other claims that are booleans.
     var flags: [String: Bool] = [:]
 
-    private static let registered: Set<String> = ["sub", "exp", "nbf", "iss", "aud"]
+    /// The claims jwt-kit checks, kept in their own fields.
+    static let registered: Set<String> = ["sub", "exp", "nbf", "iss", "aud"]
+
+    /// Claims with the required ones; the others are set one by one (``PlainTokenReader``).
+    init(subject: SubjectClaim, expiration: ExpirationClaim) {
+        self.subject = subject
+        self.expiration = expiration
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ClaimKey.self)

@@ -20,9 +20,19 @@ struct UncheckedToken: Equatable, Sendable {
     /// lack a claim the server requires (`sub`, `exp`) or one has the wrong type.
     var signed: SignedClaims?
 
-    /// The claims of a token, or nil if it is not a JWT.
+    /// The claims of a token, or nil if it is not a JWT. A plain token is read by ``PlainTokenReader``, any
+    /// other by jwt-kit's parser.
     init?(of token: String) {
         let bytes = Array(token.utf8)
+        if let plain = PlainTokenReader.read(bytes), let signingInput = Self.signingInput(of: bytes) {
+            algorithm = plain.algorithm
+            keyID = plain.keyID
+            subject = plain.claims.subject.value
+            issuer = plain.claims.issuer?.value
+            expiresAt = plain.claims.expiration.value.timeIntervalSince1970
+            signed = SignedClaims(claims: plain.claims, signature: plain.signature, signingInput: signingInput)
+            return
+        }
         guard let parsed = try? DefaultJWTParser().parse(bytes, as: Payload.self) else { return nil }
         algorithm = parsed.header.alg
         keyID = parsed.header.kid
