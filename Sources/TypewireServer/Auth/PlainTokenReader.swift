@@ -5,8 +5,9 @@ import TypewireCore
 
 /// Reads a token without `JSONDecoder` when its header and claims are in the plain form, as the tokens an
 /// app's backend signs are: flat objects, each key at most once, whose values are strings without escapes
-/// (``PlainJSONCursor``), and in the claims also integers and booleans, with the claims the server requires of the right types
-/// (`sub` a string, `exp` an integer, and if present `nbf` an integer, `iss` and `aud` strings). jwt-kit's
+/// (``PlainJSONCursor``), and in the claims also integers and booleans, with the claims the server requires
+/// of the right types (`sub` a string, `exp` an integer, and if present `nbf` an integer, `iss` and `aud`
+/// strings). jwt-kit's
 /// parser read each token's JSON with `JSONDecoder`, about 4 % of the server's CPU while sockets connect
 /// (docs/BENCHMARKS.md, "Tokens read without JSONDecoder"); no JSON library among the project's packages is
 /// faster than Foundation's.
@@ -17,12 +18,14 @@ import TypewireCore
 /// claims valid UTF-8).
 enum PlainTokenReader {
     /// What a plain token holds: the header fields that choose how it is verified, and its claims with the
-    /// signature.
+    /// signature and the bytes it covers.
     struct Read {
         var algorithm: String?
         var keyID: String?
         var claims: TokenClaims
         var signature: Data
+        /// The token up to its second period (RFC 7515, 5.2).
+        var signingInput: ArraySlice<UInt8>
     }
 
     /// The token's header and claims, if both are plain; nil for jwt-kit's parser to read.
@@ -35,7 +38,7 @@ enum PlainTokenReader {
             let signature = base64URLDecoded(token[(second + 1)...]),
             let claims = claims(from: payload)
         else { return nil }
-        var read = Read(claims: claims, signature: Data(signature))
+        var read = Read(claims: claims, signature: Data(signature), signingInput: token[..<second])
         for (name, value) in header {
             guard case .string(let text) = value else { return nil }  // a header's fields are strings
             if name == "alg" { read.algorithm = text }
@@ -50,8 +53,8 @@ enum PlainTokenReader {
 
     /// The fields of a flat JSON object in the plain form, if `json` is one and is valid UTF-8.
     private static func fields(of json: [UInt8]) -> [String: PlainJSONCursor.Value]? {
-        guard String(validating: json, as: UTF8.self) != nil else { return nil }
-        return json.withUnsafeBufferPointer { bytes -> [String: PlainJSONCursor.Value]? in
+        guard var text = String(validating: json, as: UTF8.self) else { return nil }
+        return text.withUTF8 { bytes -> [String: PlainJSONCursor.Value]? in
             var cursor = PlainJSONCursor(bytes: bytes)
             var fields: [String: PlainJSONCursor.Value] = [:]
             guard cursor.take(UInt8(ascii: "{")) else { return nil }

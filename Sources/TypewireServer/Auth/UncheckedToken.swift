@@ -24,13 +24,13 @@ struct UncheckedToken: Equatable, Sendable {
     /// other by jwt-kit's parser.
     init?(of token: String) {
         let bytes = Array(token.utf8)
-        if let plain = PlainTokenReader.read(bytes), let signingInput = Self.signingInput(of: bytes) {
+        if let plain = PlainTokenReader.read(bytes) {
             algorithm = plain.algorithm
             keyID = plain.keyID
             subject = plain.claims.subject.value
             issuer = plain.claims.issuer?.value
             expiresAt = plain.claims.expiration.value.timeIntervalSince1970
-            signed = SignedClaims(claims: plain.claims, signature: plain.signature, signingInput: signingInput)
+            signed = SignedClaims(claims: plain.claims, signature: plain.signature, signingInput: plain.signingInput)
             return
         }
         guard let parsed = try? DefaultJWTParser().parse(bytes, as: Payload.self) else { return nil }
