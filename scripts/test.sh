@@ -6,10 +6,10 @@
 #      both need are compiled once), then everything (so a broken executable fails too),
 #   2. the Swift tests,
 #   3. the web demo's JavaScript tests (node's built-in runner),
-#   4. the browser tests (pytest + selenium + headless Chromium) against the built server,
-#   5. the abuse tests (pytest): requests no browser sends, against the built server,
-#   6. the integration guide (pytest): docs/INTEGRATION.md's commands run as written,
-#   7. the fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
+#   4. the Python suites against the built server, in two lanes beside each other: the browser tests (pytest +
+#      selenium + headless Chromium), the abuse tests (requests no browser sends) and the integration guide
+#      (docs/INTEGRATION.md's commands run as written) one after another in one lane; in the other, the
+#      fault tests (pytest + websocket-client): a killed client, a silent network loss, a full and a
 #      read-only disk under the built server (docs/RELIABILITY.md). As root they mount small file
 #      systems and make a network namespace; without the permission those cases are skipped, saying why.
 #      The two that take a minute each, mostly waiting (a phone's link, a webhook receiver down), run each in
@@ -45,32 +45,52 @@ step "swift test (the fuzzing and the bench)"
 swift test "${BUILD[@]}" --filter "FrameDecoderPropertyTests|BenchCommandTests"
 step "node --test Tests/JavaScript/"
 node --test Tests/JavaScript/
-step "python3 -m pytest Tests/Browser"
-python3 -m pytest --durations=5 Tests/Browser
-step "python3 -m pytest Tests/Abuse"
-python3 -m pytest --durations=5 Tests/Abuse
-step "python3 -m pytest Tests/Integration"
-python3 -m pytest --durations=5 Tests/Integration
+# The Python suites run in two lanes beside each other, each suite in a pytest of its own and its output in
+# .artifacts/pytest_*.log, printed once all are done: the browser, abuse and integration suites one after
+# another in one lane; the fault tests in the other, with the two that take a minute each, mostly waiting
+# (a phone's link, a webhook receiver down), in pytests of their own beside them. One after another they
+# took 181 s of a 619 s run on 2026-11-28; every suite starts its own servers on ports of its own.
+mkdir -p .artifacts
+rm -f .artifacts/pytest_*.log
+pids=()
+names=()
+# Starts a pytest in the background: beside NAME PYTEST-ARGUMENTS...
+beside() {
+    local name="$1"
+    shift
+    python3 -m pytest -p no:cacheprovider --durations=5 "$@" >".artifacts/pytest_$name.log" 2>&1 &
+    pids+=($!)
+    names+=("$name")
+}
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+step "python3 -m pytest, in two lanes: Tests/Browser, Tests/Abuse (requests no browser sends) and Tests/Integration one after another; Tests/Faults beside them"
+(
+    status=0
+    for suite in Browser Abuse Integration; do
+        printf '==> python3 -m pytest Tests/%s (at %d s)\n' "$suite" "$SECONDS"
+        python3 -m pytest -p no:cacheprovider --durations=5 "Tests/$suite" || status=1
+    done
+    exit "$status"
+) >.artifacts/pytest_browser_abuse_integration.log 2>&1 &
+pids+=($!)
+names+=(browser_abuse_integration)
 LONG_FAULTS=(
     Tests/Faults/test_client_mobile_link.py
     Tests/Faults/test_webhooks.py::test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe
 )
-mkdir -p .artifacts
-step "python3 -m pytest Tests/Faults, and beside it, each in a pytest of its own: ${LONG_FAULTS[*]}"
-long_faults=()
-for index in "${!LONG_FAULTS[@]}"; do
-    python3 -m pytest -p no:cacheprovider --durations=5 "${LONG_FAULTS[$index]}" >".artifacts/long_faults_$index.log" 2>&1 &
-    long_faults+=($!)
+beside faults Tests/Faults "${LONG_FAULTS[@]/#/--deselect=}"
+beside faults_mobile_link "${LONG_FAULTS[0]}"
+beside faults_webhook_receiver_down "${LONG_FAULTS[1]}"
+failed=()
+for index in "${!pids[@]}"; do
+    wait "${pids[$index]}" || failed+=("${names[$index]}")
 done
-trap 'kill "${long_faults[@]}" 2>/dev/null || true' EXIT
-faults_status=0
-python3 -m pytest --durations=5 Tests/Faults "${LONG_FAULTS[@]/#/--deselect=}" || faults_status=$?
-long_faults_status=0
-for pid in "${long_faults[@]}"; do wait "$pid" || long_faults_status=$?; done
-step "the long fault tests (.artifacts/long_faults_*.log)"
-cat .artifacts/long_faults_*.log
-if [ "$faults_status" -ne 0 ] || [ "$long_faults_status" -ne 0 ]; then
-    echo "error: fault tests failed (pytest exit $faults_status; a long one's pytest exit $long_faults_status)" >&2
+for name in "${names[@]}"; do
+    step "the output of .artifacts/pytest_$name.log"
+    cat ".artifacts/pytest_$name.log"
+done
+if [ "${#failed[@]}" -gt 0 ]; then
+    echo "error: Python tests failed: ${failed[*]} (their output is above)" >&2
     exit 1
 fi
 step "done"
