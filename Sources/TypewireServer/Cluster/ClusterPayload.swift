@@ -17,15 +17,16 @@ struct ClusterPayload: Sendable {
     /// The largest payload sent, in bytes (NOTIFY's limit is 8 000).
     static let limit = 7_900
 
-    private let key: SymmetricKey
+    private let key: ClusterKey
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
 
     /// A codec whose key derives from the nodes' shared JWT secret.
     init(secret: String) {
-        key = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: Data(secret.utf8)), info: Data("typewire cluster bus v1".utf8), outputByteCount: 32
-        )
+        key = ClusterKey(
+            HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: Data(secret.utf8)), info: Data("typewire cluster bus v1".utf8), outputByteCount: 32
+            ))
     }
 
     /// Why an event was not sent.
@@ -50,8 +51,8 @@ struct ClusterPayload: Sendable {
     func decode(_ payload: String) -> ClusterEnvelope? {
         let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let signature = Data(base64Encoded: String(parts[1])) else { return nil }
-        let signed = Data("\(parts[0]) \(parts[2])".utf8)
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signed, using: key),
+        var signed = "\(parts[0]) \(parts[2])"
+        guard key.isValid(signature, for: { hash in signed.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) } }),
             let event = try? decoder.decode(ClusterEvent.self, from: Data(parts[2].utf8))
         else { return nil }
         return ClusterEnvelope(node: String(parts[0]), event: event)
@@ -103,23 +104,22 @@ struct ClusterPayload: Sendable {
             let node = payload.getString(at: payload.readerIndex, length: first - bytes.startIndex),
             let body = payload.getSlice(at: second + 1, length: bytes.endIndex - second - 1)
         else { return nil }
-        guard authenticationCode(of: body, by: node) == signature, let events = try? ClusterBatchCodec.read(body, decoder: decoder) else {
-            return nil
-        }
+        guard key.isValid(signature, for: { Self.write(body, by: node, into: &$0) }),
+            let events = try? ClusterBatchCodec.read(body, decoder: decoder)
+        else { return nil }
         return (node, events)
     }
 
-    /// HMAC-SHA256 over `NODE BODY`, without copying the body.
-    private func authenticationCode(of body: ByteBuffer, by node: String) -> HashedAuthenticationCode<SHA256> {
-        var hmac = HMAC<SHA256>(key: key)
-        hmac.update(data: Data(node.utf8))
-        hmac.update(data: [UInt8(ascii: " ")])
-        body.withUnsafeReadableBytes { hmac.update(data: $0) }
-        return hmac.finalize()
+    /// What a batch's signature covers, `NODE BODY`, hashed without copying the body.
+    private static func write(_ body: ByteBuffer, by node: String, into hash: inout SHA256) {
+        var node = node
+        node.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: UInt8(ascii: " ")) { hash.update(bufferPointer: $0) }
+        body.withUnsafeReadableBytes { hash.update(bufferPointer: $0) }
     }
 
     private func signed(_ body: ByteBuffer, by node: String) -> ByteBuffer {
-        let signature = Data(authenticationCode(of: body, by: node)).base64EncodedString()
+        let signature = Data(key.authenticationCode { Self.write(body, by: node, into: &$0) }).base64EncodedString()
         var buffer = ByteBuffer()
         buffer.reserveCapacity(node.utf8.count + 46 + body.readableBytes)
         buffer.writeString(node)
@@ -132,7 +132,8 @@ struct ClusterPayload: Sendable {
 
     private func sign(_ envelope: ClusterEnvelope) throws -> String {
         let json = String(decoding: try encoder.encode(envelope.event), as: UTF8.self)
-        let signature = HMAC<SHA256>.authenticationCode(for: Data("\(envelope.node) \(json)".utf8), using: key)
+        var signed = "\(envelope.node) \(json)"
+        let signature = key.authenticationCode { hash in signed.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) } }
         return "\(envelope.node) \(Data(signature).base64EncodedString()) \(json)"
     }
 }
