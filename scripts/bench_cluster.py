@@ -22,7 +22,8 @@ conversation's publisher on A and its subscriber on B (`--publisher-url`), so th
 bus, and steps its rate up, open loop; C follows one conversation of its own and none of the load's. Per
 step: cross-node p50/p99, lost updates, and the CPU of A and B per update; then what C heard of the load
 and the CPU it spent meanwhile, and the highest step of each bus under 50 ms at p99. A window at the first
-step's rate runs first and is not counted.
+step's rate runs first and is not counted. `--rounds N` runs both buses N times in turns and reports the
+median ceiling of each (one window spoilt by the machine's neighbours otherwise decides a run).
 
 Needs Python 3.11, websocket-client, PostgreSQL's psql and pgbench (nats-server for buses). Every child process is stopped at
 the end, on error too (and gets SIGTERM if this script dies).
@@ -453,31 +454,44 @@ def buses(args):
     print(f"logs in {logs}", flush=True)
     try:
         nats_urls = start_nats(3, logs)
-        results = {}
-        for bus in ("notify", "nats"):
-            print(f"bus {bus}: {args.conversations} conversations, steps {steps_of(args, bus)}", flush=True)
-            results[bus] = run_bus(args, binary, bus, nats_urls, logs)
-        print("\n| bus | updates/s offered | received | lost | p50 (ms) | p99 (ms) | max (ms) | CPU of A and B per update (µs) |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for bus, result in results.items():
-            for row in result["report"]["results"]:
-                print(f"| {bus} | {row['offeredDeliveriesPerSecond']:.0f} | {row['samples']} | {row.get('lost') or 0} |"
-                      f" {row['latencyP50'] / 1e3:.2f} | {row['latencyP99'] / 1e3:.2f} | {row['latencyMax'] / 1e3:.2f} |"
-                      f" {row['serverCPUMicrosPerDeliveredFrame']:.1f} |")
-        print("\n| bus | node C: events of the load heard | node C: CPU seconds meanwhile | bench wall time (s) |")
-        print("|---|---:|---:|---:|")
-        for bus, result in results.items():
-            print(f"| {bus} | {result['c_heard']:.0f} | {result['c_cpu']:.2f} | {result['elapsed']:.0f} |")
-        ceilings = {bus: ceiling(result["report"]["results"]) for bus, result in results.items()}
-        for bus, (top, gap) in ceilings.items():
-            print(f"{bus}: highest step under 50 ms at p99 with nothing lost: {top if top else 'none'}"
-                  + (" (a lower step did not hold)" if gap else ""))
-        if all(top for top, _ in ceilings.values()):
-            print(f"NATS over NOTIFY: {ceilings['nats'][0] / ceilings['notify'][0]:.1f}x"
-                  " (a ceiling at the highest step run is a floor of the real one)")
-        for bus, result in results.items():
-            if result["problems"]:
-                print(f"{bus}: {len(result['problems'])} warning/error lines, e.g. {result['problems'][:3]}")
+        rounds = []
+        for number in range(1, args.rounds + 1):
+            results = {}
+            for bus in ("notify", "nats"):
+                print(f"round {number}, bus {bus}: {args.conversations} conversations, steps {steps_of(args, bus)}", flush=True)
+                results[bus] = run_bus(args, binary, bus, nats_urls, logs)
+            rounds.append(results)
+        print("\n| round | bus | updates/s offered | received | lost | p50 (ms) | p99 (ms) | max (ms) | CPU of A and B per update (µs) |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+        for number, results in enumerate(rounds, 1):
+            for bus, result in results.items():
+                for row in result["report"]["results"]:
+                    print(f"| {number} | {bus} | {row['offeredDeliveriesPerSecond']:.0f} | {row['samples']} | {row.get('lost') or 0} |"
+                          f" {row['latencyP50'] / 1e3:.2f} | {row['latencyP99'] / 1e3:.2f} | {row['latencyMax'] / 1e3:.2f} |"
+                          f" {row['serverCPUMicrosPerDeliveredFrame']:.1f} |")
+        print("\n| round | bus | node C: events of the load heard | node C: CPU seconds meanwhile | bench wall time (s) |")
+        print("|---:|---|---:|---:|---:|")
+        for number, results in enumerate(rounds, 1):
+            for bus, result in results.items():
+                print(f"| {number} | {bus} | {result['c_heard']:.0f} | {result['c_cpu']:.2f} | {result['elapsed']:.0f} |")
+        print("\nthe highest step under 50 ms at p99 with nothing lost (a ceiling at the highest step run is a floor of the real one):")
+        tops = {"notify": [], "nats": []}
+        for number, results in enumerate(rounds, 1):
+            ceilings = {bus: ceiling(result["report"]["results"]) for bus, result in results.items()}
+            for bus, (top, _) in ceilings.items():
+                tops[bus].append(top or 0)
+            ratio = f"{ceilings['nats'][0] / ceilings['notify'][0]:.1f}x" if all(top for top, _ in ceilings.values()) else "-"
+            gaps = [bus for bus, (_, gap) in ceilings.items() if gap]
+            print(f"  round {number}: NOTIFY {ceilings['notify'][0] or 'none'}, NATS {ceilings['nats'][0] or 'none'}, NATS over NOTIFY {ratio}"
+                  + (f" (a lower step of {', '.join(gaps)} did not hold)" if gaps else ""))
+        if len(rounds) > 1:
+            medians = {bus: sorted(values)[len(values) // 2] for bus, values in tops.items()}
+            ratio = f"{medians['nats'] / medians['notify']:.1f}x" if medians["notify"] else "-"
+            print(f"  median of {len(rounds)} rounds (none counts as 0): NOTIFY {medians['notify']}, NATS {medians['nats']}, NATS over NOTIFY {ratio}")
+        for number, results in enumerate(rounds, 1):
+            for bus, result in results.items():
+                if result["problems"]:
+                    print(f"round {number}, {bus}: {len(result['problems'])} warning/error lines, e.g. {result['problems'][:3]}")
     finally:
         stop_children()
 
@@ -504,6 +518,8 @@ def main():
     both.add_argument("--notify-steps", type=int, nargs="+",
                       help="NOTIFY's own steps, to spare windows far past its ceiling (default: --steps)")
     both.add_argument("--seconds", type=int, default=5, help="each step's window")
+    both.add_argument("--rounds", type=int, default=1,
+                      help="rounds, each NOTIFY then NATS on fresh nodes; with more than one, the median ceilings' ratio too")
     both.add_argument("--no-warmup-window", dest="warmup_window", action="store_false",
                       help="count the first window too (by default a window at the first step's rate runs first, uncounted)")
     args = parser.parse_args()
