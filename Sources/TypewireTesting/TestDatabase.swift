@@ -37,8 +37,13 @@ public enum TestDatabase {
         configuration.options.maximumConnections = 1
         let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "typewire.test-database"))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
+            let (started, start) = AsyncStream.makeStream(of: Never.self)
+            group.addTask {
+                start.finish()
+                await client.run()
+            }
             defer { group.cancelAll() }
+            for await _ in started {}  // so the query does not log that `run()` has not begun
             for try await _ in try await client.query(PostgresQuery(unsafeSQL: sql)) {}
         }
     }

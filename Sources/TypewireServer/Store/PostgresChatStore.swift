@@ -11,17 +11,24 @@ public final class PostgresChatStore: ChatStore {
     private let runner: Task<Void, Never>
     let logger: Logger
 
-    private init(client: PostgresClient, logger: Logger) {
+    /// Starts the pool's task and returns once it runs: a query leased before `run()` began waits for it
+    /// anyway, but postgres-nio logs a warning for each (three at every node's start, for the migration).
+    private init(client: PostgresClient, logger: Logger) async {
         self.client = client
         self.logger = logger
-        runner = Task { await client.run() }
+        let (started, start) = AsyncStream.makeStream(of: Never.self)
+        runner = Task {
+            start.finish()
+            await client.run()
+        }
+        for await _ in started {}
     }
 
     /// Connects to the database and migrates its schema.
     /// - Parameter url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
     /// - Throws: ``StoreError`` for a URL that cannot be used; the database's error if it cannot be reached.
     public static func open(url: String, logger: Logger = Logger(label: "typewire.store")) async throws -> PostgresChatStore {
-        let store = PostgresChatStore(
+        let store = await PostgresChatStore(
             client: PostgresClient(configuration: try PostgresURL(url).configuration, backgroundLogger: logger), logger: logger)
         do {
             try await store.migrate()

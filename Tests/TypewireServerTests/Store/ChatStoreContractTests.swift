@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import NIOConcurrencyHelpers
 import Testing
 import TypewireCore
 import TypewireTesting
@@ -386,11 +388,44 @@ struct PostgresChatStoreTests {
     @Test func concurrentPutsKeepAConversationsRules() async throws { try await contract.concurrentPutsKeepAConversationsRules() }
     @Test func concurrentAddsStopAtTheLimit() async throws { try await contract.concurrentAddsStopAtTheLimit() }
 
+    /// postgres-nio warns for every query leased before its pool's `run()` began; a store that opens
+    /// (and migrates) right after starting its pool would log three warnings at every node's start.
+    @Test func openingLogsNoWarning() async throws {
+        let records = LogRecords()
+        let logger = Logger(label: "typewire.store-test") { _ in records }
+        let store = try await PostgresChatStore.open(url: try await TestDatabase.create(), logger: logger)
+        _ = try await store.participants(of: "nowhere")
+        let warnings = records.messages(atLeast: .warning)
+        await store.close()
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
     @Test func aURLThatCannotBeUsedSaysWhyWithoutItsPassword() async throws {
         await #expect {
             _ = try await PostgresChatStore.open(url: "mysql://root:secret@db/x")
         } throws: { error in
             "\(error)".contains("postgres://USER") && !"\(error)".contains("secret")
         }
+    }
+}
+
+/// A log handler that keeps what it is given, for a test to read.
+final class LogRecords: LogHandler, @unchecked Sendable {
+    private let records = NIOLockedValueBox<[(Logger.Level, String)]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        records.withLockedValue { $0.append((event.level, "\(event.message)")) }
+    }
+
+    /// The messages logged at `level` or above, in order.
+    func messages(atLeast level: Logger.Level) -> [String] {
+        records.withLockedValue { $0.filter { $0.0 >= level }.map(\.1) }
     }
 }
