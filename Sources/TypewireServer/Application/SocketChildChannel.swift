@@ -120,7 +120,13 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
+    /// Runs on the connection's own event loop (``EventLoopTaskExecutor/run(preferring:_:)``): its upgrade is
+    /// awaited, and its HTTP requests are read and answered, without a hop to another thread.
     package func handle(value: Value, logger: Logger) async {
+        await EventLoopTaskExecutor.run(preferring: value.channel.eventLoop) { await handleOnItsLoop(value, logger: logger) }
+    }
+
+    private func handleOnItsLoop(_ value: Value, logger: Logger) async {
         do {
             switch try await value.upgrade.get() {
             case .socket:

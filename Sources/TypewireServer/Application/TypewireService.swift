@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The whole server as one swift-service-lifecycle `Service`: the HTTP and WebSocket application, and
@@ -12,6 +13,8 @@ import ServiceLifecycle
 /// statement (each message in one statement), so it is consistent whenever the process stops.
 public struct TypewireService: Service {
     let application: any Service
+    /// The loop the HTTP server's own tasks prefer (``ServerService``).
+    let serverLoop: any EventLoop
     let sockets: OpenSockets
     let hub: Hub
     let bus: (any Service)?
@@ -24,7 +27,8 @@ public struct TypewireService: Service {
         // goodbyes) still reach the other nodes. The webhooks' dispatcher stops after the hub, before the bus.
         let services: [any Service] =
             (bus.map { [$0] } ?? []) + (webhooks.map { [$0] } ?? []) + [
-                HubService(hub: hub, logger: logger), ServerService(application: application, sockets: sockets, logger: logger),
+                HubService(hub: hub, logger: logger),
+                ServerService(application: application, loop: serverLoop, sockets: sockets, logger: logger),
             ]
         let group = ServiceGroup(configuration: .init(services: services, logger: logger))
         try await group.run()
@@ -33,13 +37,17 @@ public struct TypewireService: Service {
 
 /// The HTTP server, ended once its sockets have closed too: Hummingbird's `run` returns when its listener and
 /// its HTTP connections are done, and the sockets (channel handlers of ours) may still be saying goodbye.
-private struct ServerService: Service {
+///
+/// Its task, and the tasks Hummingbird adds for each connection, prefer an event loop to Swift's global
+/// executor (``EventLoopTaskExecutor/run(preferring:_:)``); each connection's task moves on to its own loop.
+struct ServerService: Service {
     let application: any Service
+    let loop: any EventLoop
     let sockets: OpenSockets
     let logger: Logger
 
     func run() async throws {
-        try await application.run()
+        try await EventLoopTaskExecutor.run(preferring: loop) { try await application.run() }
         logger.info("Shutting down: stopped listening; waiting for the open sockets to close", metadata: ["sockets": "\(sockets.count)"])
         await sockets.allClosed()
         logger.info("Shutting down: every socket closed")

@@ -51,4 +51,27 @@ struct EventLoopTaskExecutorTests {
         #expect(seen == [true, true], "nonisolated work, then the resumption after a NIO future, on the shard's loop")
         try await group.shutdownGracefully()
     }
+
+    @Test func aTaskPreferringALoopRunsThereAndSoDoItsChildTasks() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let loop = group.next()
+        let elsewhere = group.next()
+        let promise = elsewhere.makePromise(of: Void.self)
+        let seen = try await EventLoopTaskExecutor.run(preferring: loop) {
+            var seen = [await isOnLoop(loop)]
+            elsewhere.execute { promise.succeed() }
+            seen.append(try await resumesOnLoop(loop, after: promise.futureResult))
+            // As Hummingbird's server hands each connection to a task of a group.
+            let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
+            await withDiscardingTaskGroup { tasks in
+                tasks.addTask { answer.yield(await isOnLoop(loop)) }
+            }
+            answer.finish()
+            for await onLoop in answers { seen.append(onLoop) }
+            return seen
+        }
+        #expect(seen == [true, true, true], "the body, its resumption after a future kept on another loop, and a child task, all on the loop")
+        #expect(await isOnLoop(loop) == false, "the preference ends with the call")
+        try await group.shutdownGracefully()
+    }
 }
