@@ -29,12 +29,14 @@ extension HubShard {
 
     /// Hands an event to the shard from any thread, without a task: it is applied on the shard's loop, after
     /// what was handed before it from the same thread (the NATS bus, whose messages arrive on an event loop).
+    /// On the shard's own loop it is applied at once, not queued behind the loop's other work.
+    ///
+    /// Only the bus calls it, from where it reads the bus, never from the shard's own code.
     nonisolated func enqueue(_ envelope: ClusterEnvelope) {
-        eventLoop.execute {
-            self.assumeIsolated { shard in
-                guard !shard.applyNow(envelope) else { return }
-                shard.startTask { await $0.apply(envelope) }  // a message by reference: the store is read
-            }
+        guard eventLoop.inEventLoop else { return eventLoop.execute { self.enqueue(envelope) } }
+        assumeIsolated { shard in
+            guard !shard.applyNow(envelope) else { return }
+            shard.startTask { await $0.apply(envelope) }  // a message by reference: the store is read
         }
     }
 

@@ -1,0 +1,52 @@
+import NIOCore
+import NIOPosix
+import Testing
+import TypewireCore
+
+@testable import TypewireServer
+
+/// How a shard takes events from the cluster's bus (``HubShard/enqueue(_:)``).
+@Suite("HubShard: events from the cluster's bus", .timeLimit(.minutes(1)))
+struct HubShardClusterTests {
+    /// Hands another node's slice of `conversation` to its shard from `loop`, and returns what the shard's board
+    /// holds for it right after, in the same job of that loop.
+    func boardRightAfterEnqueue(from loop: any EventLoop, hub: Hub, conversation: String) async throws -> [ActivityEntry] {
+        let shard = hub.shard(for: conversation)
+        let entry = ActivityEntry(user: "bob", name: "Bob", activity: .typing, since: hub.now(), expiresAt: hub.now() + 5_000)
+        let envelope = ClusterEnvelope(node: "node-b", event: .slice(conversation: conversation, entries: [entry], serverTime: hub.now()))
+        return try await loop.submit {
+            shard.enqueue(envelope)
+            guard shard.eventLoop.inEventLoop else { return [] }
+            return shard.assumeIsolated { $0.board.entries(in: conversation) }
+        }.get()
+    }
+
+    @Test func onTheShardsLoopAnEventIsAppliedAtOnce() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let store = try await SQLiteChatStore.open(path: ":memory:")
+        let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [group.next()])
+        let entries = try await boardRightAfterEnqueue(from: group.next(), hub: hub, conversation: "group-six")
+        #expect(entries.map(\.user) == ["bob"], "applied before enqueue returned, not queued behind the loop's other work")
+        try await store.close()
+        try await group.shutdownGracefully()
+    }
+
+    @Test func fromAnotherThreadAnEventIsAppliedOnTheShardsLoopInOrder() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let (shardLoop, busLoop) = (group.next(), group.next())
+        let store = try await SQLiteChatStore.open(path: ":memory:")
+        let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [shardLoop])
+        let shard = hub.shard(for: "group-six")
+        // A slice, then an empty one from the same node: the last one handed is what the board holds.
+        let now = hub.now()
+        let typing = ActivityEntry(user: "bob", name: "Bob", activity: .typing, since: now, expiresAt: now + 5_000)
+        try await busLoop.submit {
+            shard.enqueue(ClusterEnvelope(node: "node-b", event: .slice(conversation: "group-six", entries: [typing], serverTime: now)))
+            shard.enqueue(ClusterEnvelope(node: "node-b", event: .slice(conversation: "group-six", entries: [], serverTime: now)))
+        }.get()
+        let entries = try await shardLoop.submit { shard.assumeIsolated { $0.board.entries(in: "group-six") } }.get()
+        #expect(entries.isEmpty, "both applied on the shard's loop, in the order they were handed")
+        try await store.close()
+        try await group.shutdownGracefully()
+    }
+}
