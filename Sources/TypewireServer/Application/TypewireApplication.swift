@@ -122,7 +122,8 @@ public enum TypewireApplication {
             eventLoopGroupProvider: .shared(group),
             logger: logger
         )
-        return TypewireService(application: application, serverLoop: group.next(), sockets: sockets, hub: hub, bus: bus, webhooks: webhooks, logger: logger)
+        return TypewireService(
+            application: application, serverLoop: group.next(), sockets: sockets, hub: hub, bus: bus, webhooks: webhooks, logger: logger)
     }
 
     /// Whether a request may open a socket: the socket path, and, when origins are configured, no browser

@@ -70,7 +70,8 @@ struct EventLoopTaskExecutorTests {
             for await onLoop in answers { seen.append(onLoop) }
             return seen
         }
-        #expect(seen == [true, true, true], "the body, its resumption after a future kept on another loop, and a child task, all on the loop")
+        #expect(
+            seen == [true, true, true], "the body, its resumption after a future kept on another loop, and a child task, all on the loop")
         #expect(await isOnLoop(loop) == false, "the preference ends with the call")
         try await group.shutdownGracefully()
     }

@@ -24,7 +24,8 @@ struct HubShardClusterTests {
     @Test func onTheShardsLoopAnEventIsAppliedAtOnce() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let store = try await SQLiteChatStore.open(path: ":memory:")
-        let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [group.next()])
+        let hub = Hub(
+            store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [group.next()])
         let entries = try await boardRightAfterEnqueue(from: group.next(), hub: hub, conversation: "group-six")
         #expect(entries.map(\.user) == ["bob"], "applied before enqueue returned, not queued behind the loop's other work")
         try await store.close()
@@ -35,7 +36,8 @@ struct HubShardClusterTests {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let (shardLoop, busLoop) = (group.next(), group.next())
         let store = try await SQLiteChatStore.open(path: ":memory:")
-        let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [shardLoop])
+        let hub = Hub(
+            store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [shardLoop])
         let shard = hub.shard(for: "group-six")
         // A slice, then an empty one from the same node: the last one handed is what the board holds.
         let now = hub.now()
