@@ -248,6 +248,14 @@ public final class Hub: Sendable {
         await shard(of: frame).handle(frame, from: id, readAt: readAt)
     }
 
+    /// Handles a frame at once on `shard`, when its conversation is that shard's and nothing in it waits for
+    /// the store (``HubShard/handleAtOnce(_:from:readAt:)``).
+    /// - Returns: false, having done nothing, when it must go through ``handle(_:from:readAt:isolation:)``.
+    func handleAtOnce(_ frame: ClientFrame, from id: ConnectionID, readAt: NIODeadline? = nil, on shard: isolated HubShard) -> Bool {
+        guard self.shard(of: frame) === shard else { return false }
+        return shard.handleAtOnce(frame, from: id, readAt: readAt)
+    }
+
     /// Drops activity whose time ran out in every shard and tells the subscribers.
     /// - Returns: When the next entry expires (server milliseconds), if any.
     @discardableResult

@@ -4,23 +4,45 @@ import TypewireCore
 // Activity: who is doing what where, its expiry, pacing, and the views of users who blocked someone.
 extension HubShard {
     func setActivity(_ activity: Activity, in conversation: String, thread: String? = nil, from id: ConnectionID) async {
-        guard let identity = connections[id]?.identity else { return }
+        guard case .lookUp(let user) = setActivityIfKnown(activity, in: conversation, thread: thread, from: id) else { return }
+        guard await ensureParticipant(user, of: conversation, from: id, ref: "activity", request: .activity) else { return }
+        applyActivity(activity, in: conversation, thread: thread, from: id)
+    }
+
+    /// What ``setActivityIfKnown(_:in:thread:from:)`` left to do.
+    enum ActivityStep: Equatable {
+        /// Nothing: the activity was set, or refused with an answer, or the socket is gone.
+        case done
+        /// Whether the user is in the conversation must be read first; nothing was done yet.
+        case lookUp(user: String)
+    }
+
+    /// Sets a socket's activity without waiting, unless the user's membership must be read first: a stop only
+    /// removes what this socket was doing there, which it was admitted to, and a conversation whose
+    /// participants are cached is checked there.
+    func setActivityIfKnown(_ activity: Activity, in conversation: String, thread: String? = nil, from id: ConnectionID) -> ActivityStep {
+        guard let identity = connections[id]?.identity else { return .done }
         if let detail = activity.detail, detail.count > configuration.typing.maxDetailLength {
             let limit = configuration.typing.maxDetailLength
-            return reply(
+            reply(
                 to: id,
                 .init(
                     code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).",
                     ref: "activity", request: .activity))
+            return .done
         }
         if let thread, !isThreadID(thread) {
-            return reply(to: id, Self.badThread(ref: "activity", request: .activity))
+            reply(to: id, Self.badThread(ref: "activity", request: .activity))
+            return .done
         }
-        // A stop only removes what this socket was doing there, which it was admitted to: no lookup.
-        if activity.isActive {
-            guard await ensureParticipant(identity.userID, of: conversation, from: id, ref: "activity", request: .activity) else { return }
-        }
-        guard connections[id] != nil, users.sharesTyping(identity.userID) else { return }
+        if activity.isActive, members[conversation]?.contains(identity.userID) != true { return .lookUp(user: identity.userID) }
+        applyActivity(activity, in: conversation, thread: thread, from: id)
+        return .done
+    }
+
+    /// Records an admitted socket's activity and tells whom it concerns.
+    private func applyActivity(_ activity: Activity, in conversation: String, thread: String?, from id: ConnectionID) {
+        guard let identity = connections[id]?.identity, users.sharesTyping(identity.userID) else { return }
         // What the socket did before, only when a webhook is told of changes: no lookup per frame otherwise.
         let previous = webhooks?.wants(.activityChanged) == true ? board.activity(of: id, in: conversation, thread: thread) : nil
         if board.set(activity, in: conversation, connection: id, user: identity.userID, name: identity.name, now: now(), thread: thread) {

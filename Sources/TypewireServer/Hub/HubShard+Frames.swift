@@ -6,9 +6,7 @@ extension HubShard {
     /// Handles one frame from an authenticated socket, for a conversation of this shard (``Hub`` routes it).
     /// The socket's state machine has already turned away frames past their budgets (`InboundGate`).
     func handle(_ frame: ClientFrame, from id: ConnectionID, readAt: NIODeadline? = nil) async {
-        if let stages = metrics.stages, let readAt { stages.record(stages.readToShard, since: readAt) }
-        metrics.received(frame.type)
-        if !configuration.storage.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) { return reply(to: id, refusal) }
+        guard accepts(frame, from: id, readAt: readAt) else { return }
         switch frame {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: .hello))
@@ -33,6 +31,33 @@ extension HubShard {
         case .stream(let stream):
             await self.stream(stream, from: id)
         }
+    }
+
+    /// Handles an `activity` frame at once, without a task, when nothing in it waits for the store (a stop,
+    /// or a conversation whose participants are cached): the common case of a socket typing where it follows.
+    /// - Returns: false, having done nothing, for any other frame or when the store must be read first: then
+    ///   the frame goes to ``handle(_:from:readAt:)``.
+    func handleAtOnce(_ frame: ClientFrame, from id: ConnectionID, readAt: NIODeadline? = nil) -> Bool {
+        guard case .activity(let request) = frame, let user = connections[id]?.identity.userID else { return false }
+        guard !request.activity.isActive || members[request.conversation]?.contains(user) == true else { return false }
+        guard accepts(frame, from: id, readAt: readAt) else { return true }
+        let arrival = ContinuousClock.now
+        let step = setActivityIfKnown(request.activity, in: request.conversation, thread: request.thread, from: id)
+        assert(step == .done, "the membership was checked above")
+        metrics.relayLatency.record(ContinuousClock.now - arrival)
+        return true
+    }
+
+    /// Counts a frame as it reaches the shard, and refuses it if the server does not take its kind.
+    /// - Returns: Whether to handle it.
+    private func accepts(_ frame: ClientFrame, from id: ConnectionID, readAt: NIODeadline?) -> Bool {
+        if let stages = metrics.stages, let readAt { stages.record(stages.readToShard, since: readAt) }
+        metrics.received(frame.type)
+        if !configuration.storage.storesMessages, let refusal = Self.typingOnlyRefusal(of: frame) {
+            reply(to: id, refusal)
+            return false
+        }
+        return true
     }
 
     private func subscribe(_ id: ConnectionID, to conversation: String) async {

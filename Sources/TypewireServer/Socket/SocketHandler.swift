@@ -9,7 +9,9 @@ import TypewireCore
 /// It decides nothing itself: what happens on the channel, its timers (the hello timeout, the token's
 /// expiry, the pings) and the hub's answers go to the socket's ``SocketStateMachine``, and the actions that
 /// come back are run in one place (``run(_:)``). Frames go to the hub in order through the socket's
-/// ``SocketLane``; the hub's frames come back through the socket's ``ChannelOutbox``.
+/// ``SocketLane`` (one the hub takes at once, such as typing where the user is known, with nothing of the
+/// socket's before it, is handed over without a task); the hub's frames come back through the socket's
+/// ``ChannelOutbox``.
 ///
 /// Everything here belongs to the channel's event loop.
 final class SocketHandler: ChannelInboundHandler {
@@ -27,6 +29,8 @@ final class SocketHandler: ChannelInboundHandler {
     private var nextPing: TimerQueue.Timer?
     /// The peer's address, for ``AddressRefusals``.
     private var peer: SocketAddress?
+    /// What the hub knows the socket as, once its `hello` went through.
+    private let registration = SocketServices.Registration()
 
     /// NIO's water marks of a socket's unsent bytes: past the high one the socket is read no more until its
     /// peer has read down to the low one.
@@ -47,7 +51,7 @@ final class SocketHandler: ChannelInboundHandler {
         )
         self.outbox = outbox
         try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.outputWaterMark)
-        let registration = SocketServices.Registration()
+        let registration = self.registration
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         let services = services
@@ -145,7 +149,10 @@ final class SocketHandler: ChannelInboundHandler {
             outbox?.channel.setOption(ChannelOptions.autoRead, value: read).whenFailure { _ in }
         case .submit(let work):
             let readAt = services.hub.metrics.stages == nil ? nil : NIODeadline.now()
-            if lane?.submit((work, readAt)) == true { run(machine.laneFilled()) }
+            let pause = lane?.submit((work, readAt)) { [services, registration] item, shard in
+                services.performAtOnce(item.0, readAt: item.1, on: shard, registration: registration)
+            }
+            if pause == true { run(machine.laneFilled()) }
         case .sendHelloFailure(let code, let message):
             outbox?.send(SocketServices.helloFailure(code, message))
         case .sendRefreshed(let expiresAt):

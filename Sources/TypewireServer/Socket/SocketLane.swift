@@ -50,6 +50,19 @@ final class SocketLane<Item: Sendable, Owner: EventLoopActor>: Sendable {
         return pause
     }
 
+    /// Runs an item at once, on the owner, when nothing waits or runs in the lane and the caller is on the
+    /// owner's loop, if `now` can do it without waiting (it returns false, having done nothing, when it
+    /// cannot); otherwise queues it as ``submit(_:)`` does. An item that needs no task gets none.
+    /// - Returns: Whether to stop reading the socket until `resume` is called.
+    func submit(_ item: Item, tryingNow now: @Sendable (Item, isolated Owner) -> Bool) -> Bool {
+        if owner.eventLoop.inEventLoop, state.withLockedValue({ !$0.running && $0.items.isEmpty }),
+            owner.assumeIsolated({ owner in now(item, owner) })
+        {
+            return false
+        }
+        return submit(item)
+    }
+
     private func run(on owner: isolated Owner) async {
         while true {
             let (next, resumes): (Item?, Bool) = state.withLockedValue { state in

@@ -129,6 +129,14 @@ final class SocketServices: Sendable {
         return .done
     }
 
+    /// Runs an item of a socket's work at once on the hub's shard of the socket's loop, when it asks nothing
+    /// of the socket and waits for nothing (an `activity` frame where the user is known to be a participant).
+    /// - Returns: false, having done nothing, when it must go through ``perform(_:readAt:on:outbox:registration:)``.
+    func performAtOnce(_ work: Work, readAt: NIODeadline? = nil, on shard: isolated HubShard, registration: Registration) -> Bool {
+        guard case .frame(let frame) = work, let id = registration.connection else { return false }
+        return hub.handleAtOnce(frame, from: id, readAt: readAt, on: shard)
+    }
+
     /// A `hello`: the token checked, the socket registered with the hub (which answers `welcome`).
     private func hello(
         _ token: String, unchecked: UncheckedToken?, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration

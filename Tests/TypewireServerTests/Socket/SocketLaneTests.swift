@@ -46,4 +46,50 @@ struct SocketLaneTests {
         #expect(resumed.withLockedValue { $0 } == 1, "reading resumes once the lane caught up")
         #expect(offLoop.withLockedValue { $0 } == 0, "the work runs on its owner's event loop")
     }
+
+    @Test func anIdleLaneRunsAnItemAtOnceOnItsLoopAndABusyOneQueuesItInOrder() async throws {
+        let done = NIOLockedValueBox<[String]>([])
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (finished, finish) = AsyncStream.makeStream(of: Void.self)
+        let owner = LoopOwner()
+        let lane = SocketLane<String, LoopOwner>(
+            owner: owner,
+            work: { item, _ in
+                if item == "slow" { for await _ in gate { break } }
+                done.withLockedValue { $0.append("queued \(item)") }
+                if item == "last" { finish.yield() }
+            },
+            resume: {}
+        )
+        let atOnce: @Sendable (String, isolated LoopOwner) -> Bool = { item, owner in
+            guard item != "needs a wait" else { return false }
+            done.withLockedValue { $0.append("at once \(item)") }
+            return true
+        }
+        // Idle, on the loop: run before submit returns. An item `now` cannot do is queued (and, the lane busy,
+        // so is everything after it, in order).
+        let seenRightAfter = try await owner.eventLoop.submit {
+            _ = lane.submit("first", tryingNow: atOnce)
+            let seen = done.withLockedValue { $0 }
+            _ = lane.submit("needs a wait", tryingNow: atOnce)
+            _ = lane.submit("slow", tryingNow: atOnce)
+            _ = lane.submit("last", tryingNow: atOnce)
+            return seen
+        }.get()
+        #expect(seenRightAfter == ["at once first"])
+        open.yield()
+        for await _ in finished { break }
+        #expect(done.withLockedValue { $0 } == ["at once first", "queued needs a wait", "queued slow", "queued last"])
+        // Idle again, but off the loop: queued.
+        let (finishedAgain, finishAgain) = AsyncStream.makeStream(of: Void.self)
+        let lane2 = SocketLane<String, LoopOwner>(
+            owner: owner,
+            work: { item, _ in
+                done.withLockedValue { $0.append("queued \(item)") }
+                finishAgain.yield()
+            }, resume: {})
+        _ = lane2.submit("off the loop", tryingNow: atOnce)
+        for await _ in finishedAgain { break }
+        #expect(done.withLockedValue { $0 }.last == "queued off the loop")
+    }
 }
