@@ -3,6 +3,7 @@
 import pathlib
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -29,8 +30,24 @@ class ChatPage:
     # ---- waiting -------------------------------------------------------------------------------
 
     def wait(self, condition, timeout, message):
-        """Polls `condition(driver)` every 20 ms until it is truthy; fails with `message` after `timeout` s."""
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
+        """Polls `condition(driver)` every 20 ms until it is truthy; fails with `message` after `timeout` s,
+        saving a screenshot and adding what the page had loaded (its state and each resource's status)."""
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
+        except TimeoutException as timeout_error:
+            raise TimeoutException(f"{message}; the page then: {self.describe()}") from timeout_error
+
+    def describe(self):
+        """The page's ready state and resources, for a failure's message; a screenshot in the screenshots folder."""
+        try:
+            self.screenshots.mkdir(parents=True, exist_ok=True)
+            self.driver.save_screenshot(str(self.screenshots / "timed-out.png"))
+            return self.js(
+                "return JSON.stringify({ readyState: document.readyState, url: location.href,"
+                " resources: performance.getEntriesByType('resource').map((r) =>"
+                " [r.name.replace(location.origin, ''), r.responseStatus, Math.round(r.duration)]) })")
+        except Exception as error:  # the page itself may be what failed
+            return f"(not readable: {error})"
 
     def js(self, script, *arguments):
         return self.driver.execute_script(script, *arguments)
