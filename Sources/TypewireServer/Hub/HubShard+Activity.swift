@@ -35,9 +35,15 @@ extension HubShard {
             reply(to: id, Self.badThread(ref: "activity", request: .activity))
             return .done
         }
-        if activity.isActive, members[conversation]?.contains(identity.userID) != true { return .lookUp(user: identity.userID) }
+        guard isAdmittedWithoutLookUp(activity, in: conversation, user: identity.userID) else { return .lookUp(user: identity.userID) }
         applyActivity(activity, in: conversation, thread: thread, from: id)
         return .done
+    }
+
+    /// Whether `user` may set `activity` in `conversation` without reading the store: a stop only removes
+    /// what the socket was doing there, which it was admitted to; otherwise the cached participants say so.
+    func isAdmittedWithoutLookUp(_ activity: Activity, in conversation: String, user: String) -> Bool {
+        !activity.isActive || members[conversation]?.contains(user) == true
     }
 
     /// Records an admitted socket's activity and tells whom it concerns.

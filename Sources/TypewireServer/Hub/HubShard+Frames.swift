@@ -39,7 +39,7 @@ extension HubShard {
     ///   the frame goes to ``handle(_:from:readAt:)``.
     func handleAtOnce(_ frame: ClientFrame, from id: ConnectionID, readAt: NIODeadline? = nil) -> Bool {
         guard case .activity(let request) = frame, let user = connections[id]?.identity.userID else { return false }
-        guard !request.activity.isActive || members[request.conversation]?.contains(user) == true else { return false }
+        guard isAdmittedWithoutLookUp(request.activity, in: request.conversation, user: user) else { return false }
         guard accepts(frame, from: id, readAt: readAt) else { return true }
         let arrival = ContinuousClock.now
         let step = setActivityIfKnown(request.activity, in: request.conversation, thread: request.thread, from: id)
