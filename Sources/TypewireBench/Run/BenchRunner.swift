@@ -58,9 +58,7 @@ public struct BenchRunner: Sendable {
         if options.scenario == .expiry, targets.contains(.relay), external == nil {
             throw BenchError("The expiry scenario measures Typewire's expiry; the relay has none: use --target typewire.")
         }
-        // The server (and a lone generator) hold one descriptor per socket, plus a few dozen of their own; in the
-        // tail scenario the generator holds every target's sockets at once.
-        let held = options.scenario == .tail ? targets.count * (options.connections + options.storm) : options.connections
+        let held = options.descriptorsHeld(byTargets: targets.count)
         if options.scenario == .tail, held > BenchOptions.maxConnections {
             throw BenchError(
                 "The tail scenario keeps every target's \(options.connections + options.storm) sockets open at once: \(held) in all is over \(BenchOptions.maxConnections); use --target typewire."
