@@ -107,6 +107,7 @@ let package = Package(
             name: "TypewireTesting",
             dependencies: [
                 "TypewireServer",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 server("PostgresNIO", "postgres-nio"),
                 server("Hummingbird", "hummingbird"),
                 server("ServiceLifecycle", "swift-service-lifecycle"),

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import TypewireCore
 import TypewireServer
 
@@ -10,6 +11,10 @@ public final class HeldHistoryStore: ChatStore {
     private let holdsParticipants: Bool
     private let (reads, readsContinuation) = AsyncStream.makeStream(of: Void.self)
     private let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
+    private let historyReadCount = NIOLockedValueBox(0)
+
+    /// How many history reads reached the store so far.
+    public var historyReads: Int { historyReadCount.withLockedValue { $0 } }
 
     public init(_ store: any ChatStore, holdingParticipants: Bool = false) {
         self.store = store
@@ -28,6 +33,7 @@ public final class HeldHistoryStore: ChatStore {
 
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
         let messages = try await store.recentMessages(of: conversation, limit: limit)
+        historyReadCount.withLockedValue { $0 += 1 }
         if !holdsParticipants { await hold() }
         return messages
     }

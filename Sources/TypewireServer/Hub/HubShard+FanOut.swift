@@ -60,6 +60,7 @@ extension HubShard {
         }
         for conversation in change.abandoned {
             members.evict(conversation)
+            history.invalidate(conversation)
             pacer.forget(conversation)
             guard let cluster else { continue }
             cluster.interest(in: conversation, following: false)

@@ -77,14 +77,20 @@ extension HubShard {
         if !subscriptions.contains(id, in: conversation) { joining.begin(id, in: conversation) }
         let participants: [Participant]
         let messages: [ChatMessage]
+        var historyRead: UInt64?
         do {
             if let readToAdmit { participants = readToAdmit } else { participants = try await store.participants(of: conversation) }
-            messages =
-                configuration.storage.storesMessages
-                ? try await store.recentMessages(
-                    of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes
-                ) : []
+            if !configuration.storage.storesMessages {
+                messages = []
+            } else if let kept = history[conversation] {
+                messages = kept
+            } else {
+                if cluster == nil { historyRead = history.beginRead(of: conversation) }
+                messages = try await store.recentMessages(
+                    of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes)
+            }
         } catch {
+            if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: nil) }
             _ = joining.end(id, in: conversation)
             logger.storeFailed("subscribe failed", error: error, metadata: ["conversation": "\(conversation)"])
             return reply(
@@ -95,9 +101,12 @@ extension HubShard {
         let heldMeanwhile = joining.end(id, in: conversation, history: messages)
         // Closed, or removed from the conversation, while the store answered.
         guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
+            if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: nil) }
             return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: .subscribe))
         }
         apply(subscriptions.subscribe(id, to: conversation), to: connections[id]!)
+        // Kept once the conversation is followed here: its entry goes when the last subscriber leaves.
+        if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: messages) }
         let online = participants.map {
             Participant(id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user))
         }

@@ -11,6 +11,7 @@ extension HubShard {
     func applyParticipantRemoved(_ user: String, from conversation: String) {
         membershipChanges += 1
         members.remove(user, from: conversation)
+        history.invalidate(conversation)  // a deleted conversation goes this way, member by member
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }
         for id in users.sockets(of: user) {
             guard let connection = connections[id] else { continue }

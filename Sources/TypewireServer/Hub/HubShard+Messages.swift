@@ -104,6 +104,7 @@ extension HubShard {
 
     /// Sends a new or edited message to the conversation's subscribers, here and on the other nodes.
     private func deliverMessage(_ message: ChatMessage) {
+        history.invalidate(message.conversation)
         broadcast(Self.encode(.message(message)), as: "message", to: message.conversation, message: message)
         cluster?.publish(.message(message))  // by reference if too large for the bus (`ClusterPayload`)
     }

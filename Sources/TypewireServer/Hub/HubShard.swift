@@ -58,6 +58,8 @@ actor HubShard: EventLoopActor {
     /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
     var joining = JoiningSubscribers()
     var members = MembershipCache()
+    /// The recent messages of the conversations followed here; kept on a single node only (``cluster`` nil).
+    var history = RecentHistoryCache()
     /// Who is online, here or elsewhere in the cluster, and what they share with whom.
     var users = UserDirectory()
     var board: ActivityBoard

@@ -7,18 +7,13 @@ import TypewireTesting
 
 @Suite("JoiningSubscribers: what is broadcast while a socket subscribes reaches it once", .timeLimit(.minutes(1)))
 struct JoiningSubscribersTests {
-    private func message(_ id: String, text: String = "Hi") -> ChatMessage {
-        ChatMessage(
-            conversation: "c", id: id, sender: "bob", senderName: "Bob", text: text, sentAt: 1, clientMessageId: "m\(id)", editedAt: nil)
-    }
-
     @Test func framesBroadcastWhileJoiningAreHeldInOrderLessTheHistory() {
         var joining = JoiningSubscribers()
         joining.hold(OutboundFrame(text: "before"), message: nil, in: "c")
         joining.begin(7, in: "c")
-        let one = message("1")
-        let two = message("2")
-        let twoEdited = message("2", text: "Hi!")
+        let one = ChatMessage.bobs("1")
+        let two = ChatMessage.bobs("2")
+        let twoEdited = ChatMessage.bobs("2", text: "Hi!")
         joining.hold(OutboundFrame(text: "one"), message: one, in: "c")
         joining.hold(OutboundFrame(text: "part"), message: nil, in: "c")
         joining.hold(OutboundFrame(text: "two"), message: two, in: "c")
