@@ -12,9 +12,12 @@ public final class HeldHistoryStore: ChatStore {
     private let (reads, readsContinuation) = AsyncStream.makeStream(of: Void.self)
     private let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
     private let historyReadCount = NIOLockedValueBox(0)
+    private let participantReadCount = NIOLockedValueBox(0)
 
     /// How many history reads reached the store so far.
     public var historyReads: Int { historyReadCount.withLockedValue { $0 } }
+    /// How many reads of a conversation's participants reached the store so far.
+    public var participantReads: Int { participantReadCount.withLockedValue { $0 } }
 
     public init(_ store: any ChatStore, holdingParticipants: Bool = false) {
         self.store = store
@@ -29,6 +32,24 @@ public final class HeldHistoryStore: ChatStore {
     /// Lets the waiting history read answer.
     public func release() {
         gateContinuation.yield()
+    }
+
+    /// Runs `reading`, which makes one held read, and `meanwhile` while that read waits; returns once
+    /// `reading` has.
+    public func run(
+        _ reading: @escaping @Sendable () async -> Void, holdingItsReadWhile meanwhile: () async throws -> Void
+    ) async rethrows {
+        let task = Task { await reading() }
+        await historyRead()
+        do {
+            try await meanwhile()
+        } catch {
+            release()
+            await task.value
+            throw error
+        }
+        release()
+        await task.value
     }
 
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
@@ -60,6 +81,7 @@ public final class HeldHistoryStore: ChatStore {
     public func conversations(of user: String) async throws -> [Conversation] { try await store.conversations(of: user) }
     public func participants(of conversation: String) async throws -> [Participant] {
         let participants = try await store.participants(of: conversation)
+        participantReadCount.withLockedValue { $0 += 1 }
         if holdsParticipants { await hold() }
         return participants
     }

@@ -202,7 +202,7 @@ struct RESTRoutes {
             throw Self.tooMany(
                 "More than \(Int(configuration.http.requestsPerUser.rate)) requests a second; slow down and try again shortly.")
         }
-        try await store.recordIfChanged(identity)
+        if try await store.recordIfChanged(identity)?.matches(identity) != true { await hub.userRecorded(identity.userID) }
         return identity
     }
 

@@ -62,6 +62,7 @@ struct ServerAPIRoutes {
             if let name = body.name { try checkLength(of: name, field: "name") }
             let user = Identity(userID: id, name: DisplayName.cleaned(body.name), isBot: body.bot ?? false)
             try await store.putUser(user)
+            await hub.userRecorded(id)
             return User(id: id, name: user.name, bot: user.isBot)
         }
         api.put("conversations/:id") { request, context -> EditedResponse<ConversationState> in

@@ -149,6 +149,7 @@ public final class Hub: Sendable {
         }
         // The bot flag the server API set holds whatever the token says; a token without a name keeps the stored one.
         let stored = record.stored
+        let renamed = stored?.matches(identity) != true  // the store wrote the user
         let identity = stored?.applied(to: identity) ?? identity
         // Checked again after the waits: the server may be shutting down, and other sockets of the user may
         // have connected meanwhile. The socket's place is taken here, before the shards hear of it.
@@ -163,7 +164,7 @@ public final class Hub: Sendable {
             sharesPresence: stored?.sharesPresence ?? true
         )
         for shard in shards {
-            await shard.register(id, identity: identity, outbox: outbox, budget: budget, settings: settings)
+            await shard.register(id, identity: identity, outbox: outbox, budget: budget, settings: settings, renamed: renamed)
         }
         metrics.connections.increment()
         outbox.onOverflow { await self.cutOff(id) }
@@ -321,6 +322,12 @@ public final class Hub: Sendable {
     public func sharingChanged(_ shares: Bool, for user: String) async {
         cluster?.publish(.sharing(user: user, shares: shares))
         for shard in shards { await shard.applySharingChanged(shares, for: user) }
+    }
+
+    /// A user's name or role was recorded anew (REST, or the server API): participant lists read before are
+    /// read again.
+    public func userRecorded(_ user: String) async {
+        for shard in shards { await shard.forgetNames(of: user) }
     }
 
     /// A user turned sharing their presence on or off: they go offline (or come online) for everyone at once,

@@ -6,7 +6,11 @@ extension HubShard {
     /// Registers a socket the hub admitted; the user's presence is announced in this shard's conversations if
     /// it is the user's first socket.
     /// - Parameter settings: What the store says of the user: their blocks both ways and what they share.
-    func register(_ id: ConnectionID, identity: Identity, outbox: any Outbox, budget: SocketBudget, settings: UserSettings) {
+    /// - Parameter renamed: The handshake recorded a new name or role for the user (or a new user).
+    func register(
+        _ id: ConnectionID, identity: Identity, outbox: any Outbox, budget: SocketBudget, settings: UserSettings, renamed: Bool
+    ) {
+        if renamed { forgetNames(of: identity.userID) }
         connections[id] = Connection(identity: identity, outbox: outbox, budget: budget)
         if users.connect(id, of: identity.userID, settings: settings) { announcePresence(of: identity.userID, online: true) }
     }

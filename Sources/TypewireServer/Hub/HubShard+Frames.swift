@@ -79,7 +79,15 @@ extension HubShard {
         let messages: [ChatMessage]
         var historyRead: UInt64?
         do {
-            if let readToAdmit { participants = readToAdmit } else { participants = try await store.participants(of: conversation) }
+            if let readToAdmit {
+                participants = readToAdmit
+            } else if let named = members.participants(of: conversation) {
+                participants = named
+            } else {
+                let version = (membershipChanges, nameChanges)
+                participants = try await store.participants(of: conversation)
+                if version == (membershipChanges, nameChanges) { keepNames(participants, of: conversation) }
+            }
             if !configuration.storage.storesMessages {
                 messages = []
             } else if let kept = history[conversation] {

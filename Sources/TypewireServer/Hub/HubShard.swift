@@ -67,6 +67,8 @@ actor HubShard: EventLoopActor {
     var pacer: ActivityPacer
     /// Counts membership changes, so that a participant list read from the store during a change is not cached.
     var membershipChanges = 0
+    /// Counts the users whose name may have changed, so that a list of names read meanwhile is not kept.
+    var nameChanges = 0
     /// Replies being streamed, the node's (a bot's cap counts its replies in every shard).
     let streams: SharedOpenReplies
     /// Where events for the other nodes of a cluster go; nil on a single node.

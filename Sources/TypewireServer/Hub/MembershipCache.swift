@@ -1,13 +1,24 @@
+import TypewireCore
+
 /// The participants of the conversations a node is busy with, indexed both ways: who is in a conversation
 /// (checked on every frame), and which cached conversations a user is in (to announce their presence
 /// without scanning them all). The hub fills it from the store and drops a conversation nobody follows.
+///
+/// With them, the list a `subscribe` answers with (each participant's name) where the hub keeps it
+/// (``keepNames(_:of:)``): gone when someone joins or leaves, or when a participant's name changes.
 struct MembershipCache {
     private var membersOf: [String: Set<String>] = [:]
     private var conversationsOf: [String: Set<String>] = [:]
+    private var namedOf: [String: [Participant]] = [:]
 
     /// A conversation's participants, if cached.
     subscript(conversation: String) -> Set<String>? {
         membersOf[conversation]
+    }
+
+    /// A conversation's participants with their names, as last kept.
+    func participants(of conversation: String) -> [Participant]? {
+        namedOf[conversation]
     }
 
     /// The cached conversations a user is in.
@@ -22,20 +33,36 @@ struct MembershipCache {
         for user in members { conversationsOf[user, default: []].insert(conversation) }
     }
 
+    /// Keeps a cached conversation's participants with their names, if they are its members as cached.
+    mutating func keepNames(_ participants: [Participant], of conversation: String) {
+        guard let members = membersOf[conversation], members.count == participants.count,
+            participants.allSatisfy({ members.contains($0.id) })
+        else { return }
+        namedOf[conversation] = participants
+    }
+
+    /// A user's name may have changed: the lists that name them go.
+    mutating func forgetNames(of user: String) {
+        for conversation in conversations(of: user) { namedOf[conversation] = nil }
+    }
+
     /// A participant joined a conversation (nothing to do if it is not cached).
     mutating func add(_ user: String, to conversation: String) {
+        namedOf[conversation] = nil
         guard membersOf[conversation]?.insert(user).inserted == true else { return }
         conversationsOf[user, default: []].insert(conversation)
     }
 
     /// A participant left a conversation.
     mutating func remove(_ user: String, from conversation: String) {
+        namedOf[conversation] = nil
         guard membersOf[conversation]?.remove(user) != nil else { return }
         forget(conversation, of: user)
     }
 
     /// Drops a conversation from the cache.
     mutating func evict(_ conversation: String) {
+        namedOf[conversation] = nil
         guard let members = membersOf.removeValue(forKey: conversation) else { return }
         for user in members { forget(conversation, of: user) }
     }

@@ -1,4 +1,5 @@
 import Testing
+import TypewireCore
 
 @testable import TypewireServer
 
@@ -31,5 +32,29 @@ final class MembershipCacheTests {
         cache.cache(["bob"], of: "c1")
         #expect(cache.conversations(of: "alice").isEmpty)
         #expect(cache["c1"] == ["bob"])
+    }
+
+    @Test func namesAreKeptForTheCachedMembersAndGoWithAnyChangeOfThem() {
+        let alice = Participant(id: "alice", name: "Alice", online: false)
+        let bob = Participant(id: "bob", name: "Bob", online: false)
+        cache.keepNames([alice, bob], of: "c1")
+        #expect(cache.participants(of: "c1") == nil, "not cached: nothing to keep them for")
+        cache.cache(["alice", "bob"], of: "c1")
+        cache.keepNames([alice], of: "c1")
+        #expect(cache.participants(of: "c1") == nil, "a list that is not the members")
+        cache.keepNames([alice, bob], of: "c1")
+        #expect(cache.participants(of: "c1") == [alice, bob])
+        cache.add("carol", to: "c1")
+        #expect(cache.participants(of: "c1") == nil)
+
+        cache.cache(["alice", "bob"], of: "c1")
+        cache.cache(["bob", "carol"], of: "c2")
+        cache.keepNames([alice, bob], of: "c1")
+        cache.keepNames([bob, Participant(id: "carol", name: "Carol", online: false)], of: "c2")
+        cache.forgetNames(of: "alice")
+        #expect(cache.participants(of: "c1") == nil)
+        #expect(cache.participants(of: "c2") != nil)
+        cache.remove("carol", from: "c2")
+        #expect(cache.participants(of: "c2") == nil)
     }
 }

@@ -115,11 +115,11 @@ struct RecentHistoryCacheTests {
         let (alice, bob, carol) = (
             try await Socket("alice", on: node.hub), try await Socket("bob", on: node.hub), try await Socket("carol", on: node.hub)
         )
-        let subscribing = Task { await node.hub.handle(.subscribe(.init(conversation: group)), from: alice.id) }
-        await node.store.historyRead()
-        await node.hub.handle(.send(.init(conversation: group, clientMessageId: "m1", text: "Pizza?")), from: bob.id)
-        node.store.release()
-        await subscribing.value
+        await node.store.run { [group] in
+            await node.hub.handle(.subscribe(.init(conversation: group)), from: alice.id)
+        } holdingItsReadWhile: {
+            await node.hub.handle(.send(.init(conversation: group, clientMessageId: "m1", text: "Pizza?")), from: bob.id)
+        }
 
         node.store.release()
         await node.hub.handle(.subscribe(.init(conversation: group)), from: carol.id)
