@@ -64,15 +64,6 @@ public struct BenchOptions: Codable, Sendable {
 
     /// The most sockets a run may open.
     public static let maxConnections = 60_000
-
-    /// The most descriptors a process of the run holds at once for its sockets (a few dozen of its own come on
-    /// top): the server, and a lone generator, one per socket; in the tail scenario the generator holds every
-    /// target's sockets at once, and during a storm the dropped sockets may still be closing (on the storm's
-    /// loop, at nice 19) while their replacements connect, so the storm counts once more.
-    func descriptorsHeld(byTargets targets: Int) -> Int {
-        guard scenario == .tail else { return connections }
-        return targets * (connections + storm) + storm
-    }
     /// The longest measured window, in seconds.
     public static let maxDuration = 600.0
     /// The most frames one socket may send a second (Typewire's default rate limit).
@@ -86,6 +77,15 @@ public struct BenchOptions: Codable, Sendable {
     public static let framesPerSession = 3
     /// Seconds the sockets may still receive after the window, before counting.
     public static let drain = 2.0
+
+    /// The most descriptors a process of the run holds at once for its sockets (a few dozen of its own come on
+    /// top): the server, and a lone generator, one per socket; in the tail scenario the generator holds every
+    /// target's sockets at once, and during a storm the dropped sockets may still be closing (on the storm's
+    /// loop, at nice 19) while their replacements connect, so the storm counts once more.
+    func descriptorsHeld(byTargets targets: Int) -> Int {
+        guard scenario == .tail else { return connections }
+        return targets * (connections + storm) + storm
+    }
 
     /// Creates options; ``validate()`` checks them.
     public init(

@@ -14,13 +14,13 @@ extension HubShard {
     /// or if the membership changed while the store answered: the list may be behind it).
     private func readMembers(of conversation: String) async throws -> (members: Set<String>, read: [Participant]?)? {
         if let cached = members[conversation] { return (cached, nil) }
-        let version = (membershipChanges, nameChanges)
+        let version = (membershipChanges, members.nameChanges)
         let participants = try await store.participants(of: conversation)
         guard !participants.isEmpty else { return nil }
         let set = Set(participants.map(\.id))
         guard version.0 == membershipChanges else { return (members[conversation] ?? set, nil) }
         members.cache(set, of: conversation)
-        if version.1 == nameChanges { keepNames(participants, of: conversation) }
+        members.keepNames(participants, of: conversation, readAt: version.1)
         return (set, participants)
     }
 
@@ -92,17 +92,9 @@ extension HubShard {
         )
     }
 
-    /// Keeps a conversation's participant list for the next `subscribe`, on a single node only: a name changed
-    /// through another node is not told to this one.
-    func keepNames(_ participants: [Participant], of conversation: String) {
-        guard cluster == nil else { return }
-        members.keepNames(participants, of: conversation)
-    }
-
     /// A user's name may have changed (their token, REST or the server API recorded it): the participant
     /// lists that name them are read again.
     func forgetNames(of user: String) {
-        nameChanges += 1
         members.forgetNames(of: user)
     }
 }

@@ -130,7 +130,6 @@ extension HubShard {
         if message.editedAt == nil, board.clear(user: message.sender, in: message.conversation) {
             publishActivity(of: message.conversation)
         }
-        history.invalidate(message.conversation)  // none is kept in a cluster; dropped anyway, should that change
         broadcast(Self.encode(.message(message)), as: "message", to: message.conversation, message: message)
     }
 }

@@ -84,16 +84,16 @@ extension HubShard {
             } else if let named = members.participants(of: conversation) {
                 participants = named
             } else {
-                let version = (membershipChanges, nameChanges)
+                let version = members.nameChanges
                 participants = try await store.participants(of: conversation)
-                if version == (membershipChanges, nameChanges) { keepNames(participants, of: conversation) }
+                members.keepNames(participants, of: conversation, readAt: version)
             }
             if !configuration.storage.storesMessages {
                 messages = []
             } else if let kept = history[conversation] {
                 messages = kept
             } else {
-                if cluster == nil { historyRead = history.beginRead(of: conversation) }
+                historyRead = history.beginRead(of: conversation)
                 messages = try await store.recentMessages(
                     of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes)
             }

@@ -57,9 +57,9 @@ actor HubShard: EventLoopActor {
     var subscriptions = Subscriptions()
     /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
     var joining = JoiningSubscribers()
-    var members = MembershipCache()
+    var members: MembershipCache
     /// The recent messages of the conversations followed here; kept on a single node only (``cluster`` nil).
-    var history = RecentHistoryCache()
+    var history: RecentHistoryCache
     /// Who is online, here or elsewhere in the cluster, and what they share with whom.
     var users = UserDirectory()
     var board: ActivityBoard
@@ -67,8 +67,6 @@ actor HubShard: EventLoopActor {
     var pacer: ActivityPacer
     /// Counts membership changes, so that a participant list read from the store during a change is not cached.
     var membershipChanges = 0
-    /// Counts the users whose name may have changed, so that a list of names read meanwhile is not kept.
-    var nameChanges = 0
     /// Replies being streamed, the node's (a bot's cap counts its replies in every shard).
     let streams: SharedOpenReplies
     /// Where events for the other nodes of a cluster go; nil on a single node.
@@ -97,6 +95,9 @@ actor HubShard: EventLoopActor {
             deliveriesPerSecond: configuration.typing.largeGroupDeliveries
         )
         self.cluster = cluster
+        // Another node's messages and names may not reach this one: a cluster node keeps neither.
+        self.members = MembershipCache(keepsNames: cluster == nil)
+        self.history = RecentHistoryCache(byteBudget: cluster == nil ? RecentHistoryCache.defaultByteBudget : 0)
         self.webhooks = webhooks
         self.streams = streams
     }

@@ -4,12 +4,21 @@ import TypewireCore
 /// (checked on every frame), and which cached conversations a user is in (to announce their presence
 /// without scanning them all). The hub fills it from the store and drops a conversation nobody follows.
 ///
-/// With them, the list a `subscribe` answers with (each participant's name) where the hub keeps it
-/// (``keepNames(_:of:)``): gone when someone joins or leaves, or when a participant's name changes.
+/// With them, on a single node (``keepsNames``), the list a `subscribe` answers with (each participant's name)
+/// (``keepNames(_:of:readAt:)``): gone when someone joins or leaves, or when a participant's name may have changed.
 struct MembershipCache {
+    /// Whether participant lists are kept: not in a cluster, where a name changed through another node is not
+    /// told to this one.
+    let keepsNames: Bool
+    /// Counts the users whose name may have changed: a list read before one of them is not kept.
+    private(set) var nameChanges = 0
     private var membersOf: [String: Set<String>] = [:]
     private var conversationsOf: [String: Set<String>] = [:]
     private var namedOf: [String: [Participant]] = [:]
+
+    init(keepsNames: Bool = true) {
+        self.keepsNames = keepsNames
+    }
 
     /// A conversation's participants, if cached.
     subscript(conversation: String) -> Set<String>? {
@@ -33,16 +42,19 @@ struct MembershipCache {
         for user in members { conversationsOf[user, default: []].insert(conversation) }
     }
 
-    /// Keeps a cached conversation's participants with their names, if they are its members as cached.
-    mutating func keepNames(_ participants: [Participant], of conversation: String) {
-        guard let members = membersOf[conversation], members.count == participants.count,
+    /// Keeps a cached conversation's participants with their names, read when ``nameChanges`` was `version`,
+    /// if no name may have changed since and they are its members as cached (a change of membership while
+    /// they were read shows there).
+    mutating func keepNames(_ participants: [Participant], of conversation: String, readAt version: Int) {
+        guard keepsNames, version == nameChanges, let members = membersOf[conversation], members.count == participants.count,
             participants.allSatisfy({ members.contains($0.id) })
         else { return }
         namedOf[conversation] = participants
     }
 
-    /// A user's name may have changed: the lists that name them go.
+    /// A user's name may have changed: the lists that name them go, and those being read will not be kept.
     mutating func forgetNames(of user: String) {
+        nameChanges += 1
         for conversation in conversations(of: user) { namedOf[conversation] = nil }
     }
 

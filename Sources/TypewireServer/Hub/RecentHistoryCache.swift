@@ -4,8 +4,8 @@ import TypewireCore
 /// the next subscriber of a quiet conversation is answered without a trip to the store.
 ///
 /// Exact on one node, where every change of a conversation's messages passes through the shard that owns the
-/// conversation, which drops the entry (``invalidate(_:)``); a cluster keeps none, since another node's
-/// messages come by a bus that may drop them. A read that a change overtook is used once and not kept:
+/// conversation, which drops the entry (``invalidate(_:)``); a cluster keeps none (a ``byteBudget`` of 0),
+/// since another node's messages come by a bus that may drop them. A read that a change overtook is used once and not kept:
 /// ``beginRead(of:)`` hands out a ticket that a change voids. What it holds is bounded by ``byteBudget``: the
 /// messages' text, and an allowance for each message's other fields and each entry; past it, a read is not kept.
 struct RecentHistoryCache {

@@ -39,11 +39,11 @@ struct JoiningSubscribersTests {
         let (aliceQueue, aliceFrames) = AsyncStream.makeStream(of: String.self)
         let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: QueueOutbox(frames: aliceFrames))
 
-        let subscribing = Task { await hub.handle(.subscribe(.init(conversation: "direct-alice-bob")), from: alice) }
-        await store.historyRead()
-        await hub.handle(.send(.init(conversation: "direct-alice-bob", clientMessageId: "m1", text: "Are you there?")), from: bob)
-        store.release()
-        await subscribing.value
+        await store.run {
+            await hub.handle(.subscribe(.init(conversation: "direct-alice-bob")), from: alice)
+        } holdingItsReadWhile: {
+            await hub.handle(.send(.init(conversation: "direct-alice-bob", clientMessageId: "m1", text: "Are you there?")), from: bob)
+        }
         aliceFrames.finish()
         bobFrames.finish()
         try await sqlite.close()
