@@ -38,6 +38,11 @@ public enum FrameCodec {
         ServerFrameWriter.json(frame)
     }
 
+    /// ``encodeText(_:)``'s text as UTF-8 bytes, as the server sends them: no `String` is made.
+    public static func encodeUTF8(_ frame: ServerFrame) -> [UInt8] {
+        ServerFrameWriter.utf8(frame)
+    }
+
     /// Decodes a client frame.
     public static func decodeClientFrame(_ bytes: some DataProtocol) throws(FrameDecodingError) -> ClientFrame {
         try decode(ClientFrame.self, from: bytes)

@@ -6,9 +6,14 @@
 /// every frame type on hostile strings); the fields are those of each frame's `Codable` form, nil ones
 /// left out.
 enum ServerFrameWriter {
-    /// The frame's UTF-8 JSON.
+    /// The frame's JSON.
     static func json(_ frame: ServerFrame) -> String {
-        if case .activity(let update) = frame { return ActivityFrameWriter.json(update) }
+        String(decoding: utf8(frame), as: UTF8.self)
+    }
+
+    /// The frame's JSON as UTF-8 bytes.
+    static func utf8(_ frame: ServerFrame) -> [UInt8] {
+        if case .activity(let update) = frame { return ActivityFrameWriter.utf8(update) }
         var json = JSONTextWriter(#"{"type":"#, capacity: 256)
         json.string(frame.type)
         switch frame {
@@ -62,7 +67,7 @@ enum ServerFrameWriter {
             json.field("expiresAt", refreshed.expiresAt)
         }
         json.raw("}")
-        return json.text
+        return json.bytes
     }
 
     /// `{"id":…,"name":…,"online":…}`.

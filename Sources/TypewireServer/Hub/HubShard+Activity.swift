@@ -102,9 +102,9 @@ extension HubShard {
             cluster.publish(
                 .slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
         }
-        let ids = subscriptions.subscribers(of: conversation)
-        guard !ids.isEmpty else { return pacer.forget(conversation) }
-        switch pacer.change(in: conversation, subscribers: ids.count, now: now()) {
+        let subscribers = subscriptions.subscribers(of: conversation)
+        guard !subscribers.isEmpty else { return pacer.forget(conversation) }
+        switch pacer.change(in: conversation, subscribers: subscribers.count, now: now()) {
         case .now:
             fanOutActivity(of: conversation, skipping: source)
         case .at(let time):
@@ -138,14 +138,14 @@ extension HubShard {
     /// - Parameter skipped: A socket that gets no frame: the one whose own change this update only tells.
     ///   A blocker's view is still recorded, so that it later compares against what it would have shown.
     func fanOutActivity(of conversation: String, skipping skipped: ConnectionID? = nil) {
-        let ids = subscriptions.subscribers(of: conversation)
-        guard !ids.isEmpty else { return }
+        let subscribers = subscriptions.subscribers(of: conversation)
+        guard !subscribers.isEmpty else { return }
         let entries = board.entries(in: conversation)
         var shared: OutboundFrame?  // encoded once, for the first socket that gets it
         var delivered = 0
-        for id in ids {
-            guard let connection = connections[id] else { continue }
-            let hidesAnyone = users.visibility.hidesAnyone(from: connection.identity.userID)
+        let anyoneHidden = users.visibility.hidesAnyone  // no lookup per subscriber while nobody blocked anyone
+        for (id, connection) in subscribers {
+            let hidesAnyone = anyoneHidden && users.visibility.hidesAnyone(from: connection.identity.userID)
             if id == skipped {
                 if hidesAnyone { sendActivityView(of: conversation, to: id, entries: entries, delivery: .recordOnly) }
             } else if hidesAnyone {

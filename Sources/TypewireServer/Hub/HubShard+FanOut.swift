@@ -9,10 +9,10 @@ extension HubShard {
     func broadcast(_ frame: OutboundFrame, as type: String, to conversation: String, message: ChatMessage? = nil) {
         joining.hold(frame, message: message, in: conversation)
         if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
-        let ids = subscriptions.subscribers(of: conversation)
-        for id in ids { connections[id]?.outbox.enqueue(frame) }
-        metrics.sent(type, count: ids.count)
-        metrics.fanOutDeliveries.increment(by: Int64(ids.count))
+        let subscribers = subscriptions.subscribers(of: conversation)
+        for connection in subscribers.values { connection.outbox.enqueue(frame) }
+        metrics.sent(type, count: subscribers.count)
+        metrics.fanOutDeliveries.increment(by: Int64(subscribers.count))
     }
 
     /// Tells the subscribers of the user's conversations, except those who may not see the user's presence
@@ -22,10 +22,8 @@ extension HubShard {
         for conversation in members.conversations(of: user)
         where members[conversation].map({ $0.count < configuration.typing.largeGroupSize }) ?? false {
             var text: OutboundFrame?  // encoded once, and only if a socket gets it
-            for id in subscriptions.subscribers(of: conversation) {
-                guard let connection = connections[id], users.visibility.showsPresence(of: user, to: connection.identity.userID) else {
-                    continue
-                }
+            for connection in subscriptions.subscribers(of: conversation).values {
+                guard users.visibility.showsPresence(of: user, to: connection.identity.userID) else { continue }
                 let frame = text ?? Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
                 text = frame
                 deliver(frame, as: "presence", to: connection.outbox)
@@ -47,7 +45,7 @@ extension HubShard {
 
     /// Applies what a change of ``subscriptions`` did: the gauge, the socket's budget (shared by every shard),
     /// and the caches of the conversations nobody here follows any more.
-    func apply(_ change: Subscriptions.Change, to connection: Connection) {
+    func apply(_ change: Subscriptions<Connection>.Change, to connection: Connection) {
         if change.count != 0 {
             metrics.subscriptions.increment(by: Double(change.count))
             connection.budget.addSubscriptions(change.count)
@@ -70,6 +68,6 @@ extension HubShard {
 
     /// A frame encoded once for every socket it goes to.
     static func encode(_ frame: ServerFrame) -> OutboundFrame {
-        OutboundFrame(text: FrameCodec.encodeText(frame))
+        OutboundFrame(utf8: FrameCodec.encodeUTF8(frame))
     }
 }

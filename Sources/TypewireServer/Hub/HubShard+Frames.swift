@@ -112,7 +112,8 @@ extension HubShard {
             if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: nil) }
             return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: .subscribe))
         }
-        apply(subscriptions.subscribe(id, to: conversation), to: connections[id]!)
+        let connection = connections[id]!
+        apply(subscriptions.subscribe(id, as: connection, to: conversation), to: connection)
         // Kept once the conversation is followed here: its entry goes when the last subscriber leaves.
         if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: messages) }
         let online = participants.map {

@@ -54,7 +54,7 @@ actor HubShard: EventLoopActor {
     let handshakeGate: HandshakeGate
     var connections: [ConnectionID: Connection] = [:]
     /// Which sockets follow which conversations.
-    var subscriptions = Subscriptions()
+    var subscriptions = Subscriptions<Connection>()
     /// Sockets whose subscription reads the store, and what was broadcast meanwhile.
     var joining = JoiningSubscribers()
     var members: MembershipCache

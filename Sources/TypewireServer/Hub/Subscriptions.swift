@@ -2,7 +2,11 @@
 /// fan-out, by socket for its close. Every change returns what it changed, and the shard applies that to
 /// the gauges, the socket's budget and its caches in one place (``HubShard/apply(_:to:)``). A pure value,
 /// as postgres-nio's `ListenStateMachine`.
-struct Subscriptions {
+///
+/// Each subscription keeps the socket's `Subscriber` (the shard's ``HubShard/Connection``): a fan-out reads
+/// each subscriber's outbox from the conversation's own table, without a lookup of the socket by its id
+/// (profiled, that lookup and the object it led to were a sixth of an `activity` fan-out's own work).
+struct Subscriptions<Subscriber> {
     /// What a change did.
     struct Change: Equatable {
         /// Subscriptions begun (positive) or ended (negative).
@@ -13,12 +17,12 @@ struct Subscriptions {
         var abandoned: [String] = []
     }
 
-    private var byConversation: [String: Set<ConnectionID>] = [:]
+    private var byConversation: [String: [ConnectionID: Subscriber]] = [:]
     private var byConnection: [ConnectionID: Set<String>] = [:]
 
-    /// The sockets following a conversation.
-    func subscribers(of conversation: String) -> Set<ConnectionID> {
-        byConversation[conversation] ?? []
+    /// The sockets following a conversation, each with its subscriber.
+    func subscribers(of conversation: String) -> [ConnectionID: Subscriber] {
+        byConversation[conversation] ?? [:]
     }
 
     /// Whether anyone here follows the conversation.
@@ -33,13 +37,13 @@ struct Subscriptions {
 
     /// Whether a socket follows a conversation.
     func contains(_ id: ConnectionID, in conversation: String) -> Bool {
-        byConversation[conversation]?.contains(id) == true
+        byConversation[conversation]?[id] != nil
     }
 
     /// A socket follows a conversation (again: no change).
-    mutating func subscribe(_ id: ConnectionID, to conversation: String) -> Change {
+    mutating func subscribe(_ id: ConnectionID, as subscriber: Subscriber, to conversation: String) -> Change {
         let isNew = byConversation[conversation] == nil
-        guard byConversation[conversation, default: []].insert(id).inserted else { return Change() }
+        guard byConversation[conversation, default: [:]].updateValue(subscriber, forKey: id) == nil else { return Change() }
         byConnection[id, default: []].insert(conversation)
         return Change(count: 1, began: isNew ? [conversation] : [])
     }
@@ -59,7 +63,9 @@ struct Subscriptions {
 
     /// - Returns: Whether the conversation has no subscriber left.
     private mutating func removeSubscriber(_ id: ConnectionID, from conversation: String) -> Bool {
-        guard byConversation[conversation]?.remove(id) != nil, byConversation[conversation]?.isEmpty == true else { return false }
+        guard byConversation[conversation]?.removeValue(forKey: id) != nil, byConversation[conversation]?.isEmpty == true else {
+            return false
+        }
         byConversation[conversation] = nil
         return true
     }

@@ -18,6 +18,9 @@ struct UserVisibility {
         return blockers.union(blocked[viewer] ?? [])
     }
 
+    /// Whether any connected user sees nothing of someone: while none does, a fan-out asks nothing per subscriber.
+    var hidesAnyone: Bool { !blocked.isEmpty || !blockers.isEmpty }
+
     /// Whether `viewer` sees nothing of someone (their activity views are then their own).
     func hidesAnyone(from viewer: String) -> Bool {
         blocked[viewer] != nil || blockers[viewer] != nil

@@ -17,6 +17,11 @@ public struct OutboundFrame: Sendable {
         self.init(opcode: .text, payloadSize: text.utf8.count) { $0.writeString(text) }
     }
 
+    /// A text frame carrying `utf8`, which must be valid UTF-8 (``FrameCodec/encodeUTF8(_:)``'s bytes).
+    public init(utf8: [UInt8]) {
+        self.init(opcode: .text, payloadSize: utf8.count) { $0.writeBytes(utf8) }
+    }
+
     /// A close frame with a status code and a reason (cut to the 123 bytes a control frame has room for).
     init(closeCode code: WebSocketErrorCode, reason: String) {
         let reason = Self.prefix(of: reason, maxBytes: 123)

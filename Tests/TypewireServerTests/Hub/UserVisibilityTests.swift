@@ -20,8 +20,19 @@ struct UserVisibilityTests {
         visibility.setBlocked(true, user: "carol", by: "erin") { $0 == "carol" }
         #expect(visibility.hidden(from: "carol") == ["erin"])
         #expect(visibility.hidden(from: "erin").isEmpty, "Erin is not connected here: loaded from the store when she connects")
+        #expect(visibility.hidesAnyone)
         visibility.setBlocked(false, user: "carol", by: "erin") { $0 == "carol" }
         #expect(!visibility.hidesAnyone(from: "carol"))
+        #expect(!visibility.hidesAnyone, "nobody hides anyone: a fan-out asks nothing per subscriber")
+    }
+
+    @Test func aBlockedUserLeavingTakesTheirBlocksAlong() {
+        var visibility = UserVisibility()
+        #expect(!visibility.hidesAnyone)
+        visibility.connected("erin", blocked: ["carol"], blockers: [], sharesPresence: true)
+        #expect(visibility.hidesAnyone)
+        visibility.disconnected("erin")
+        #expect(!visibility.hidesAnyone)
     }
 
     @Test func twoBlocksEachWayOutliveTheEndOfOne() {
