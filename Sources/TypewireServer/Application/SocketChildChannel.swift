@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
@@ -57,6 +58,19 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
         self.acceptsPerRead = acceptsPerRead
         self.shouldUpgrade = shouldUpgrade
         self.installSocket = installSocket
+        warmUp()
+    }
+
+    /// Sets up a pipeline once, on this thread, on a channel that is no connection, before any connection
+    /// comes: its generic types are then instantiated already when the loops set up their first connections at
+    /// the same moment. The Swift runtime can crash when two threads instantiate the same generic metadata at
+    /// once: seen here as a bad pointer in `swift_checkMetadataState` under
+    /// `configureUpgradableHTTPServerPipeline`, with two loops setting up their first connections (300 opened
+    /// at once by the abuse tests); swiftlang/swift#58414 reports the same frame.
+    private func warmUp() {
+        let channel = EmbeddedChannel()
+        _ = try? configurePipeline(of: channel, logger: Logger(label: "typewire.warm-up"))
+        _ = try? channel.finish()
     }
 
     /// The size of a connection's first read, and of the buffer it keeps for reading while it is open.
@@ -75,49 +89,54 @@ package struct SocketChildChannel: ServerChildChannel, HTTPChannelHandler {
         }
         return channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.httpReads)
-            let latch = NIOLoopBound(QuiesceLatch(), eventLoop: channel.eventLoop)
-            try channel.pipeline.syncOperations.addHandler(latch.value)
-            let upgradeAsked = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
-            let upgrader = SocketUpgrader(
-                maxFrameSize: maxFrameSize,
-                shouldUpgrade: { channel, head in
-                    upgradeAsked.value = true
-                    return channel.eventLoop.makeSucceededFuture(shouldUpgrade(head) ? HTTPHeaders() : nil)
-                },
-                installSocket: { [sockets] channel in
-                    sockets.opened(channel)
-                    try installSocket(channel)
-                    channel.pipeline.syncOperations.removeHandler(latch.value, promise: nil)
-                }
-            )
-            let http1 = http1
-            let upgrades = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
-                upgraders: [upgrader],
-                notUpgradingCompletionHandler: { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-                        try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
-                        try channel.pipeline.syncOperations.addHandler(
-                            HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger)
-                        )
-                        let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
-                            wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true)
-                        )
-                        channel.pipeline.syncOperations.removeHandler(latch.value, promise: nil)
-                        return upgradeAsked.value ? .refusedUpgrade(asyncChannel) : .http(asyncChannel)
-                    }
-                }
-            )
-            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<Upgrade>(upgradeConfiguration: upgrades)
-            configuration.enablePipelining = false  // HTTP is pipelined by NIOAsyncChannel
-            configuration.enableErrorHandling = false  // Hummingbird answers errors
-            configuration.enableResponseHeaderValidation = false  // Swift HTTP Types validate already
-            configuration.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
-            configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
-            configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
-            let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
-            return Value(upgrade: upgrade, channel: channel)
+            return try configurePipeline(of: channel, logger: logger)
         }
+    }
+
+    /// A new connection's handlers: HTTP/1 with the socket upgrade. On the channel's event loop.
+    private func configurePipeline(of channel: any Channel, logger: Logger) throws -> Value {
+        let latch = NIOLoopBound(QuiesceLatch(), eventLoop: channel.eventLoop)
+        try channel.pipeline.syncOperations.addHandler(latch.value)
+        let upgradeAsked = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+        let upgrader = SocketUpgrader(
+            maxFrameSize: maxFrameSize,
+            shouldUpgrade: { channel, head in
+                upgradeAsked.value = true
+                return channel.eventLoop.makeSucceededFuture(shouldUpgrade(head) ? HTTPHeaders() : nil)
+            },
+            installSocket: { [sockets] channel in
+                sockets.opened(channel)
+                try installSocket(channel)
+                channel.pipeline.syncOperations.removeHandler(latch.value, promise: nil)
+            }
+        )
+        let http1 = http1
+        let upgrades = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                    try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
+                    try channel.pipeline.syncOperations.addHandler(
+                        HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger)
+                    )
+                    let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                        wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true)
+                    )
+                    channel.pipeline.syncOperations.removeHandler(latch.value, promise: nil)
+                    return upgradeAsked.value ? .refusedUpgrade(asyncChannel) : .http(asyncChannel)
+                }
+            }
+        )
+        var configuration = NIOUpgradableHTTPServerPipelineConfiguration<Upgrade>(upgradeConfiguration: upgrades)
+        configuration.enablePipelining = false  // HTTP is pipelined by NIOAsyncChannel
+        configuration.enableErrorHandling = false  // Hummingbird answers errors
+        configuration.enableResponseHeaderValidation = false  // Swift HTTP Types validate already
+        configuration.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
+        configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
+        configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
+        let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+        return Value(upgrade: upgrade, channel: channel)
     }
 
     /// Runs on the connection's own event loop (``EventLoopTaskExecutor/run(preferring:_:)``): its upgrade is
