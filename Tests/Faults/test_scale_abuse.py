@@ -112,12 +112,15 @@ def open_with_hello(server, token, count):
 def test_a_user_opening_sockets_in_a_loop_gets_its_handshake_budget(tmp_path, request):
     erin_token = mint_token("erin", "Erin")
     with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
-        accepted, refused = [], 0
+        accepted, refused = 0, 0
         started = time.monotonic()
         for _ in range(10):
             for ws, answer in open_with_hello(server, erin_token, 200):
                 if answer["type"] == "welcome":
-                    accepted.append(ws)
+                    # Closed at once: the user's cap of open sockets (100) stays out of the way however long
+                    # the loop takes on a slow machine, and the handshake budget alone decides.
+                    accepted += 1
+                    ws.close()
                     continue
                 assert answer["type"] == "error" and answer["code"] == "rate_limited", answer
                 assert "sockets a second" in answer["message"], answer
@@ -125,9 +128,9 @@ def test_a_user_opening_sockets_in_a_loop_gets_its_handshake_budget(tmp_path, re
                 ws.close()
                 refused += 1
         elapsed = time.monotonic() - started
-        record("two_thousand_handshakes", seconds=elapsed, accepted=len(accepted), refused=refused)
-        assert HANDSHAKE_BURST <= len(accepted) <= HANDSHAKE_BURST + HANDSHAKE_RATE * (elapsed + 1), (len(accepted), elapsed)
-        assert refused == 2_000 - len(accepted)
+        record("two_thousand_handshakes", seconds=elapsed, accepted=accepted, refused=refused)
+        assert HANDSHAKE_BURST <= accepted <= HANDSHAKE_BURST + HANDSHAKE_RATE * (elapsed + 1), (accepted, elapsed)
+        assert refused == 2_000 - accepted
         typing_still_crosses(server, mint_token("alice", "Alice"), mint_token("bob", "Bob"))
 
         # The budget comes back at its rate: within a second or so a hello is welcomed again.
@@ -139,8 +142,6 @@ def test_a_user_opening_sockets_in_a_loop_gets_its_handshake_budget(tmp_path, re
                 break
             assert time.monotonic() < deadline, "no hello welcomed within 5 s"
             time.sleep(0.1)  # polls; the refill itself is the server's business
-        for ws in accepted:
-            ws.close()
         assert server.alive()
 
 
