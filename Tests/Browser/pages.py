@@ -56,9 +56,11 @@ class ChatPage:
 
     def sign_in(self, user):
         self.driver.get(self.base_url + "/")
-        self.wait(lambda d: d.find_elements(*testid(f"pick-{user}")), 10, "the user picker shows")
+        # Liveness bounds: the first page of a run loads beside the fault tests' lane on a loaded 2-core machine
+        # (a CI run's first page showed no picker within 10 s, its scripts all loaded).
+        self.wait(lambda d: d.find_elements(*testid(f"pick-{user}")), 30, "the user picker shows")
         self.driver.find_element(*testid(f"pick-{user}")).click()
-        self.wait(lambda d: d.find_element(*testid("connection")).get_attribute("data-status") == "online", 10,
+        self.wait(lambda d: d.find_element(*testid("connection")).get_attribute("data-status") == "online", 30,
                   f"{user}'s page connects")
         return self
 
