@@ -201,8 +201,13 @@ function handleFrame(frame) {
   }
 }
 
+/** The shortest and longest interval (ms) taken from a server: 0 would be a tight loop of frames. */
+const clientIntervals = { min: 500, max: 60000 };
+const clampedInterval = (ms) => (Number.isFinite(ms) ? Math.min(Math.max(ms, clientIntervals.min), clientIntervals.max) : undefined);
+
 function welcomed(frame) {
-  const { refreshInterval, idleTimeout } = frame.config ?? {};
+  const refreshInterval = clampedInterval(frame.config?.refreshInterval);
+  const idleTimeout = clampedInterval(frame.config?.idleTimeout);
   if (refreshInterval && idleTimeout && (refreshInterval !== state.config.refreshInterval || idleTimeout !== state.config.idleTimeout)) {
     state.config = { refreshInterval, idleTimeout };
     if (!state.emitter.isAnnounced) state.emitter = new TypingEmitter(state.config);

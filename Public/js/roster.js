@@ -63,7 +63,9 @@ export class TypingRoster {
       (a, b) => a.since - b.since || (a.typer.userID < b.typer.userID ? -1 : a.typer.userID > b.typer.userID ? 1 : 0),
     );
     this.#entries = next.concat(newcomers);
-    this.unlisted = Math.max(0, (update.total ?? update.entries.length) - update.entries.length);
+    // `total` counts users (each once, whatever threads they are active in), not entries.
+    const listed = new Set(update.entries.map((entry) => entry.user)).size;
+    this.unlisted = Math.max(0, (update.total ?? listed) - listed);
   }
 
   /** Replaces the participant set; entries of users who left are dropped. */

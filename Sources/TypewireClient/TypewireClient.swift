@@ -358,7 +358,7 @@ public actor TypewireClient {
         switch frame {
         case .welcome(let welcome):
             currentUser = welcome.user.id
-            serverConfiguration = welcome.config
+            serverConfiguration = welcome.config.clampedForClients  // a 0 ms interval would be a tight loop
             welcomed = true
             setState(.connected)
             scheduleRefresh()

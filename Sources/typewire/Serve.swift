@@ -62,6 +62,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "The furthest ahead a token's exp may be, in seconds; tokens that claim to live longer are refused; default 31536000, a year (TYPEWIRE_JWT_MAX_LIFETIME)."
+    )
+    var jwtMaxLifetime: Int?
+
+    @Option(
+        help:
             "The key of the server API at /v1/server/ for your app's backend, at least 32 bytes; without it those routes do not exist (TYPEWIRE_API_KEY)."
     )
     var apiKey: String?
@@ -217,8 +223,13 @@ struct Serve: AsyncParsableCommand {
             issuer: try setting(jwtIssuer, "TYPEWIRE_JWT_ISSUER") { $0 },
             audience: try setting(jwtAudience, "TYPEWIRE_JWT_AUDIENCE") { $0 },
             nameClaim: try setting(jwtNameClaim, "TYPEWIRE_JWT_NAME_CLAIM") { $0 } ?? "name",
-            botClaim: try setting(jwtBotClaim, "TYPEWIRE_JWT_BOT_CLAIM") { $0 } ?? "role"
+            botClaim: try setting(jwtBotClaim, "TYPEWIRE_JWT_BOT_CLAIM") { $0 } ?? "role",
+            maxLifetime: try setting(jwtMaxLifetime, "TYPEWIRE_JWT_MAX_LIFETIME", Self.integer).map { .seconds($0) }
+                ?? TokenRules.defaultMaxLifetime
         )
+        guard configuration.auth.tokenRules.maxLifetime >= .seconds(1) else {
+            throw CommandError("--jwt-max-lifetime must be at least 1 second.")
+        }
         configuration.auth.clusterSecret = try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 }
         configuration.serverAPI.key = try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
         configuration.storage.storesMessages = !(noMessages || Self.isOn(environment["TYPEWIRE_NO_MESSAGES"]))

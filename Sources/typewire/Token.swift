@@ -15,7 +15,7 @@ struct Token: AsyncParsableCommand {
     @Flag(help: "Mark the user as a bot (role=bot).")
     var bot = false
 
-    @Option(help: "Lifetime in seconds.")
+    @Option(help: "Lifetime in seconds, 1 to 31536000 (a year: servers refuse tokens that live longer).")
     var lifetime: Int64 = 86_400
 
     @Option(help: "The HS256 secret (TYPEWIRE_JWT_SECRET).")
@@ -26,6 +26,9 @@ struct Token: AsyncParsableCommand {
             throw CommandError("No JWT secret: pass --jwt-secret or set TYPEWIRE_JWT_SECRET.")
         }
         guard !user.isEmpty else { throw ValidationError("--user cannot be empty.") }
+        guard (1...TokenRules.defaultMaxLifetime.components.seconds).contains(lifetime) else {
+            throw ValidationError("--lifetime must be 1 to \(TokenRules.defaultMaxLifetime.components.seconds) seconds (a year).")
+        }
         let authority = try await TokenAuthority(secret: secret)
         print(try await authority.sign(Identity(userID: user, name: name, isBot: bot), lifetime: .seconds(lifetime)))
     }

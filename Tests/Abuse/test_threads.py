@@ -46,3 +46,17 @@ def test_typing_in_many_threads_holds_at_most_four_entries_of_a_socket(tmp_path)
         # Four at most; the newest is among them (which older one gave way is decided by start time, in
         # milliseconds: frames of one millisecond tie).
         assert len(threads) == 4 and 8 in threads, threads
+
+
+def test_one_user_typing_in_many_threads_counts_once_in_total(tmp_path):
+    # Three devices of one user, four threads each: twelve entries, and still one user typing.
+    with serve(tmp_path) as server:
+        bob = welcomed(server, token("bob", "Bob"))
+        subscribed(bob, GROUP)
+        devices = [welcomed(server, token("alice", "Alice")) for _ in range(3)]
+        for device, threads in zip(devices, [range(1, 5), range(5, 9), range(9, 13)]):
+            subscribed(device, GROUP)
+            for thread in threads:
+                device.send_json({"type": "activity", "conversation": GROUP, "activity": "typing", "thread": str(thread)})
+        last = bob.next(lambda f: f["type"] == "activity" and len(f["entries"]) == 10, "ten entries listed")
+        assert {e["user"] for e in last["entries"]} == {"alice"} and last["total"] == 1, last

@@ -139,6 +139,16 @@ test('remembers how many active members the server counted but did not list', ()
   assert.equal(h.roster.unlisted, 0);
 });
 
+test('a user listed in several threads is counted once, not again as unlisted', () => {
+  const h = harness();
+  // Listed: alice in three timelines and bob; counted: them and one more.
+  const frame = update([['alice', 9000], ['alice', 9000], ['alice', 9000], ['bob', 9100]], { total: 3 });
+  frame.entries[1].thread = 't1';
+  frame.entries[2].thread = 't2';
+  h.apply(frame);
+  assert.equal(h.roster.unlisted, 1);
+});
+
 test('each timeline shows its own typers: the main one no thread, a thread only its own', () => {
   const frame = update([['alice', 9000], ['bob', 9100], ['carol', 9200]]);
   frame.entries[1].thread = '42';

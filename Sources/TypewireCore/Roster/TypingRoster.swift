@@ -84,9 +84,9 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
         var next = entries.compactMap { incoming.removeValue(forKey: $0.typer.userID) }
         next += incoming.values.sorted { ($0.since, $0.typer.userID) < ($1.since, $1.typer.userID) }
         entries = next
-        // `total` counts every timeline's entries; those of other timelines that the update lists are not
-        // this one's. A large group's unlisted entries may be any timeline's: they count here.
-        unlisted = max(0, update.total - update.entries.count)
+        // `total` counts the users active in any timeline; those the update lists are counted already (here
+        // or in another timeline). A large group's unlisted users may be any timeline's: they count here.
+        unlisted = max(0, update.total - Set(update.entries.lazy.map(\.user)).count)
     }
 
     /// Replaces the participant set; entries of users who left are dropped.

@@ -58,7 +58,8 @@ public struct ActivityUpdate: Codable, Hashable, Sendable {
     public var conversation: String
     /// The active members, at most as many as the server lists.
     public var entries: [ActivityEntry]
-    /// How many members are active in all, which may exceed `entries.count` in a large group.
+    /// How many members are active in all, each counted once whatever timelines they are active in; it may
+    /// exceed the users `entries` names in a large group.
     public var total: Int
     /// The server's clock when it built the update (milliseconds); receivers measure expiry against it.
     public var serverTime: Int64
@@ -67,7 +68,7 @@ public struct ActivityUpdate: Codable, Hashable, Sendable {
     public init(conversation: String, entries: [ActivityEntry], total: Int? = nil, serverTime: Int64) {
         self.conversation = conversation
         self.entries = entries
-        self.total = total ?? entries.count
+        self.total = total ?? Set(entries.lazy.map(\.user)).count
         self.serverTime = serverTime
     }
 }

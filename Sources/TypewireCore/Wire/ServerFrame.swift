@@ -80,6 +80,20 @@ public enum ServerFrame: Hashable, Sendable {
             self.maxFrameSize = maxFrameSize
         }
 
+        /// The shortest and longest interval a client takes from a server, in milliseconds: a `refreshInterval`
+        /// of 0 would be a tight loop of frames, a `pingInterval` of a day no liveness check at all.
+        public static let clientIntervals: ClosedRange<Int64> = 500...60_000
+
+        /// The configuration with its intervals (`refreshInterval`, `idleTimeout`, `pingInterval`) clamped to
+        /// ``clientIntervals``: what a client acts on, whatever a server (or whoever answers in its place) says.
+        public var clampedForClients: ClientConfiguration {
+            var clamped = self
+            clamped.refreshInterval = refreshInterval.clamped(to: Self.clientIntervals)
+            clamped.idleTimeout = idleTimeout.clamped(to: Self.clientIntervals)
+            clamped.pingInterval = pingInterval?.clamped(to: Self.clientIntervals)
+            return clamped
+        }
+
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             activityTTL = try container.decode(Int64.self, forKey: .activityTTL)
@@ -252,5 +266,12 @@ extension ServerFrame: Codable {
         case .error(let frame): try frame.encode(to: encoder)
         case .refreshed(let frame): try frame.encode(to: encoder)
         }
+    }
+}
+
+extension Comparable {
+    /// The value, or the nearer end of `range` if it lies outside it.
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self {
+        min(max(self, range.lowerBound), range.upperBound)
     }
 }

@@ -38,7 +38,8 @@ public enum TypewireApplication {
                 throw ConfigurationError.clusterNeedsSecret
             }
             clusterParts = ClusterParts(
-                cluster, client: postgres.client, node: node, payloads: ClusterPayload(secret: secret), metrics: metrics.cluster,
+                cluster, client: postgres.client, node: node, payloads: ClusterPayload(secret: secret, node: node),
+                metrics: metrics.cluster,
                 group: group, logger: logger)
         }
         var webhooks: WebhookService?

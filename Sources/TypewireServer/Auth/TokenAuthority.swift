@@ -85,10 +85,14 @@ public struct TokenAuthority: Sendable {
     /// Mints an HS256 token with the secret.
     /// - Parameters:
     ///   - identity: Who the token names.
-    ///   - lifetime: How long it is valid.
-    /// - Throws: ``TokenAuthorityError`` if the authority has no secret.
+    ///   - lifetime: How long it is valid, at most the rules' ``TokenRules/maxLifetime`` (a negative one mints a
+    ///     token expired already, for tests).
+    /// - Throws: ``TokenAuthorityError`` if the authority has no secret or the lifetime is out of range.
     public func sign(_ identity: Identity, lifetime: Duration = .seconds(86_400)) async throws -> String {
         guard let secretKeys else { throw TokenAuthorityError.noSecretToSign }
+        guard lifetime <= rules.maxLifetime else {
+            throw TokenAuthorityError.lifetimeTooLong(lifetime, max: rules.maxLifetime)
+        }
         // Whole seconds, as other issuers write `exp`: the token is then plain (``PlainTokenReader``).
         let expiry = (Date().timeIntervalSince1970 + Double(lifetime.components.seconds)).rounded(.down)
         let claims = TypewireClaims(

@@ -19,6 +19,13 @@ public struct TokenAuthorityError: Error, CustomStringConvertible {
         message: "This server has no --jwt-secret, so it cannot sign tokens; tokens come from the identity provider."
     )
 
+    static func lifetimeTooLong(_ lifetime: Duration, max: Duration) -> TokenAuthorityError {
+        TokenAuthorityError(
+            message:
+                "A token's lifetime of \(lifetime.components.seconds) s is over the \(max.components.seconds) s a server accepts (--jwt-max-lifetime): it would refuse the token."
+        )
+    }
+
     static func badKeySetAddress(_ text: String) -> TokenAuthorityError {
         TokenAuthorityError(message: "--jwks '\(text.prefix(200))' is not a valid address.")
     }

@@ -7,7 +7,7 @@ import TypewireCore
 /// as its JSON with a length before it. JSON coding of the slices was a fifth of a receiving node's CPU and a
 /// tenth of a sending node's (docs/BENCHMARKS.md, "The cluster's two buses").
 ///
-/// The body is read only after its signature was checked (``ClusterPayload/decodeBatch(_:)``), so it comes
+/// The body is read only after it opened under the cluster's key (``ClusterPayload``), so it comes
 /// from a node of the cluster; a body that does not read whole is still refused, never trusted in part.
 enum ClusterBatchCodec {
     /// The format of the bodies written here: 2 adds each entry's thread. A node reads format 1 too (a node

@@ -130,7 +130,7 @@ struct NotifyQueue: ClusterSink {
 }
 
 /// Counts events the bus dropped, in a metric and in the log (the first, then every thousandth): those a full
-/// queue could not take, or payloads that were not signed with the cluster's key.
+/// queue could not take, payloads that were not sealed with the cluster's key, or replayed ones.
 final class DropCount: Sendable {
     private let count = NIOLockedValueBox(0)
     private let logger: Logger
@@ -146,11 +146,21 @@ final class DropCount: Sendable {
         self.message = message
     }
 
-    /// A counter of payloads that are not signed with the cluster's key.
+    /// A counter of sealed payloads that are stale or were accepted before.
+    static func replayed(logger: Logger, counter: Counter) -> DropCount {
+        DropCount(
+            logger: logger, counter: counter,
+            message:
+                "a cluster event older than 30 s or heard before was dropped (a replay, or nodes whose clocks disagree by more than 30 s)")
+    }
+
+    /// A counter of payloads that are not sealed with the cluster's key.
     static func unsigned(logger: Logger, counter: Counter) -> DropCount {
         DropCount(
             logger: logger, counter: counter,
-            message: "a cluster event that is not signed with this cluster's key was dropped (do all nodes share the cluster secret?)")
+            message:
+                "a cluster event that is not sealed with this cluster's key was dropped (do all nodes share the cluster secret and run the same version?)"
+        )
     }
 
     func add(_ metadata: Logger.Metadata = [:]) {

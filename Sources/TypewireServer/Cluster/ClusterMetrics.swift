@@ -14,8 +14,10 @@ public struct ClusterMetrics: Sendable {
     /// Events heard for a conversation no socket of this node follows: work a bus that routes by interest
     /// spares the node.
     let eventsUnfollowed: Counter
-    /// Payloads dropped because they were not signed with the cluster's key.
+    /// Payloads dropped because they did not open under the cluster's key.
     let eventsRefused: Counter
+    /// Payloads dropped because they were stale or heard before (``ClusterReplayWindow``).
+    let eventsReplayed: Counter
     /// Conversations this node follows on a bus that routes by interest (its subscriptions there).
     let subjects: Gauge
 
@@ -32,7 +34,8 @@ public struct ClusterMetrics: Sendable {
         eventsUnfollowed = counter(
             "cluster_events_unfollowed",
             "Events heard for a conversation no socket of this node follows (zero when the bus routes by interest).")
-        eventsRefused = counter("cluster_events_refused", "Bus payloads dropped because they were not signed with the cluster's key.")
+        eventsRefused = counter("cluster_events_refused", "Bus payloads dropped because they did not open under the cluster's key.")
+        eventsReplayed = counter("cluster_events_replayed", "Bus payloads dropped because they were older than 30 s or heard before.")
         subjects = registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "typewire", metricName: "cluster_subjects", unitName: "",

@@ -4,7 +4,7 @@ import NIOCore
 import TypewireNATS
 
 /// The hub's side of the NATS bus: events are batched by subject and published once per turn of an event
-/// loop, each batch one signed NATS message (as many events as fit in the server's payload limit); and the
+/// loop, each batch one sealed NATS message (as many events as fit in the server's payload limit); and the
 /// conversations the node follows are its subscriptions.
 ///
 /// At most ``capacity`` events wait; past that the newest are dropped and counted, as on the NOTIFY bus.
@@ -109,7 +109,7 @@ final class NATSClusterOutbox: ClusterSink {
         let limit = nats.maxPayload
         for subject in subjects {
             guard let events = batches[subject] else { continue }
-            let (messages, tooLarge) = payloads.encodeBatch(events, from: node, limit: limit)
+            let (messages, tooLarge) = payloads.encodeBatch(events, subject: subject, limit: limit)
             if tooLarge > 0 {
                 logger.error("cluster events larger than the NATS server's payload limit were dropped", metadata: ["events": "\(tooLarge)"])
             }

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import TypewireNATS
 
 /// What the NATS bus hears, handled where the NATS client reads it (on its event loop, in order): each
-/// message's signature checked and its events handed to the hub's shards without a task or a hop back
+/// message opened, checked for freshness (``ClusterPayload``) and its events handed to the hub's shards without a task or a hop back
 /// (``Hub/dispatch(_:)``).
 ///
 /// Made before the hub (the NATS client that calls it exists before the hub, which publishes through it);
@@ -14,12 +14,14 @@ final class NATSClusterReceiver: Sendable {
     private let logger: Logger
     private let attached = NIOLockedValueBox<(hub: Hub, roster: ClusterRoster)?>(nil)
     private let refused: DropCount
+    private let replayed: DropCount
 
     init(payloads: ClusterPayload, metrics: ClusterMetrics, logger: Logger) {
         self.payloads = payloads
         self.metrics = metrics
         self.logger = logger
         refused = .unsigned(logger: logger, counter: metrics.eventsRefused)
+        replayed = .replayed(logger: logger, counter: metrics.eventsReplayed)
     }
 
     /// Where events go from now on.
@@ -30,8 +32,12 @@ final class NATSClusterReceiver: Sendable {
     /// Checks a message and hands its events on.
     func receive(_ message: NATSMessage) {
         guard let (hub, roster) = attached.withLockedValue({ $0 }) else { return }
-        guard let (node, events) = payloads.decodeBatch(message.payload) else {
-            return refused.add(["subject": "\(message.subject)"])
+        let node: String
+        let events: [ClusterEvent]
+        switch payloads.decodeBatch(message.payload, subject: message.subject) {
+        case .accepted(let sender, let heard): (node, events) = (sender, heard)
+        case .refused: return refused.add(["subject": "\(message.subject)"])
+        case .replayed: return replayed.add(["subject": "\(message.subject)"])
         }
         for event in events {
             if case .resync = event {

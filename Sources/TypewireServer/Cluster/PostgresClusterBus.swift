@@ -17,7 +17,7 @@ public struct PostgresClusterBus: Service {
     let client: PostgresClient
     let roster: ClusterRoster
     let outgoing: AsyncStream<ClusterEnvelope>
-    /// Signs what this node sends and checks what it hears.
+    /// Seals what this node sends and opens what it hears.
     let payloads: ClusterPayload
     let metrics: ClusterMetrics
     let logger: Logger
@@ -46,6 +46,7 @@ public struct PostgresClusterBus: Service {
     private func listen() async {
         var first = true
         let refused = DropCount.unsigned(logger: logger, counter: metrics.eventsRefused)
+        let replayed = DropCount.replayed(logger: logger, counter: metrics.eventsReplayed)
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
@@ -61,11 +62,12 @@ public struct PostgresClusterBus: Service {
                             // A node hears its own notifications: they are skipped before any decoding.
                             let payload = notification.payload
                             guard ClusterPayload.node(of: payload) != Substring(node) else { continue }
-                            guard let envelope = payloads.decode(payload) else {
-                                refused.add()
-                                continue
+                            switch payloads.decode(payload, subject: Self.channel) {
+                            case .accepted(let sender, let events):
+                                for event in events { await hub.apply(ClusterEnvelope(node: sender, event: event)) }
+                            case .refused: refused.add()
+                            case .replayed: replayed.add()
                             }
-                            await hub.apply(envelope)
                         }
                     }
                 }
@@ -82,7 +84,7 @@ public struct PostgresClusterBus: Service {
         for await envelope in outgoing {
             do {
                 if case .presence(let user, let online) = envelope.event { try await roster.recordPresence(of: user, online: online) }
-                let payload = try payloads.encode(envelope)
+                let payload = try payloads.encode(envelope.event, subject: Self.channel)
                 try await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger).drain()
                 metrics.eventsPublished.increment()
                 metrics.busMessagesPublished.increment()
@@ -95,7 +97,7 @@ public struct PostgresClusterBus: Service {
             }
         }
         // The hub stopped: tell the others at once rather than by missing heartbeats.
-        if let goodbye = try? payloads.encode(ClusterEnvelope(node: node, event: .nodeStopping)) {
+        if let goodbye = try? payloads.encode(.nodeStopping, subject: Self.channel) {
             try? await client.query("SELECT pg_notify(\(Self.channel), \(goodbye))", logger: logger).drain()
         }
         try? await roster.forget(node: node)

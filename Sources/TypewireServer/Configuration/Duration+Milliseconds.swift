@@ -5,3 +5,19 @@ extension Duration {
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 }
+
+extension Int64 {
+    /// A time in seconds (a `Date`'s, a wait) as whole milliseconds, rounded down and clamped to what an
+    /// `Int64` of milliseconds holds (about 292 million years either way); NaN is 0. `Int64(seconds * 1_000)`
+    /// traps past that range, and the seconds may come from a client's token.
+    package init(clampingMilliseconds seconds: Double) {
+        let milliseconds = (seconds * 1_000).rounded(.down)
+        if milliseconds.isNaN {
+            self = 0
+        } else if let exact = Int64(exactly: milliseconds) {
+            self = exact
+        } else {
+            self = milliseconds < 0 ? .min : .max
+        }
+    }
+}

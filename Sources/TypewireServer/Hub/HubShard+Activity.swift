@@ -134,7 +134,7 @@ extension HubShard {
 
     /// Fans a conversation's activity out: one encoding shared by every subscriber, except those who
     /// blocked someone in it, who get the state without the users they blocked. At most
-    /// ``ServerConfiguration/Typing/maxEntries`` entries are listed; `total` counts all.
+    /// ``ServerConfiguration/Typing/maxEntries`` entries are listed; `total` counts the users active.
     /// - Parameter skipped: A socket that gets no frame: the one whose own change this update only tells.
     ///   A blocker's view is still recorded, so that it later compares against what it would have shown.
     func fanOutActivity(of conversation: String, skipping skipped: ConnectionID? = nil) {
@@ -184,12 +184,20 @@ extension HubShard {
         return true
     }
 
-    /// An update listing at most ``ServerConfiguration/Typing/maxEntries`` of the entries, counting all.
+    /// An update listing at most ``ServerConfiguration/Typing/maxEntries`` of the entries; `total` counts the
+    /// distinct users active, whatever timelines they are active in (one user typing in 90 threads is one).
     func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
         ActivityUpdate(
             conversation: conversation, entries: Array(entries.prefix(configuration.typing.maxEntries)),
-            total: entries.count, serverTime: serverTime
+            total: Self.distinctUsers(in: entries), serverTime: serverTime
         )
+    }
+
+    /// How many users the entries name, each once: most updates name one or two, so no set is made for them.
+    static func distinctUsers(in entries: [ActivityEntry]) -> Int {
+        guard entries.count > 1 else { return entries.count }
+        if entries.count == 2 { return entries[0].user == entries[1].user ? 1 : 2 }
+        return Set(entries.lazy.map(\.user)).count
     }
 
     /// The conversation's activity as one user may see it.

@@ -32,6 +32,10 @@ final class SocketHandler: ChannelInboundHandler {
     /// What the hub knows the socket as, once its `hello` went through.
     private let registration = SocketServices.Registration()
 
+    /// The longest timer armed, in milliseconds (400 days): `TimeAmount.milliseconds` multiplies into
+    /// nanoseconds and traps past about 292 years.
+    static let longestTimer: Int64 = 400 * 86_400_000
+
     /// NIO's water marks of a socket's unsent bytes: past the high one the socket is read no more until its
     /// peer has read down to the low one.
     static let outputWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1_024, high: 128 * 1_024)
@@ -156,7 +160,7 @@ final class SocketHandler: ChannelInboundHandler {
         case .sendHelloFailure(let code, let message):
             outbox?.send(SocketServices.helloFailure(code, message))
         case .sendRefreshed(let expiresAt):
-            outbox?.send(Hub.encode(.refreshed(.init(expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1_000)))))
+            outbox?.send(Hub.encode(.refreshed(.init(expiresAt: Int64(clampingMilliseconds: expiresAt.timeIntervalSince1970)))))
             services.hub.metrics.sent("refreshed")
         case .sendPing:
             outbox?.send(OutboundFrame(control: .ping, payload: ByteBuffer()))
@@ -178,9 +182,10 @@ final class SocketHandler: ChannelInboundHandler {
         case .cancelHelloDeadline:
             cancel(&helloDeadline)
         case .scheduleTokenExpiry(let expiresAt):
-            let wait = max(0, expiresAt.timeIntervalSinceNow)
+            // A token lives at most a year (TokenRules.maxLifetime); the clamp keeps the arithmetic safe anyway.
+            let wait = Int64(clampingMilliseconds: max(0, expiresAt.timeIntervalSinceNow))
             cancel(&tokenExpiry)  // a refreshed token replaces the one before
-            tokenExpiry = timers?.schedule(in: .milliseconds(Int64(wait * 1_000))) {
+            tokenExpiry = timers?.schedule(in: .milliseconds(Swift.min(wait, Self.longestTimer))) {
                 self.run(self.machine.tokenExpired())
             }
         case .cancelTimers:

@@ -58,8 +58,10 @@ public struct WebhookSignature: Sendable, Hashable {
     public static func isValid(
         headerValue: String, body: some DataProtocol, secret: String, now: Int64, tolerance: Duration = defaultTolerance
     ) -> Bool {
-        guard let given = WebhookSignature(headerValue: headerValue), abs(now - given.timestamp) <= tolerance.components.seconds,
-            let code = Hex.decode(given.signature)
+        // The difference of two Int64s can overflow, and abs(Int64.min) traps: a header's `t` is anyone's.
+        guard let given = WebhookSignature(headerValue: headerValue),
+            case (let age, false) = now.subtractingReportingOverflow(given.timestamp), age != .min,
+            abs(age) <= tolerance.components.seconds, let code = Hex.decode(given.signature)
         else { return false }
         var message = Data("\(given.timestamp).".utf8)
         message.append(contentsOf: body)

@@ -45,6 +45,19 @@ final class TypingRosterTests {
         #expect(test.roster.unlisted == 0)
     }
 
+    @Test func aUserListedInSeveralThreadsIsNotCountedAgainAsUnlisted() {
+        let test = self
+        // Listed: alice in three timelines and bob; counted: them and one more.
+        var update = test.update([("alice", 9_000), ("bob", 9_100)])
+        update.entries += (1...2).map {
+            ActivityEntry(user: "alice", name: "Alice", activity: .typing, since: 9_000, expiresAt: 12_000, thread: "t\($0)")
+        }
+        update.total = 3
+        test.roster.apply(update, now: test.clock.now)
+        #expect(test.roster.unlisted == 1)
+        #expect(ActivityUpdate(conversation: "c", entries: update.entries, serverTime: 9_000).total == 2)
+    }
+
     @Test func dropsTheCurrentUser() {
         let test = self
         test.roster.apply(test.update([("me", 9_000), ("alice", 9_000)]), now: test.clock.now)

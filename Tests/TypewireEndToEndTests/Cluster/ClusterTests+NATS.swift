@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import TypewireCore
@@ -119,6 +120,44 @@ extension ClusterTests {
                     return try await nodes[1].metric("typewire_cluster_events_refused_total") > 0
                 }
                 try await Self.expectForgedMembershipIgnored(on: nodes[1], alice: alice, bob: bob)
+            }
+        }
+    }
+
+    @Test(.enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)))
+    func natsMessagesRecordedAndPublishedAgainAreRefused() async throws {
+        try await Self.withNATS { nats in
+            try await withCluster(nodes: 2, bus: .nats(nats.map(\.url))) { nodes, _ in
+                let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+                let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+                // Anyone on the NATS network records what every node hears while Frank is removed and added back.
+                let recorded = NIOLockedValueBox<[NATSMessage]>([])
+                let recorder = NATSClient(
+                    configuration: .init(servers: [try NATSServerAddress(url: nats[0].url)]), logger: Logger(label: "typewire.recorder"),
+                    onMessage: { message in recorded.withLockedValue { $0.append(message) } })
+                let running = Task { await recorder.run() }
+                defer { running.cancel() }
+                _ = recorder.subscribe(to: "typewire.>")
+                try await Task.sleep(for: .milliseconds(300))  // the subscription reaches the server; the count below is checked
+                #expect(try await nodes[0].request("DELETE", "/v1/conversations/\(Self.group)/participants/frank", as: "alice") == 204)
+                #expect(
+                    try await nodes[0].request(
+                        "POST", "/v1/conversations/\(Self.group)/participants", as: "alice", json: #"{"user":"frank"}"#)
+                        == 204)
+                alice.send(.send(.init(conversation: Self.group, clientMessageId: "secret", text: "The code is 4711")))
+                try await bob.next { if case .message(let m) = $0 { m.text == "The code is 4711" } else { false } }
+                try await eventually { recorded.withLockedValue { $0.count } >= 3 }
+                let messages = recorded.withLockedValue { $0 }
+                #expect(!messages.contains { String(buffer: $0.payload).contains("4711") }, "sealed")
+                #expect(try await nodes[0].request("DELETE", "/v1/conversations/\(Self.group)/participants/frank", as: "alice") == 204)
+                let replayedBefore = try await nodes[1].metric("typewire_cluster_events_replayed_total")
+                for message in messages { _ = recorder.publish(message.payload, to: message.subject) }
+                try await eventually {
+                    try await nodes[1].metric("typewire_cluster_events_replayed_total") >= replayedBefore + Double(messages.count)
+                }
+                let frank = try await nodes[1].socket("frank")
+                frank.send(.subscribe(.init(conversation: Self.group)))
+                #expect(try await frank.error().code == .unknownConversation, "the replayed addition was not applied")
             }
         }
     }

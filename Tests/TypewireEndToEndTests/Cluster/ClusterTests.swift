@@ -131,6 +131,40 @@ struct ClusterTests {
         }
     }
 
+    @Test func notificationsReplayedFromTheChannelAreRefusedAndItsTextIsUnreadable() async throws {
+        try await withCluster(nodes: 2) { nodes, postgresURL in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+            // A role that may only connect records the channel while Frank is removed, added back and Alice
+            // writes, then Frank is removed again.
+            let recorded = try await TestDatabase.notifications(
+                on: "typewire_cluster", of: postgresURL,
+                during: {
+                    #expect(try await nodes[0].request("DELETE", "/v1/conversations/\(Self.group)/participants/frank", as: "alice") == 204)
+                    #expect(
+                        try await nodes[0].request(
+                            "POST", "/v1/conversations/\(Self.group)/participants", as: "alice", json: #"{"user":"frank"}"#) == 204)
+                    alice.send(.send(.init(conversation: Self.group, clientMessageId: "secret", text: "The code is 4711")))
+                    try await bob.next { if case .message(let m) = $0 { m.text == "The code is 4711" } else { false } }
+                },
+                until: { $0.count >= 3 })
+            #expect(recorded.count >= 3, "the removal, the addition and the message: \(recorded)")
+            #expect(!recorded.contains { $0.contains("4711") || $0.contains("frank") || $0.contains("alice") }, "sealed: \(recorded)")
+            #expect(try await nodes[0].request("DELETE", "/v1/conversations/\(Self.group)/participants/frank", as: "alice") == 204)
+            let replayedBefore = try await nodes[1].metric("typewire_cluster_events_replayed_total")
+            for payload in recorded {
+                try await TestDatabase.execute("SELECT pg_notify('typewire_cluster', '\(payload)')", on: postgresURL)
+            }
+            try await eventually {
+                try await nodes[1].metric("typewire_cluster_events_replayed_total") >= replayedBefore + Double(recorded.count)
+            }
+            let frank = try await nodes[1].socket("frank")
+            frank.send(.subscribe(.init(conversation: Self.group)))
+            #expect(try await frank.error().code == .unknownConversation, "the replayed addition was not applied")
+            #expect(try String(contentsOf: nodes[1].log, encoding: .utf8).contains("heard before was dropped"))
+        }
+    }
+
     /// After a forged event said Mallory joined the group: a real event from Alice reaches Bob (so Bob's node
     /// has heard the forged one before it), Mallory still may not subscribe, and the node logged the forgery.
     static func expectForgedMembershipIgnored(on node: ServerProcess, alice: TestSocket, bob: TestSocket) async throws {
@@ -139,7 +173,7 @@ struct ClusterTests {
         let mallory = try await node.socket("mallory")
         mallory.send(.subscribe(.init(conversation: group)))
         #expect(try await mallory.error().code == .unknownConversation, "the forged membership was not applied")
-        #expect(try String(contentsOf: node.log, encoding: .utf8).contains("not signed with this cluster's key"))
+        #expect(try String(contentsOf: node.log, encoding: .utf8).contains("not sealed with this cluster's key"))
     }
 
     @Test func aStalledNodeIsTakenForDeadThenClosesItsSocketsSoItsClientsResync() async throws {

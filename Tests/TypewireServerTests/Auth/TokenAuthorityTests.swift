@@ -77,6 +77,20 @@ struct TokenAuthorityTests {
         #expect(await authority.verify("garbage") == nil)
     }
 
+    @Test func aTokenThatClaimsToLiveLongerThanTheMaximumIsRefused() async throws {
+        let authority = try await TokenAuthority(secret: Self.secret, keySet: nil, rules: TokenRules(maxLifetime: .seconds(3_600)))
+        let now = Date().timeIntervalSince1970
+        #expect(await authority.verify(try await Self.sign(.init(sub: "ada", exp: now + 3_000))) != nil, "inside the maximum")
+        #expect(await authority.verify(try await Self.sign(.init(sub: "ada", exp: now + 4_000))) == nil, "past the maximum")
+        // `exp` a million years ahead, and a Double past any Int64 of milliseconds.
+        for exp in [now + 3.2e13, 1e300] {
+            #expect(await authority.verify(try await Self.sign(.init(sub: "ada", exp: exp))) == nil, "exp \(exp)")
+        }
+        await #expect(throws: TokenAuthorityError.self) {
+            try await authority.sign(Identity(userID: "ada", name: nil), lifetime: .seconds(3_601))
+        }
+    }
+
     @Test func theClaimsAreReadOnceAndKeptWithWhatTheSignatureCovers() async throws {
         let token = try await Self.sign(.init(sub: "ada", exp: Self.inAMinute()))
         let unchecked = try #require(UncheckedToken(of: token))

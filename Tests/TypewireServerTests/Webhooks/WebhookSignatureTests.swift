@@ -35,4 +35,14 @@ import Testing
         }
         #expect(WebhookSignature(headerValue: "t=5, v0=aa,v1=bb")?.signature == "bb", "other schemes' fields are skipped")
     }
+
+    @Test func timestampsAtIntegerExtremesAreRefusedWithoutTrapping() {
+        let body = Array(Self.body.utf8)
+        for (timestamp, now) in [(Int64.min, Int64(1_000_000)), (.max, -1), (.min, .max), (.max, .min), (.min + 1, 0), (.max, .max - 301)] {
+            let header = WebhookSignature(body: body, timestamp: timestamp, secret: Self.secret).headerValue
+            #expect(!WebhookSignature.isValid(headerValue: header, body: body, secret: Self.secret, now: now), "t=\(timestamp), now \(now)")
+        }
+        let header = WebhookSignature(body: body, timestamp: .max, secret: Self.secret).headerValue
+        #expect(WebhookSignature.isValid(headerValue: header, body: body, secret: Self.secret, now: .max - 300), "in range at the top")
+    }
 }
