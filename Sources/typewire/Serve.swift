@@ -122,7 +122,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "Connections one client address may have open before their first request head is complete; past it its new connections are closed at once; 0 counts none (TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS; default 64)."
+            "Connections one client address may have open before their first request head is complete, and WebSockets before their welcome; past it its new ones are closed at once; 0 counts none (TYPEWIRE_PENDING_CONNECTIONS_PER_ADDRESS; default 64)."
     )
     var pendingConnectionsPerAddress: Int?
 

@@ -152,3 +152,37 @@ def test_connections_that_never_finish_their_request_are_bounded_per_address_and
             time.sleep(0.2)
         for connection in held:
             connection.close()
+
+
+def test_sockets_that_never_say_hello_are_bounded_per_address(tmp_path):
+    # Refusals are not counted here (--refusals-per-address 0): only the bound of sockets waiting for their
+    # `welcome` (64, --pending-connections-per-address) keeps the address from holding the server's descriptors
+    # for the hello timeout (5 s).
+    from raw_socket import TCP_ESTABLISHED
+    with serve(tmp_path, "--count-local-addresses", "--refusals-per-address", "0") as server:
+        silent, closed_at_accept = [], 0
+        started = time.monotonic()
+        for _ in range(300):
+            try:
+                silent.append(upgrade(server, ATTACKER))
+            except ClosedAtAccept:
+                closed_at_accept += 1
+        elapsed = time.monotonic() - started
+        time.sleep(0.3)  # lets the server's closes of the last ones arrive
+        held = sum(ws.tcp_state() == TCP_ESTABLISHED for ws in silent)
+        print(f"300 silent sockets from one address in {elapsed:.2f} s: {held} held open, {closed_at_accept} closed at accept")
+        assert elapsed < 4, "opened within the hello timeout, so that none was closed by it"
+        assert held == 64, held
+        # Another address is served meanwhile.
+        bob = welcomed(server, OTHERS, "bob", "Bob")
+        for ws in silent:
+            ws.close()
+        time.sleep(0.3)  # lets the server see them go
+        # A welcome ends a socket's handshake: 80 welcomed sockets from the attacker's address (of 80 users, each
+        # within its handshake budget) stay open.
+        welcomed_sockets = [welcomed(server, ATTACKER, f"user-{index}", f"User {index}") for index in range(80)]
+        time.sleep(0.3)
+        assert all(ws.tcp_state() == TCP_ESTABLISHED for ws in welcomed_sockets)
+        for ws in welcomed_sockets + [bob]:
+            ws.close()
+        assert server.alive()

@@ -4,8 +4,8 @@ import NIOCore
 import NIOPosix
 
 /// A server child channel that closes a connection before anything is read when its client's sockets keep
-/// being refused (``AddressRefusals``) or its client has too many connections still sending their first request
-/// head (``PendingHeads``), and puts a ``RequestHeadGuard`` in front of another's pipeline for the others.
+/// being refused (``AddressRefusals``) or its client has too many connections not through their handshake
+/// (``PendingHandshakes``), and puts a ``RequestHeadGuard`` in front of another's pipeline for the others.
 struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -18,11 +18,11 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     /// Where each loop's guards arm their deadlines.
     let timers: TimerQueues
     let refusals: AddressRefusals
-    let pendingHeads: PendingHeads
+    let pendingHandshakes: PendingHandshakes
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let peer = channel.remoteAddress
-        guard refusals.accepts(peer), pendingHeads.opened(peer) else {
+        guard refusals.accepts(peer), pendingHandshakes.opened(peer) else {
             // Closed here: NIO drops a failed setup of a server's async child channel without closing it. With a
             // reset, not a FIN: the server keeps no TIME_WAIT for the connection.
             let reset =
@@ -31,10 +31,10 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
             return reset.flatMap { channel.close() }.flatMapThrowing { throw ClosedAtAccept() }
         }
         return channel.eventLoop.makeCompletedFuture {
-            let (refusals, pendingHeads) = (refusals, pendingHeads)
+            let (refusals, pendingHandshakes) = (refusals, pendingHandshakes)
             try channel.pipeline.syncOperations.addHandler(
                 RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout, timers: timers.queue(for: channel.eventLoop)) { ending in
-                    pendingHeads.ended(peer)
+                    pendingHandshakes.ended(peer)
                     if ending == .timedOutPartway { refusals.refused(peer) }
                 })
         }.flatMap {

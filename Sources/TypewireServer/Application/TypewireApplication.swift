@@ -59,14 +59,14 @@ public enum TypewireApplication {
             burst: configuration.addresses.refusals, countsLocalAddresses: configuration.addresses.countsLocalAddresses, now: hub.now,
             metrics: metrics
         )
-        let pendingHeads = PendingHeads(
+        let pendingHandshakes = PendingHandshakes(
             limit: configuration.addresses.pendingConnections, countsLocalAddresses: configuration.addresses.countsLocalAddresses,
             metrics: metrics
         )
         let timers = TimerQueues()
         let services = SocketServices(
             hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(timings: metrics.stages),
-            timers: timers, refusals: refusals
+            timers: timers, refusals: refusals, pendingHandshakes: pendingHandshakes
         )
 
         let router = Router(context: BasicRequestContext.self)
@@ -114,7 +114,7 @@ public enum TypewireApplication {
                         installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(services: services)) }
                     ),
                     maxHeadBytes: configuration.http.maxHeaderBytes, headTimeout: TimeAmount(configuration.http.headerTimeout),
-                    timers: timers, refusals: refusals, pendingHeads: pendingHeads
+                    timers: timers, refusals: refusals, pendingHandshakes: pendingHandshakes
                 )
             },
             configuration: .init(

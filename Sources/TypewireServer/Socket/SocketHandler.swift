@@ -27,8 +27,10 @@ final class SocketHandler: ChannelInboundHandler {
     private var helloDeadline: TimerQueue.Timer?
     private var tokenExpiry: TimerQueue.Timer?
     private var nextPing: TimerQueue.Timer?
-    /// The peer's address, for ``AddressRefusals``.
+    /// The peer's address, for ``AddressRefusals`` and ``PendingHandshakes``.
     private var peer: SocketAddress?
+    /// Whether the socket counts among its address's handshakes (from its upgrade to its `welcome`).
+    private var awaitingWelcome = false
     /// What the hub knows the socket as, once its `hello` went through.
     private let registration = SocketServices.Registration()
 
@@ -49,6 +51,11 @@ final class SocketHandler: ChannelInboundHandler {
         let configuration = services.configuration
         let channel = context.channel
         peer = channel.remoteAddress
+        guard services.pendingHandshakes.opened(peer) else {
+            // Its address has as many sockets waiting for their `welcome` as it may: closed before a byte is read.
+            return context.close(promise: nil)
+        }
+        awaitingWelcome = true
         let outbox = ChannelOutbox(
             channel: channel, writer: services.writers.writer(for: context.eventLoop),
             maxHeldBytes: configuration.sockets.maxQueuedBytes, closeTimeout: TimeAmount(configuration.sockets.closeTimeout)
@@ -87,6 +94,7 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        handshakeEnded()
         run(machine.closed())
         context.fireChannelInactive()
     }
@@ -135,7 +143,9 @@ final class SocketHandler: ChannelInboundHandler {
     private func workFinished(_ outcome: SocketServices.Outcome) {
         switch outcome {
         case .done: break
-        case .opened(let expiresAt): run(machine.opened(tokenExpiresAt: expiresAt, now: services.hub.now()))
+        case .opened(let expiresAt):
+            handshakeEnded()
+            run(machine.opened(tokenExpiresAt: expiresAt, now: services.hub.now()))
         case .refreshed(let expiresAt): run(machine.refreshed(tokenExpiresAt: expiresAt))
         case .refused(let code, let reason, let blame): run(machine.refused(code, reason, blame: blame))
         case .flooded(let reason): run(machine.floodClosing(reason))
@@ -197,6 +207,13 @@ final class SocketHandler: ChannelInboundHandler {
         case .countRefusal:
             services.refusals.refused(peer)
         }
+    }
+
+    /// The socket no longer counts among its address's handshakes: welcomed, or closed.
+    private func handshakeEnded() {
+        guard awaitingWelcome else { return }
+        awaitingWelcome = false
+        services.pendingHandshakes.ended(peer)
     }
 
     private func cancel(_ timer: inout TimerQueue.Timer?) {

@@ -20,10 +20,12 @@ final class SocketServices: Sendable {
     let timers: TimerQueues
     /// Counts the sockets refused per client address.
     let refusals: AddressRefusals
+    /// Counts the sockets of each client address waiting for their `welcome`.
+    let pendingHandshakes: PendingHandshakes
 
     init(
         hub: Hub, authority: TokenAuthority, configuration: ServerConfiguration, logger: Logger, writers: LoopWriters,
-        timers: TimerQueues, refusals: AddressRefusals
+        timers: TimerQueues, refusals: AddressRefusals, pendingHandshakes: PendingHandshakes
     ) {
         self.hub = hub
         self.authority = authority
@@ -33,6 +35,7 @@ final class SocketServices: Sendable {
         self.writers = writers
         self.timers = timers
         self.refusals = refusals
+        self.pendingHandshakes = pendingHandshakes
     }
 
     /// Work for the hub, in the order the socket's frames came.

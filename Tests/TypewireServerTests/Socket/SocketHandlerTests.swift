@@ -175,7 +175,8 @@ struct TestSocketChannel {
         let authority = try await TokenAuthority(secret: TestServer.secret)
         let services = SocketServices(
             hub: hub, authority: authority, configuration: configuration, logger: Logger(label: "test"), writers: LoopWriters(),
-            timers: TimerQueues(), refusals: AddressRefusals(burst: 0, countsLocalAddresses: false, now: hub.now, metrics: hub.metrics)
+            timers: TimerQueues(), refusals: AddressRefusals(burst: 0, countsLocalAddresses: false, now: hub.now, metrics: hub.metrics),
+            pendingHandshakes: PendingHandshakes(limit: 0, countsLocalAddresses: false, metrics: hub.metrics)
         )
         let channel = NIOAsyncTestingChannel()
         try await channel.testingEventLoop.executeInContext {
