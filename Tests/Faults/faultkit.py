@@ -11,6 +11,7 @@ import os
 import pathlib
 import select
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -293,6 +294,42 @@ class FreezableProxy(TcpProxy):
 
     def freeze(self):
         self.frozen.set()
+
+
+class CuttableProxy(FreezableProxy):
+    """`cut()` resets every connection and resets new ones at once until `restore()`: a link that goes down
+    (the client sees its connection drop and its reconnects fail) and comes back."""
+
+    def __init__(self, target_port):
+        self.down = threading.Event()
+        super().__init__(target_port)
+
+    def _connected(self, client, upstream):
+        if self.down.is_set():
+            for s in (client, upstream):
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset, not a FIN
+                s.close()
+            return
+        super()._connected(client, upstream)
+
+    def cut(self):
+        self.down.set()
+        for s in self.sockets:
+            with contextlib.suppress(OSError):
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                s.shutdown(socket.SHUT_RDWR)
+
+    def restore(self):
+        self.down.clear()
+
+
+@contextlib.contextmanager
+def cuttable_proxy(target_port):
+    proxy = CuttableProxy(target_port)
+    try:
+        yield proxy
+    finally:
+        proxy.close()
 
 
 @contextlib.contextmanager

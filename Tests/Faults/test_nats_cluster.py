@@ -7,6 +7,11 @@ database, node i given only NATS server i (it learns the others from that server
 - killed: NATS server 1 gets SIGKILL. Node 1's connection is reset; it connects to another server at once,
   subscribes again and resyncs. Alice keeps changing what she does (every 100 ms). Required: Bob sees her
   again within 2 s of the kill.
+- cut: node 2 reaches NATS through a proxy that cuts its link for 1.8 s (connections reset, reconnects
+  refused) while Frank, on node 2, is removed from the group through node 1. The removal's event is lost to
+  node 2; once its link is back it reads its conversations' participants from PostgreSQL again, so Frank's
+  subscription there ends and his typing stops reaching Bob. Required: within 2 s of the link's return (a
+  liveness bound: the NATS client's reconnect waits up to 2 s).
 - stalled: NATS server 1 gets SIGSTOP: its sockets stay open and nothing answers. Node 1 notices by its own
   pings (every 2 s; two unanswered) and moves to another server. Meanwhile Carol leaves, and node 3 says so
   on the bus, which node 1 cannot hear: after the move, node 1's resync reads presence from PostgreSQL
@@ -24,11 +29,13 @@ import shutil
 import signal
 import subprocess
 import time
+import urllib.request
 import uuid
 
 import pytest
 
-from faultkit import ARTIFACTS, SECRET, activity_with, cannot, free_port, mint_token, peer, presence, record, typers
+from faultkit import (ARTIFACTS, SECRET, activity_with, cannot, cuttable_proxy, free_port, mint_token, peer, presence, record,
+                      typers)
 import typewire_server
 
 GROUP = "group-six"
@@ -170,3 +177,42 @@ def test_a_stalled_nats_server_is_left_by_its_pings_and_the_resync_brings_presen
         record("nats_server_stalled", typing_again_s=round(crossed - stalled, 3), presence_resynced_s=round(told - stalled, 3))
         assert crossed - stalled < 8 + MARGIN
         assert "resyncing" in nodes[0].log
+
+
+def removed(frame):
+    return frame["type"] == "error" and frame.get("code") == "unknown_conversation" and frame.get("ref") == GROUP
+
+
+def test_a_removal_lost_while_a_nodes_nats_link_is_cut_is_applied_when_the_link_is_back():
+    with nats_cluster(1, "nats-cut") as servers, database() as url, contextlib.ExitStack() as stack:
+        nats_port = int(servers[0][1].rsplit(":", 1)[1])
+        proxy = stack.enter_context(cuttable_proxy(nats_port))
+        nodes = []
+        for index, nats_url in enumerate([servers[0][1], f"nats://127.0.0.1:{proxy.port}"]):
+            arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--seed-demo", "--jwt-secret", SECRET,
+                         "--postgres-url", url, "--nats-url", nats_url]
+            nodes.append(stack.enter_context(typewire_server.running_server(arguments, ARTIFACTS / f"nats-cut-node-{index + 1}.log")))
+        bob = stack.enter_context(peer(nodes[0].socket_url, mint_token("bob", "Bob"), "bob"))
+        frank = stack.enter_context(peer(nodes[1].socket_url, mint_token("frank", "Frank"), "frank"))
+        bob.subscribe(GROUP)
+        frank.subscribe(GROUP)
+        frank.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+        bob.wait_for(activity_with("frank", GROUP), 10, "frank typing, across the nodes")
+        proxy.cut()
+        request = urllib.request.Request(f"{nodes[0].url}/v1/conversations/{GROUP}/participants/frank", method="DELETE",
+                                         headers={"Authorization": f"Bearer {mint_token('alice', 'Alice')}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 204
+        bob.wait_for(lambda f: f["type"] == "activity" and "frank" not in typers(f), 10, "frank's typing gone on his removal")
+        time.sleep(1.8)
+        since = frank.mark()
+        proxy.restore()
+        restored = time.monotonic()
+        told, _ = frank.wait_for(removed, 2 + MARGIN, "frank told he is no longer a participant on node 2", since=since)
+        record("nats_link_cut", removal_applied_s=round(told - restored, 3))
+        # His node knows it now: his typing is refused there, and never reaches Bob again.
+        since, bob_since = frank.mark(), bob.mark()
+        frank.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+        frank.wait_for(lambda f: f["type"] == "error" and f.get("code") == "unknown_conversation" and f.get("request") == "activity",
+                       10, "frank's typing refused", since=since)
+        assert not any(frame["type"] == "activity" and "frank" in typers(frame) for _, frame in bob.frames[bob_since:])

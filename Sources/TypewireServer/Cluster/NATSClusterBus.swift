@@ -12,7 +12,8 @@ import TypewireNATS
 /// Delivery is at most once. When the connection to NATS comes back (on any server of the NATS cluster),
 /// events may have been lost both ways: the node reads who is online elsewhere from the roster again, asks
 /// the others to send their activity again and to read its own users' presence again (``ClusterEvent/resync``),
-/// and sends its own activity. A node that begins following a conversation asks its other followers for
+/// sends its own activity, and reads its followed conversations' participants and its users' sharing from
+/// the store again (``Hub/recheckFromStore()``), which it also does every minute for any event lost. A node that begins following a conversation asks its other followers for
 /// their activity in it (``ClusterEvent/sliceRequest(conversation:)``).
 public struct NATSClusterBus: Service {
     let nats: NATSClient
@@ -32,6 +33,7 @@ public struct NATSClusterBus: Service {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await nats.run() }
             group.addTask { await resyncAfterReconnecting() }
+            group.addTask { await hub.recheckFromStorePeriodically() }
             group.addTask {
                 await cancelWhenGracefulShutdown {
                     await roster.watch { await hub.closeAll(reason: "this node rejoined the cluster") }
@@ -59,6 +61,7 @@ public struct NATSClusterBus: Service {
             if let rows = try? await roster.presenceOfLiveNodes() { await hub.replaceRemotePresence(rows, of: nil) }
             outbox.publish(ClusterEnvelope(node: roster.node, event: .resync))
             await hub.republishActivity()
+            await hub.recheckFromStore()  // a removal, a sharing change sent meanwhile are not sent again
         }
     }
 

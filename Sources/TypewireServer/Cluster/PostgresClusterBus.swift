@@ -37,6 +37,7 @@ public struct PostgresClusterBus: Service {
                 }
             }
             group.addTask { await publish() }
+            group.addTask { await cancelWhenGracefulShutdown { await hub.recheckFromStorePeriodically() } }
         }
         logger.info("Shutting down: left the cluster")
     }

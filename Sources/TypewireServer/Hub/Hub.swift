@@ -409,6 +409,20 @@ public final class Hub: Sendable {
         for shard in shards { await shard.replaceRemotePresence(rows, of: nodes) }
     }
 
+    /// How often a node of a cluster reads its followed conversations' participants and its users' sharing
+    /// again, whatever the bus said: the bound on how long an event the bus lost can be missed.
+    static let recheckInterval: Duration = .seconds(60)
+
+    /// Reads again from the store what the bus may have failed to tell (``HubShard/recheckFromStore()``).
+    func recheckFromStore() async {
+        for shard in shards { await shard.recheckFromStore() }
+    }
+
+    /// ``recheckFromStore()`` every ``recheckInterval``, until the task is cancelled.
+    func recheckFromStorePeriodically() async {
+        while (try? await Task.sleep(for: Self.recheckInterval)) != nil { await recheckFromStore() }
+    }
+
     /// Sends this node's activity in every conversation again (the bus came back).
     func republishActivity() async {
         for shard in shards { await shard.republishActivity() }

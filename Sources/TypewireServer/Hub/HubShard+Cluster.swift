@@ -84,6 +84,29 @@ extension HubShard {
         return true
     }
 
+    /// Reads again from the store what the bus may have failed to tell this shard (it delivers at most once: a
+    /// link cut for a second loses what was sent meanwhile): the participants of each conversation followed
+    /// here, so that a participant removed meanwhile loses their subscriptions and activity here at once and
+    /// one added is let in, and whether each user connected here shares their typing. A read the store cannot
+    /// answer, or that a membership change overtook, is left for the next check.
+    func recheckFromStore() async {
+        for conversation in subscriptions.followedConversations {
+            let changes = membershipChanges
+            guard let participants = try? await store.participants(of: conversation), changes == membershipChanges else { continue }
+            let current = Set(participants.map(\.id))
+            var here = members[conversation] ?? []
+            for (_, subscriber) in subscriptions.subscribers(of: conversation) { here.insert(subscriber.identity.userID) }
+            for user in here.subtracting(current) { applyParticipantRemoved(user, from: conversation) }
+            if let cached = members[conversation] {
+                for user in current.subtracting(cached) { applyParticipantAdded(user, to: conversation) }
+            }
+        }
+        for user in users.connectedUsers {
+            guard let shares = try? await store.sharesTyping(user), shares != users.sharesTyping(user) else { continue }
+            applySharingChanged(shares, for: user)
+        }
+    }
+
     /// Sends this node's activity in a conversation to the other nodes, if its users are doing something there.
     private func publishSlice(of conversation: String) {
         let entries = board.entries(in: conversation, localOnly: true)

@@ -25,6 +25,9 @@ struct Subscriptions<Subscriber> {
         byConversation[conversation] ?? [:]
     }
 
+    /// The conversations someone here follows.
+    var followedConversations: [String] { Array(byConversation.keys) }
+
     /// Whether anyone here follows the conversation.
     func isFollowed(_ conversation: String) -> Bool {
         byConversation[conversation] != nil

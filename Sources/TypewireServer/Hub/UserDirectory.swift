@@ -18,6 +18,9 @@ struct UserDirectory {
         socketsOfUser[user] ?? []
     }
 
+    /// The users with a socket on this node.
+    var connectedUsers: [String] { Array(socketsOfUser.keys) }
+
     /// Whether the user has a socket on this node.
     func isConnected(_ user: String) -> Bool {
         socketsOfUser[user] != nil
