@@ -68,6 +68,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "The key /metrics asks for (Authorization: Bearer KEY), at least 32 bytes; without it /metrics answers anyone who reaches the server (TYPEWIRE_METRICS_KEY)."
+    )
+    var metricsKey: String?
+
+    @Option(
+        help:
             "The key of the server API at /v1/server/ for your app's backend, at least 32 bytes; without it those routes do not exist (TYPEWIRE_API_KEY)."
     )
     var apiKey: String?
@@ -232,6 +238,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.auth.clusterSecret = try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 }
         configuration.serverAPI.key = try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        configuration.http.metricsKey = try setting(metricsKey, "TYPEWIRE_METRICS_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
         configuration.storage.storesMessages = !(noMessages || Self.isOn(environment["TYPEWIRE_NO_MESSAGES"]))
         configuration.demo = demo
         if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", Self.integer) {

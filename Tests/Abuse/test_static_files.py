@@ -40,3 +40,29 @@ def test_a_range_past_the_end_gets_the_whole_file(tmp_path):
         assert status == 200, (status, headers)
         assert int(headers.get("Content-Length", headers.get("content-length", "-1"))) == len(whole)
         assert body == whole
+
+
+def test_the_demos_files_may_not_be_sniffed_framed_or_run_foreign_scripts(tmp_path):
+    arguments = ["serve", "--demo", "--port", "0", "--sqlite", tmp_path / "typewire.sqlite", "--public", ROOT / "Public"]
+    with typewire_server.running_server(arguments, ROOT / ".artifacts" / "abuse" / "static-files.log") as server:
+        for path in ["/", "/js/app.js", "/style.css"]:
+            _, headers, _ = get(server, path)
+            lowered = {name.lower(): value for name, value in headers.items()}
+            assert lowered.get("x-content-type-options") == "nosniff", (path, headers)
+            policy = lowered.get("content-security-policy", "")
+            assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy, (path, headers)
+
+
+def test_metrics_ask_for_the_key_when_one_is_set(tmp_path):
+    key = "metrics-key-0123456789abcdefghijklmnop"
+    arguments = ["serve", "--demo", "--port", "0", "--sqlite", tmp_path / "typewire.sqlite", "--public", ROOT / "Public",
+                 "--metrics-key", key]
+    with typewire_server.running_server(arguments, ROOT / ".artifacts" / "abuse" / "static-files.log") as server:
+        for headers in [{}, {"Authorization": "Bearer wrong"}, {"Authorization": key}]:
+            status, _, _ = get(server, "/metrics", headers)
+            assert status == 401, (headers, status)
+        status, _, body = get(server, "/metrics", {"Authorization": f"Bearer {key}"})
+        assert status == 200 and b"typewire_sockets" in body
+    # Without a key (the default), anyone who reaches the server reads them.
+    with typewire_server.running_server(arguments[:-2], ROOT / ".artifacts" / "abuse" / "static-files.log") as server:
+        assert get(server, "/metrics")[0] == 200

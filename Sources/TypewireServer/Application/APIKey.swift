@@ -10,9 +10,10 @@ struct APIKey: Sendable {
     /// The shortest key accepted, in bytes.
     static let minimumLength = 32
 
+    /// - Parameter name: What the key is called in an error (`--api-key`, `--metrics-key`).
     /// - Throws: ``APIKeyError`` if the key is shorter than ``minimumLength`` bytes.
-    init(_ key: String) throws(APIKeyError) {
-        guard key.utf8.count >= Self.minimumLength else { throw APIKeyError(length: key.utf8.count) }
+    init(_ key: String, name: String = "--api-key") throws(APIKeyError) {
+        guard key.utf8.count >= Self.minimumLength else { throw APIKeyError(name: name, length: key.utf8.count) }
         digest = SHA256.hash(data: Data(key.utf8))
     }
 
@@ -25,8 +26,9 @@ struct APIKey: Sendable {
 
 /// Why an API key was refused.
 public struct APIKeyError: Error, CustomStringConvertible {
+    let name: String
     let length: Int
     public var description: String {
-        "The API key has \(length) bytes; it needs at least \(APIKey.minimumLength). Use a long random key, e.g. `openssl rand -hex 32`."
+        "The key of \(name) has \(length) bytes; it needs at least \(APIKey.minimumLength). Use a long random key, e.g. `openssl rand -hex 32`."
     }
 }

@@ -71,8 +71,12 @@ public enum TypewireApplication {
 
         let router = Router(context: BasicRequestContext.self)
         router.get("/healthz") { _, _ in "ok" }
-        router.get("/metrics") { _, _ in
-            Response(
+        let metricsKey = try configuration.http.metricsKey.map { try APIKey($0, name: "--metrics-key") }
+        router.get("/metrics") { request, _ in
+            if let metricsKey, !metricsKey.authorizes(request.headers[.authorization]) {
+                throw HTTPError(.unauthorized, message: "/metrics needs the metrics key: Authorization: Bearer KEY (--metrics-key).")
+            }
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: .init(string: metrics.registry.emitToString()))
             )

@@ -24,6 +24,11 @@ extension ServerConfiguration {
         /// folder must exist (the server refuses to start otherwise); without it, a missing folder just
         /// serves no files.
         public var publicDirectory = "Public"
+        /// The key `/metrics` asks for (`Authorization: Bearer KEY`), at least 32 bytes. Default none: `/metrics`
+        /// answers anyone who reaches the server, as Prometheus's scrapers expect, and the server listens on
+        /// 127.0.0.1 unless told otherwise. A server on a public address should set one (its connection
+        /// counts, webhook backlog and cluster state are for its operators).
+        public var metricsKey: String?
 
         /// The defaults.
         public init() {}
