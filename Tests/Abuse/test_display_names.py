@@ -8,11 +8,12 @@ import hmac
 import json
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
 
-from abusekit import SECRET, serve, subscribed, token, welcomed
+from abusekit import SECRET, rest, serve, subscribed, token, welcomed
 from raw_socket import RawSocket
 
 
@@ -52,3 +53,25 @@ def test_a_user_id_with_invisible_characters_or_too_long_is_refused(tmp_path, us
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 401
+
+
+BAD_IDS = ["bob\u202e", "b\u200bob", "x" * 300, "tab\there"]
+
+
+def test_every_rest_route_that_adds_a_user_id_refuses_a_bad_one_and_stores_nothing(tmp_path):
+    with serve(tmp_path) as server:
+        for bad in BAD_IDS:
+            quoted = urllib.parse.quote(bad, safe="")
+            answers = {
+                "create": rest(server, "POST", "/v1/conversations", {"kind": "group", "members": ["bob", bad]}, user="alice"),
+                "add": rest(server, "POST", "/v1/conversations/group-six/participants", {"user": bad}, user="alice"),
+                "block": rest(server, "PUT", f"/v1/blocks/{quoted}", user="alice"),
+            }
+            for route, (status, body) in answers.items():
+                assert status == 400 and "without control, bidi or zero-width characters" in body["error"]["message"], (route, bad, status, body)
+        status, listed = rest(server, "GET", "/v1/conversations/group-six/participants", user="alice")
+        assert status == 200 and all(p["id"] not in BAD_IDS for p in listed["participants"])
+        status, conversations = rest(server, "GET", "/v1/conversations", user="alice")
+        assert len(conversations["conversations"]) == 2 + len([c for c in conversations["conversations"] if c["id"].startswith("bot-")])
+        # Removals and unblocks take any id, so that one stored before the rule can be cleared.
+        assert rest(server, "DELETE", f"/v1/blocks/{urllib.parse.quote(BAD_IDS[0], safe='')}", user="alice")[0] == 204

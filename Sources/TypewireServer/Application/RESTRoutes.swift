@@ -67,6 +67,7 @@ struct RESTRoutes {
             let me = try await identity(of: request)
             let new = try await request.decodeJSON(as: NewConversation.self)
             let others = Set(new.members).subtracting([me.userID]).filter { !$0.isEmpty }
+            for member in others.sorted() { try Self.checkUserID(member, field: "members") }
             guard !others.isEmpty else { throw HTTPError(.badRequest, message: "Name at least one other member in \"members\".") }
             if new.kind == .direct, others.count != 1 {
                 throw HTTPError(.badRequest, message: "A direct conversation has exactly one other member; make a group for more.")
@@ -112,6 +113,7 @@ struct RESTRoutes {
             guard conversation.kind == .group else { throw Self.directIsForTwo }
             let new = try await request.decodeJSON(as: NewParticipant.self)
             guard !new.user.isEmpty else { throw HTTPError(.badRequest, message: "\"user\" cannot be empty.") }
+            try Self.checkUserID(new.user, field: "user")
             guard try await !store.blockers(of: me.userID).contains(new.user) else {
                 throw HTTPError(.forbidden, message: "'\(new.user.prefix(64))' does not take conversations from you.")
             }
@@ -127,6 +129,7 @@ struct RESTRoutes {
         }
         api.delete("conversations/:id/participants/:user") { request, context -> HTTPResponse.Status in
             let (me, conversation) = try await membership(request, context)
+            // Any id: one stored before ids were held to the rule can still be removed.
             let user = try Self.parameter("user", of: context)
             guard conversation.creator == me.userID || user == me.userID else { throw Self.notAdmin }
             guard conversation.kind == .group else { throw Self.directIsForTwo }
@@ -185,6 +188,7 @@ struct RESTRoutes {
     private func setBlock(_ blocked: Bool, _ request: Request, _ context: BasicRequestContext) async throws -> HTTPResponse.Status {
         let me = try await identity(of: request)
         let user = try Self.parameter("user", of: context)
+        if blocked { try Self.checkUserID(user, field: "user") }  // an unblock takes any id, to clear one stored before
         guard user != me.userID else { throw HTTPError(.badRequest, message: "You cannot block yourself.") }
         try await store.setBlocked(blocked, user: user, by: me.userID)
         await hub.blockChanged(blocked, user: user, by: me.userID)
@@ -213,6 +217,11 @@ struct RESTRoutes {
             throw HTTPError(.badRequest, message: "The path's \(name) '\(raw.prefix(64))' is not valid percent-encoding.")
         }
         return decoded
+    }
+
+    /// A user id a request names must be one a token could carry (``TokenRules``'s rule for `sub`).
+    private static func checkUserID(_ id: String, field: String) throws {
+        try RequestIdentifier.check(id, field: field, maxBytes: TokenRules.maxSubjectBytes)
     }
 
     /// The caller and the conversation, if the caller is in it; otherwise 404, as for a missing one.

@@ -160,13 +160,7 @@ struct ServerAPIRoutes {
     }
 
     private func checkIdentifier(_ id: String, field: String) throws {
-        guard DisplayName.isAcceptableID(id, maxBytes: configuration.serverAPI.maxIDLength) else {
-            throw HTTPError(
-                .badRequest,
-                message:
-                    "\"\(field)\" must be 1 to \(configuration.serverAPI.maxIDLength) bytes without control, bidi or zero-width characters; '\(id.prefix(64))' is not."
-            )
-        }
+        try RequestIdentifier.check(id, field: field, maxBytes: configuration.serverAPI.maxIDLength)
     }
 
     private func checkLength(of text: String, field: String) throws {
