@@ -86,7 +86,7 @@ public struct TypingRoster<Instant: InstantProtocol<Duration>>: Sendable {
         entries = next
         // `total` counts the users active in any timeline; those the update lists are counted already (here
         // or in another timeline). A large group's unlisted users may be any timeline's: they count here.
-        unlisted = max(0, update.total - Set(update.entries.lazy.map(\.user)).count)
+        unlisted = max(0, update.total - ActivityUpdate.userCount(of: update.entries))
     }
 
     /// Replaces the participant set; entries of users who left are dropped.

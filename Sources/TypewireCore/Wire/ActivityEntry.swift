@@ -68,7 +68,15 @@ public struct ActivityUpdate: Codable, Hashable, Sendable {
     public init(conversation: String, entries: [ActivityEntry], total: Int? = nil, serverTime: Int64) {
         self.conversation = conversation
         self.entries = entries
-        self.total = total ?? Set(entries.lazy.map(\.user)).count
+        self.total = total ?? Self.userCount(of: entries)
         self.serverTime = serverTime
+    }
+
+    /// How many users the entries name, each once, whatever timelines they are in: what `total` counts. Most
+    /// updates name one or two users, so no set is made for them (the server counts every update it encodes).
+    public static func userCount(of entries: [ActivityEntry]) -> Int {
+        guard entries.count > 1 else { return entries.count }
+        if entries.count == 2 { return entries[0].user == entries[1].user ? 1 : 2 }
+        return Set(entries.lazy.map(\.user)).count
     }
 }

@@ -23,7 +23,7 @@ struct ClusterParts {
             let receiver = NATSClusterReceiver(payloads: payloads, metrics: metrics, logger: logger)
             let nats = NATSClient(configuration: natsConfiguration, eventLoopGroup: group, logger: logger, onMessage: receiver.receive)
             let outbox = NATSClusterOutbox(
-                nats: nats, node: node, payloads: payloads, metrics: metrics, eventLoop: group.next(), logger: logger)
+                nats: nats, payloads: payloads, metrics: metrics, eventLoop: group.next(), logger: logger)
             sink = outbox
             makeBus = { hub in
                 let roster = roster(hub)

@@ -13,7 +13,6 @@ final class NATSClusterOutbox: ClusterSink {
     static let capacity = 10_000
 
     private let nats: NATSClient
-    private let node: String
     private let payloads: ClusterPayload
     private let metrics: ClusterMetrics
     private let dropped: DropCount
@@ -35,9 +34,9 @@ final class NATSClusterOutbox: ClusterSink {
         var subscriptions: [String: Int] = [:]
     }
 
-    init(nats: NATSClient, node: String, payloads: ClusterPayload, metrics: ClusterMetrics, eventLoop: any EventLoop, logger: Logger) {
+    /// - Parameter payloads: Seals the batches, under this node's key.
+    init(nats: NATSClient, payloads: ClusterPayload, metrics: ClusterMetrics, eventLoop: any EventLoop, logger: Logger) {
         self.nats = nats
-        self.node = node
         self.payloads = payloads
         self.metrics = metrics
         self.eventLoop = eventLoop

@@ -189,15 +189,8 @@ extension HubShard {
     func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
         ActivityUpdate(
             conversation: conversation, entries: Array(entries.prefix(configuration.typing.maxEntries)),
-            total: Self.distinctUsers(in: entries), serverTime: serverTime
+            total: ActivityUpdate.userCount(of: entries), serverTime: serverTime
         )
-    }
-
-    /// How many users the entries name, each once: most updates name one or two, so no set is made for them.
-    static func distinctUsers(in entries: [ActivityEntry]) -> Int {
-        guard entries.count > 1 else { return entries.count }
-        if entries.count == 2 { return entries[0].user == entries[1].user ? 1 : 2 }
-        return Set(entries.lazy.map(\.user)).count
     }
 
     /// The conversation's activity as one user may see it.
