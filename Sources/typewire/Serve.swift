@@ -167,6 +167,18 @@ struct Serve: AsyncParsableCommand {
     var webhookTimeout: Int?
 
     @Option(
+        help:
+            "The most deliveries the webhook outbox keeps while receivers are down; past it the oldest are given up and counted; default 100000 (TYPEWIRE_WEBHOOK_MAX_PENDING)."
+    )
+    var webhookMaxPending: Int?
+
+    @Option(
+        help:
+            "The most bytes of event bodies the webhook outbox keeps; past it the oldest are given up and counted; default 134217728 (TYPEWIRE_WEBHOOK_MAX_PENDING_BYTES)."
+    )
+    var webhookMaxPendingBytes: Int?
+
+    @Option(
         name: .customLong("public"), help: "The web demo's folder, served at / (TYPEWIRE_PUBLIC; default Public, in the current directory)."
     )
     var publicDirectory: String?
@@ -298,6 +310,14 @@ struct Serve: AsyncParsableCommand {
         if let timeout = try setting(webhookTimeout, "TYPEWIRE_WEBHOOK_TIMEOUT", Self.integer) {
             guard timeout > 0 else { throw CommandError("--webhook-timeout must be positive.") }
             configuration.webhooks.timeout = .milliseconds(timeout)
+        }
+        if let rows = try setting(webhookMaxPending, "TYPEWIRE_WEBHOOK_MAX_PENDING", Self.integer) {
+            guard rows > 0 else { throw CommandError("--webhook-max-pending must be positive.") }
+            configuration.webhooks.maxPending = rows
+        }
+        if let bytes = try setting(webhookMaxPendingBytes, "TYPEWIRE_WEBHOOK_MAX_PENDING_BYTES", Self.integer) {
+            guard bytes > 0 else { throw CommandError("--webhook-max-pending-bytes must be positive.") }
+            configuration.webhooks.maxPendingBytes = bytes
         }
         do { try configuration.webhooks.validate() } catch { throw CommandError("\(error)") }
         try Self.check(configuration)

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import http.server
 import json
+import os
 import threading
 import time
 
@@ -27,8 +28,9 @@ def signature_is_valid(header, body, now):
 class Receiver:
     """An app's backend on 127.0.0.1:`port`: records every delivery, refuses a bad signature (401)."""
 
-    def __init__(self, port):
-        self.deliveries = []  # (event document, signature valid)
+    def __init__(self, port, status=200):
+        self.deliveries = []  # (event document, signature valid, status answered)
+        self.status = status  # what it answers a valid delivery: 200, or 503 while "down"
         self.lock = threading.Lock()
         receiver = self
 
@@ -37,8 +39,9 @@ class Receiver:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 valid = signature_is_valid(self.headers["Typewire-Signature"], body, time.time())
                 with receiver.lock:
-                    receiver.deliveries.append((json.loads(body), valid))
-                self.send_response(200 if valid else 401)
+                    status = receiver.status if valid else 401
+                    receiver.deliveries.append((json.loads(body), valid, status))
+                self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -53,8 +56,8 @@ class Receiver:
         """The events of a type the receiver took, each once (deduplicated by id, as a backend does)."""
         with self.lock:
             seen = {}
-            for document, valid in self.deliveries:
-                if valid and document["type"] == kind:
+            for document, valid, status in self.deliveries:
+                if valid and status == 200 and document["type"] == kind:
                     seen.setdefault(document["id"], document)
             return list(seen.values())
 
@@ -72,8 +75,8 @@ class Receiver:
 
 
 @contextlib.contextmanager
-def receiving(port):
-    receiver = Receiver(port)
+def receiving(port, status=200):
+    receiver = Receiver(port, status)
     try:
         yield receiver
     finally:
@@ -110,7 +113,7 @@ def test_a_sigkill_between_storing_messages_and_delivering_their_events_loses_no
         created = receiver.wait_for("message.created", len(texts), 30)
         assert sorted(event["data"]["message"]["text"] for event in created) == sorted(texts)
         assert all(event["data"]["offline"] == ["bob"] for event in created)
-        assert all(valid for _, valid in receiver.deliveries), "every delivery was signed with the secret"
+        assert all(valid for _, valid, _ in receiver.deliveries), "every delivery was signed with the secret"
 
 
 def test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe(tmp_path):
@@ -143,3 +146,116 @@ def test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe(tmp_pat
                     time.sleep(0.2)
                 assert server.metric("typewire_webhook_pending") == 0
                 assert server.metric("typewire_webhook_failed_total") == 0
+
+
+def sent_by_peers(server, peers, per_peer, length):
+    """`per_peer` messages of `length` characters from each of `peers` sockets of Alice (each within its socket's
+    burst); yields the peers and the stored messages' ids."""
+    ids = []
+    for index, alice in enumerate(peers):
+        for number in range(per_peer):
+            text = f"{index}-{number} " + "x" * length
+            alice.send({"type": "send", "conversation": faultkit.DIRECT, "clientMessageId": f"m-{index}-{number}", "text": text})
+    for index, alice in enumerate(peers):
+        for number in range(per_peer):
+            _, ack = alice.wait_for(lambda f, c=f"m-{index}-{number}": f["type"] == "ack" and f["clientMessageId"] == c, 20, "an ack")
+            ids.append((alice, ack["messageId"]))
+    return ids
+
+
+def outbox_rows(sqlite):
+    """The outbox as the file holds it, read beside the server (WAL): (type, endpoint, message id, body bytes)."""
+    import sqlite3
+    with contextlib.closing(sqlite3.connect(f"file:{sqlite}?mode=ro", uri=True, timeout=10)) as database:
+        rows = database.execute("SELECT type, endpoint, body, length(CAST(body AS BLOB)) FROM webhook_outbox").fetchall()
+    return [(kind, endpoint, json.loads(body)["data"].get("message", {}).get("id"), size) for kind, endpoint, body, size in rows]
+
+
+def file_bytes(sqlite):
+    return sum(os.path.getsize(path) for path in (sqlite, sqlite + "-wal") if os.path.exists(path))
+
+
+def test_edits_while_receivers_are_down_keep_one_delivery_per_message_and_the_outbox_within_its_caps(tmp_path):
+    ports = [faultkit.free_port(), faultkit.free_port()]  # two endpoints, both down: every attempt fails
+    sqlite = str(tmp_path / "typewire.sqlite")
+    cap = 300_000
+    arguments = webhook_arguments(ports[0], 2000) + [
+        "--webhook-url", f"http://127.0.0.1:{ports[1]}/hook", "--webhook-max-pending-bytes", str(cap)]
+    with faultkit.running_server("webhooks-bounded-outbox", sqlite, extra=arguments) as server, contextlib.ExitStack() as stack:
+        peers = [stack.enter_context(faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), f"alice-{i}"))
+                 for i in range(10)]
+        messages = sent_by_peers(server, peers, 4, 3000)
+        before = file_bytes(sqlite)
+        # Each socket edits its messages at its messages budget (5 a second after a burst), for about 8 s.
+        edits = 0
+        started = time.monotonic()
+        while time.monotonic() - started < 8:
+            for alice, message in messages:
+                alice.send({"type": "edit", "conversation": faultkit.DIRECT, "messageId": message,
+                            "text": f"edit {edits} " + "y" * 3000})
+                edits += 1
+            time.sleep(1)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and server.metric("typewire_webhook_discarded_total") == 0:
+            time.sleep(0.2)
+        time.sleep(2.5)  # a count after the last write
+        rows = outbox_rows(sqlite)
+        edited = [(endpoint, message) for kind, endpoint, message, _ in rows if kind == "message.edited"]
+        stored = sum(size for *_, size in rows)
+        faultkit.record("webhook_bounded_outbox", edits_sent=edits, rows=len(rows), edit_rows=len(edited), outbox_bytes=stored,
+                        cap=cap, file_bytes_before_edits=before, file_bytes_after=file_bytes(sqlite),
+                        over_budget=server.metric("typewire_webhook_over_budget_total"),
+                        discarded=server.metric("typewire_webhook_discarded_total"))
+        assert edits >= 40 * 8, "the edits were sent"
+        assert len(edited) == len(set(edited)), "at most one waiting edit per message and endpoint"
+        assert stored <= cap, f"the outbox holds {stored} bytes of bodies, over its cap of {cap}"
+        assert server.metric("typewire_webhook_pending_bytes") <= cap
+        assert server.metric("typewire_webhook_over_budget_total") > 0, "past the user's edit budget, edits' events are not sent"
+        assert server.metric("typewire_webhook_discarded_total") > 0, "the oldest past the cap were given up, and counted"
+        assert "Webhook deliveries were given up unsent" in server.log
+
+
+def test_a_failing_receiver_gets_probes_not_every_delivery_and_all_once_it_is_back(tmp_path):
+    port = faultkit.free_port()
+    sqlite = str(tmp_path / "typewire.sqlite")
+    with receiving(port, status=503) as receiver, \
+            faultkit.running_server("webhooks-circuit", sqlite, extra=webhook_arguments(port, 2000)) as server, \
+            contextlib.ExitStack() as stack:
+        peers = [stack.enter_context(faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), f"alice-{i}"))
+                 for i in range(10)]
+        messages = sent_by_peers(server, peers, 5, 10)
+        time.sleep(2)
+        first = len(receiver.deliveries)
+        time.sleep(8)
+        during = len(receiver.deliveries) - first
+        faultkit.record("webhook_circuit", messages=len(messages), attempts_first_2_s=first, attempts_next_8_s=during)
+        # Without the circuit each of the 50 deliveries is tried every 1-2 s (about 250 attempts in 8 s); with
+        # it, one probe at a time, the waits between them doubling from 1 s up to --webhook-max-delay (2 s).
+        assert during <= 10, f"{during} attempts in 8 s to a receiver answering 503"
+        assert server.metric("typewire_webhook_failing_endpoints") == 1
+        receiver.status = 200
+        created = receiver.wait_for("message.created", len(messages), 20)
+        assert sorted(event["data"]["message"]["id"] for event in created) == sorted(message for _, message in messages)
+        deadline = time.monotonic() + 5
+        while server.metric("typewire_webhook_failing_endpoints") != 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert server.metric("typewire_webhook_failing_endpoints") == 0
+
+
+def test_deliveries_for_an_endpoint_no_longer_configured_are_given_up_at_start_and_never_sent(tmp_path):
+    old, new = faultkit.free_port(), faultkit.free_port()
+    sqlite = str(tmp_path / "typewire.sqlite")
+    with faultkit.running_server("webhooks-old-endpoint", sqlite, extra=webhook_arguments(old, 2000)) as server:
+        with faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), "alice") as alice:
+            send_messages(alice, [f"for the old endpoint {index}" for index in range(5)])
+    with receiving(old) as removed, receiving(new) as kept, \
+            faultkit.running_server("webhooks-new-endpoint", sqlite, extra=webhook_arguments(new, 2000)) as server:
+        with faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), "alice") as alice:
+            send_messages(alice, ["for the new endpoint"])
+        kept.wait_for("message.created", 1, 20)
+        discarded = int(server.metric("typewire_webhook_discarded_total"))
+        assert discarded >= 5, "the five messages' events, and the presence events, were given up"
+        assert f"endpoint_no_longer_configured={discarded}" in server.log, "and said at start"
+        time.sleep(2)  # past a poll: the old endpoint's rows would have been claimed by now
+        assert removed.deliveries == [], "an endpoint removed from --webhook-url is sent nothing"
+        assert [event["data"]["message"]["text"] for event in kept.events("message.created")] == ["for the new endpoint"]

@@ -190,7 +190,10 @@ struct RESTRoutes {
         let user = try Self.parameter("user", of: context)
         if blocked { try Self.checkUserID(user, field: "user") }  // an unblock takes any id, to clear one stored before
         guard user != me.userID else { throw HTTPError(.badRequest, message: "You cannot block yourself.") }
-        try await store.setBlocked(blocked, user: user, by: me.userID)
+        let limit = configuration.conversations.maxBlocksPerUser
+        guard try await store.setBlocked(blocked, user: user, by: me.userID, limit: limit) else {
+            throw HTTPError(.conflict, message: "You have blocked \(limit) users, the most one may; unblock one before blocking another.")
+        }
         await hub.blockChanged(blocked, user: user, by: me.userID)
         return .noContent
     }

@@ -8,6 +8,9 @@ extension ServerConfiguration {
         public var maxMembers = 1_000
         /// The longest conversation title, in characters. Default 200.
         public var maxTitleLength = 200
+        /// The most users one user may block; past it `PUT /v1/blocks/:user` answers 409. Default 10 000
+        /// (a handshake reads them all).
+        public var maxBlocksPerUser = 10_000
 
         /// The defaults.
         public init() {}

@@ -11,6 +11,15 @@ extension ServerConfiguration {
         /// `activity.changed` events allowed per conversation, when sent. Default 1 a second, 5 at once;
         /// past it a change is not sent (the next one carries the state as it is then).
         public var activityEvents = RateBudget(rate: 1, burst: 5)
+        /// `message.edited` events allowed per editing user; past it an edit's event is not sent (the
+        /// message as stored stays the truth) and counted. Default 2 a second, 20 at once. Edits of one
+        /// message replace each other while they wait, whatever this budget.
+        public var editEvents = RateBudget(rate: 2, burst: 20)
+        /// The most deliveries the outbox keeps (every node's, in a cluster); past it the oldest are given
+        /// up, counted and logged. Default 100 000.
+        public var maxPending = 100_000
+        /// The most bytes of bodies the outbox keeps; past it the oldest are given up. Default 128 MiB.
+        public var maxPendingBytes = 128 << 20
         /// When failed deliveries are tried again, and given up.
         public var retry = WebhookRetryPolicy()
         /// How long one attempt may take, connecting included, before it counts as failed. Default 10 s.
@@ -40,7 +49,7 @@ extension ServerConfiguration {
                 else { throw ConfigurationError.webhookURL(endpoint) }
             }
             guard let secret, secret.utf8.count >= 32 else { throw ConfigurationError.webhookNeedsSecret }
-            guard concurrency > 0, maxUnwritten > 0 else { throw ConfigurationError.webhookLimits }
+            guard concurrency > 0, maxUnwritten > 0, maxPending > 0, maxPendingBytes > 0 else { throw ConfigurationError.webhookLimits }
         }
     }
 }

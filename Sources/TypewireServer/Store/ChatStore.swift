@@ -210,8 +210,9 @@ public protocol ChatStore: Sendable {
     func blockedUsers(of user: String) async throws -> Set<String>
     /// The users who have blocked a user.
     func blockers(of user: String) async throws -> Set<String>
-    /// Blocks or unblocks a user.
-    func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws
+    /// Blocks or unblocks a user. Returns false, storing nothing, for a new block when the blocker already
+    /// blocks `limit` users (an unblock, or a block already stored, is always true).
+    func setBlocked(_ blocked: Bool, user: String, by blocker: String, limit: Int) async throws -> Bool
     /// What a socket's handshake needs of the store: records the user its token named
     /// (``recordIfChanged(_:)``) and reads whom they blocked and who blocked them.
     func handshakeRecord(of identity: Identity) async throws -> HandshakeRecord

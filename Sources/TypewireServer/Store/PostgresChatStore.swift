@@ -123,6 +123,13 @@ public final class PostgresChatStore: ChatStore {
             "ALTER TABLE messages ADD COLUMN thread TEXT",
             "CREATE INDEX messages_by_thread ON messages (conversation, thread, seq)",
         ],
+        [
+            // A bounded outbox: each delivery's bytes, and the key a later event replaces it by (an edit).
+            "ALTER TABLE webhook_outbox ADD COLUMN size BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE webhook_outbox ADD COLUMN coalescing_key TEXT",
+            "UPDATE webhook_outbox SET size = octet_length(body)",
+            "CREATE INDEX webhook_outbox_by_key ON webhook_outbox (coalescing_key, endpoint) WHERE coalescing_key IS NOT NULL",
+        ],
     ]
 
     private func migrate() async throws {
@@ -435,11 +442,29 @@ public final class PostgresChatStore: ChatStore {
         return blocked
     }
 
-    public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {
-        if blocked {
-            try await run("INSERT INTO blocks (blocker, blocked) VALUES (\(blocker), \(user)) ON CONFLICT DO NOTHING")
-        } else {
+    public func setBlocked(_ blocked: Bool, user: String, by blocker: String, limit: Int) async throws -> Bool {
+        guard blocked else {
             try await run("DELETE FROM blocks WHERE blocker = \(blocker) AND blocked = \(user)")
+            return true
+        }
+        let logger = logger
+        return try await transaction { connection in
+            // The blocker's row serializes their blocks: two at once cannot both pass the count.
+            try await connection.query(
+                "INSERT INTO users (id) VALUES (\(blocker)) ON CONFLICT (id) DO UPDATE SET id = users.id", logger: logger
+            ).drain()
+            var count: Int64 = 0
+            for try await (total, has) in try await connection.query(
+                "SELECT COUNT(*), COUNT(*) FILTER (WHERE blocked = \(user)) FROM blocks WHERE blocker = \(blocker)", logger: logger
+            ).decode((Int64, Int64).self) {
+                if has > 0 { return true }
+                count = total
+            }
+            guard count < Int64(limit) else { return false }
+            try await connection.query(
+                "INSERT INTO blocks (blocker, blocked) VALUES (\(blocker), \(user)) ON CONFLICT DO NOTHING", logger: logger
+            ).drain()
+            return true
         }
     }
 

@@ -7,31 +7,40 @@ extension SQLiteChatStore: WebhookOutbox {
         try await database.transaction { try await Self.insertWebhook(event, to: endpoints, on: $0) }
     }
 
-    /// Inserts one delivery of the event per endpoint, due when the event was made.
+    /// Inserts one delivery of the event per endpoint, due when the event was made, in place of a waiting
+    /// one of the same coalescing key.
     static func insertWebhook(_ event: WebhookEvent, to endpoints: [String], on connection: SQLiteConnection) async throws {
         let body = event.body()
+        let key = event.coalescingKey
         for endpoint in endpoints {
+            if let key {
+                _ = try await connection.query(
+                    "DELETE FROM webhook_outbox WHERE coalescing_key = ? AND endpoint = ?", [.text(key), .text(endpoint)])
+            }
             _ = try await connection.query(
                 """
-                INSERT INTO webhook_outbox (event_id, type, endpoint, body, created_at, attempts, due_at)
-                VALUES (?, ?, ?, ?, ?, 0, ?)
+                INSERT INTO webhook_outbox (event_id, type, endpoint, body, created_at, attempts, due_at, size, coalescing_key)
+                VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
                 """,
                 [
                     .text(event.id), .text(event.type.rawValue), .text(endpoint), .text(body), .integer(Int(event.createdAt)),
-                    .integer(Int(event.createdAt)),
+                    .integer(Int(event.createdAt)), .integer(body.utf8.count), key.map { .text($0) } ?? .null,
                 ])
         }
     }
 
-    public func claimWebhooks(dueAt now: Int64, limit: Int, leaseUntil: Int64) async throws -> [WebhookDelivery] {
+    public func claimWebhooks(dueAt now: Int64, limit: Int, leaseUntil: Int64, endpoints: [String]) async throws -> [WebhookDelivery] {
+        guard !endpoints.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: endpoints.count).joined(separator: ", ")
         let rows = try await database.write { connection in
             try await connection.query(
                 """
                 UPDATE webhook_outbox SET due_at = ?
-                WHERE id IN (SELECT id FROM webhook_outbox WHERE due_at <= ? ORDER BY due_at, id LIMIT ?)
+                WHERE id IN (
+                    SELECT id FROM webhook_outbox WHERE due_at <= ? AND endpoint IN (\(placeholders)) ORDER BY due_at, id LIMIT ?)
                 RETURNING id, event_id, type, endpoint, body, created_at, attempts
                 """,
-                [.integer(Int(leaseUntil)), .integer(Int(now)), .integer(limit)])
+                [.integer(Int(leaseUntil)), .integer(Int(now))] + endpoints.map { .text($0) } + [.integer(limit)])
         }
         return rows.compactMap { row in
             guard let id = row.column("id")?.integer, let eventID = row.column("event_id")?.string,
@@ -73,8 +82,40 @@ extension SQLiteChatStore: WebhookOutbox {
             .column("due")?.integer.map(Int64.init)
     }
 
-    public func pendingWebhooks() async throws -> Int {
-        try await database.read { try await $0.query("SELECT COUNT(*) AS pending FROM webhook_outbox") }.first?
-            .column("pending")?.integer ?? 0
+    public func webhookBacklog() async throws -> WebhookBacklog {
+        let row = try await database.read {
+            try await $0.query(
+                "SELECT COUNT(*) AS pending, COALESCE(SUM(size), 0) AS bytes, MIN(created_at) AS oldest FROM webhook_outbox")
+        }.first
+        return WebhookBacklog(
+            rows: row?.column("pending")?.integer ?? 0, bytes: row?.column("bytes")?.integer ?? 0,
+            oldest: row?.column("oldest")?.integer.map(Int64.init))
+    }
+
+    public func trimWebhooks(endpoints: [String], createdBefore: Int64, maxRows: Int, maxBytes: Int) async throws -> WebhookTrim {
+        let placeholders = Array(repeating: "?", count: endpoints.count).joined(separator: ", ")
+        return try await database.transaction { connection in
+            var trim = WebhookTrim()
+            trim.unconfigured = try await Self.deleted(
+                "DELETE FROM webhook_outbox WHERE endpoint NOT IN (\(placeholders)) RETURNING id", endpoints.map { .text($0) },
+                on: connection)
+            trim.expired = try await Self.deleted(
+                "DELETE FROM webhook_outbox WHERE created_at < ? RETURNING id", [.integer(Int(createdBefore))], on: connection)
+            trim.overCap = try await Self.deleted(
+                """
+                DELETE FROM webhook_outbox WHERE id IN (
+                    SELECT id FROM (
+                        SELECT id, COUNT(*) OVER newest AS kept, SUM(size) OVER newest AS kept_bytes FROM webhook_outbox
+                        WINDOW newest AS (ORDER BY id DESC))
+                    WHERE kept > ? OR kept_bytes > ?)
+                RETURNING id
+                """, [.integer(maxRows), .integer(maxBytes)], on: connection)
+            return trim
+        }
+    }
+
+    /// Runs a `DELETE … RETURNING id` and says how many rows it removed.
+    private static func deleted(_ statement: String, _ bindings: [SQLiteData], on connection: SQLiteConnection) async throws -> Int {
+        try await connection.query(statement, bindings).count
     }
 }

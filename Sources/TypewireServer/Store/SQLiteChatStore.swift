@@ -87,6 +87,13 @@ public final class SQLiteChatStore: ChatStore {
             "ALTER TABLE messages ADD COLUMN thread TEXT",
             "CREATE INDEX messages_by_thread ON messages (conversation, thread, seq)",
         ],
+        [
+            // A bounded outbox: each delivery's bytes, and the key a later event replaces it by (an edit).
+            "ALTER TABLE webhook_outbox ADD COLUMN size INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE webhook_outbox ADD COLUMN coalescing_key TEXT",
+            "UPDATE webhook_outbox SET size = length(CAST(body AS BLOB))",
+            "CREATE INDEX webhook_outbox_by_key ON webhook_outbox (coalescing_key, endpoint) WHERE coalescing_key IS NOT NULL",
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -457,12 +464,27 @@ public final class SQLiteChatStore: ChatStore {
         return Set(rows.compactMap { $0.column("blocker")?.string })
     }
 
-    public func setBlocked(_ blocked: Bool, user: String, by blocker: String) async throws {
-        let statement =
-            blocked
-            ? "INSERT INTO blocks (blocker, blocked) VALUES (?, ?) ON CONFLICT DO NOTHING"
-            : "DELETE FROM blocks WHERE blocker = ? AND blocked = ?"
-        _ = try await database.write { try await $0.query(statement, [.text(blocker), .text(user)]) }
+    public func setBlocked(_ blocked: Bool, user: String, by blocker: String, limit: Int) async throws -> Bool {
+        guard blocked else {
+            _ = try await database.write {
+                try await $0.query("DELETE FROM blocks WHERE blocker = ? AND blocked = ?", [.text(blocker), .text(user)])
+            }
+            return true
+        }
+        // One statement on the one writer: the count and the insert cannot interleave with another block.
+        let rows = try await database.write {
+            try await $0.query(
+                """
+                INSERT INTO blocks (blocker, blocked) SELECT ?, ? WHERE (SELECT COUNT(*) FROM blocks WHERE blocker = ?) < ?
+                ON CONFLICT DO NOTHING RETURNING 1 AS stored
+                """,
+                [.text(blocker), .text(user), .text(blocker), .integer(limit)])
+        }
+        guard rows.isEmpty else { return true }
+        let stored = try await database.read {
+            try await $0.query("SELECT 1 AS stored FROM blocks WHERE blocker = ? AND blocked = ?", [.text(blocker), .text(user)])
+        }
+        return !stored.isEmpty  // already blocked: true; at the limit: false
     }
 
     private static func conversation(from row: SQLiteRow) -> Conversation? {

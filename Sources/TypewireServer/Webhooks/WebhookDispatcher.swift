@@ -7,6 +7,12 @@ import NIOCore
 /// sends each), POSTs them at most ``ServerConfiguration/Webhooks/concurrency`` at a time, and records
 /// each outcome: delivered (removed), failed (due again by ``WebhookRetryPolicy``, or given up).
 ///
+/// An endpoint that keeps failing gets only probes (``WebhookCircuits``); deliveries to endpoints not
+/// configured are never claimed, and are given up at start. With each count of the outbox the dispatcher
+/// gives up what is older than the retry limit and the oldest past
+/// ``ServerConfiguration/Webhooks/maxPending`` and ``ServerConfiguration/Webhooks/maxPendingBytes``,
+/// counted and logged.
+///
 /// It wakes when this node writes an event (``WebhookDoorbell``), when a delivery it knows of falls due,
 /// and every ``ServerConfiguration/Webhooks/pollInterval`` for what it cannot know of (other nodes'
 /// events, leases of a node that died). A store that fails is tried again at the next poll: nothing is
@@ -21,6 +27,7 @@ final class WebhookDispatcher: Sendable {
     private let now: @Sendable () -> Int64
     /// Deliveries the endpoints took that are still in the outbox (``recordDelivered()``).
     private let delivered = NIOLockedValueBox<[Int64]>([])
+    private let circuits: NIOLockedValueBox<WebhookCircuits>
 
     /// How long a claimed delivery is this node's: past an attempt's timeout, so that a slow attempt is not
     /// sent by another node too; after a crash, what the node had claimed is sent again once it ends.
@@ -37,6 +44,7 @@ final class WebhookDispatcher: Sendable {
         self.logger = logger
         self.doorbell = doorbell
         self.now = now
+        circuits = NIOLockedValueBox(WebhookCircuits(retry: configuration.retry))
     }
 
     /// Sends deliveries until the task is cancelled; then waits for the attempts under way.
@@ -48,39 +56,98 @@ final class WebhookDispatcher: Sendable {
     func run() async {
         var waiter = doorbell.makeWaiter()
         let underWay = ManagedAtomic(0)
+        await trim(atStart: true)
         await withDiscardingTaskGroup { attempts in
             var counts = PendingCountSchedule(intervalMilliseconds: configuration.pollInterval.wholeMilliseconds)
             while !Task.isCancelled {
                 await recordDelivered()
                 let time = now()
                 let room = configuration.concurrency - underWay.load(ordering: .relaxed)
-                var claimed: [WebhookDelivery] = []
+                var claimed: [(delivery: WebhookDelivery, probe: Bool)] = []
                 if room > 0 {
-                    do {
-                        claimed = try await outbox.claimWebhooks(dueAt: time, limit: room, leaseUntil: time + lease.wholeMilliseconds)
-                    } catch {
-                        logger.storeFailed("the webhook outbox could not be read; trying again", error: error)
-                    }
+                    let (closed, probes) = circuits.withLockedValue { ($0.closed(of: configuration.endpoints), $0.takeProbes(at: time)) }
+                    claimed = await claim(room: room, closed: closed, probes: probes, at: time)
                 }
-                for delivery in claimed {
+                for (delivery, probe) in claimed {
                     underWay.wrappingIncrement(ordering: .relaxed)
+                    circuits.withLockedValue { $0.started(delivery.endpoint) }
                     attempts.addTask {
-                        await self.attempt(delivery)
+                        await self.attempt(delivery, probe: probe)
                         let left = underWay.wrappingDecrementThenLoad(ordering: .relaxed)
                         if left <= self.configuration.concurrency / 2 { self.doorbell.ring() }  // room for a batch
                     }
                 }
                 if counts.isDue(at: time) {
-                    if let pending = try? await outbox.pendingWebhooks() { metrics.pending.set(Int64(pending)) }
+                    await trim(atStart: false)
                     counts.counted(started: time, ended: now())
                 }
-                // Full: an attempt that ends rings. Otherwise: until the next delivery falls due, or a poll.
+                // Full: an attempt that ends rings. Otherwise: until the next delivery or probe falls due, or a poll.
                 let wait = room > claimed.count ? await waitTime(from: now()) : configuration.pollInterval
                 guard await waiter.wait(atMost: wait) else { break }
             }
             attempts.cancelAll()
         }
         await recordDelivered()
+    }
+
+    /// Claims up to `room` deliveries: the probes due first (one each, the endpoint's oldest whatever its
+    /// due time), then what is due for the endpoints whose circuits are closed.
+    private func claim(room: Int, closed: [String], probes: [String], at time: Int64) async -> [(delivery: WebhookDelivery, probe: Bool)] {
+        let leaseUntil = time + lease.wholeMilliseconds
+        var claimed: [(delivery: WebhookDelivery, probe: Bool)] = []
+        for endpoint in probes {
+            do {
+                let probe = try await outbox.claimWebhooks(dueAt: .max, limit: 1, leaseUntil: leaseUntil, endpoints: [endpoint])
+                if let first = probe.first {
+                    claimed.append((first, true))
+                } else {
+                    circuits.withLockedValue { $0.probeFoundNothing(endpoint) }
+                }
+            } catch {
+                circuits.withLockedValue { $0.probeNotClaimed(endpoint) }
+                logger.storeFailed("the webhook outbox could not be read; trying again", error: error)
+            }
+        }
+        guard room > claimed.count, !closed.isEmpty else { return claimed }
+        do {
+            let due = try await outbox.claimWebhooks(dueAt: time, limit: room - claimed.count, leaseUntil: leaseUntil, endpoints: closed)
+            claimed += due.map { ($0, false) }
+        } catch {
+            logger.storeFailed("the webhook outbox could not be read; trying again", error: error)
+        }
+        return claimed
+    }
+
+    /// Gives up what the outbox must not keep (``WebhookOutbox/trimWebhooks(endpoints:createdBefore:maxRows:maxBytes:)``)
+    /// and updates the figures; at start, says what was given up for endpoints no longer configured.
+    private func trim(atStart: Bool) async {
+        do {
+            let time = now()
+            let backlog = try await outbox.webhookBacklog()
+            let overCap = backlog.rows > configuration.maxPending || backlog.bytes > configuration.maxPendingBytes
+            let oldest = time - configuration.retry.giveUpAfter.wholeMilliseconds
+            var trim = WebhookTrim()
+            if atStart || overCap || backlog.oldest.map({ $0 < oldest }) == true {
+                trim = try await outbox.trimWebhooks(
+                    endpoints: configuration.endpoints, createdBefore: oldest, maxRows: configuration.maxPending,
+                    maxBytes: configuration.maxPendingBytes)
+            }
+            let left = trim.total > 0 ? try await outbox.webhookBacklog() : backlog
+            metrics.pending.set(Int64(left.rows))
+            metrics.pendingBytes.set(Int64(left.bytes))
+            metrics.failingEndpoints.set(Int64(circuits.withLockedValue { $0.openCount }))
+            guard trim.total > 0 else { return }
+            metrics.discarded.increment(by: Int64(trim.total))
+            logger.warning(
+                "Webhook deliveries were given up unsent",
+                metadata: [
+                    "endpoint_no_longer_configured": "\(trim.unconfigured)", "older_than_retry_limit": "\(trim.expired)",
+                    "over_outbox_caps": "\(trim.overCap)", "max_pending": "\(configuration.maxPending)",
+                    "max_pending_bytes": "\(configuration.maxPendingBytes)",
+                ])
+        } catch {
+            logger.storeFailed("the webhook outbox could not be counted; trying again", error: error)
+        }
     }
 
     /// Removes the deliveries taken since the last call from the outbox, in one statement; kept for the
@@ -99,16 +166,30 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// How long to sleep: until the next delivery falls due, at most a poll interval.
+    /// How long to sleep: until the next delivery or probe falls due, at most a poll interval.
     private func waitTime(from time: Int64) async -> Duration {
-        let poll = configuration.pollInterval
-        guard let due = try? await outbox.nextWebhookDue() else { return poll }
-        return .milliseconds(max(0, min(due - time, poll.wholeMilliseconds)))
+        let poll = configuration.pollInterval.wholeMilliseconds
+        let probe = circuits.withLockedValue { $0.nextProbe } ?? .max
+        let due = (try? await outbox.nextWebhookDue()) ?? .max
+        let next = min(due, probe)
+        return .milliseconds(next == .max ? poll : max(0, min(next.subtractingReportingOverflow(time).partialValue, poll)))
     }
 
-    /// One attempt and its outcome in the outbox.
-    private func attempt(_ delivery: WebhookDelivery) async {
+    /// One attempt, its outcome in the outbox and in the endpoint's circuit.
+    private func attempt(_ delivery: WebhookDelivery, probe: Bool) async {
         let outcome = await sender.send(delivery, now: now())
+        var generator = SystemRandomNumberGenerator()
+        let change = circuits.withLockedValue {
+            $0.ended(delivery.endpoint, delivered: outcome == .delivered, probe: probe, now: now(), using: &generator)
+        }
+        switch change {
+        case .opened:
+            logger.warning(
+                "A webhook endpoint failed \(WebhookCircuits.failuresToOpen) attempts in a row: only one delivery is tried at a time until it takes one",
+                metadata: ["endpoint": "\(delivery.endpoint)"])
+        case .closed: logger.info("A webhook endpoint took a delivery again", metadata: ["endpoint": "\(delivery.endpoint)"])
+        case nil: break
+        }
         do {
             switch outcome {
             case .delivered:
@@ -116,7 +197,6 @@ final class WebhookDispatcher: Sendable {
                 metrics.delivered.increment()
             case .failed(let status):
                 let attempts = delivery.attempts + 1
-                var generator = SystemRandomNumberGenerator()
                 switch configuration.retry.afterFailure(attempts: attempts, createdAt: delivery.createdAt, now: now(), using: &generator) {
                 case .retry(let at):
                     try await outbox.webhookFailed(delivery.id, attempts: attempts, retryAt: at)

@@ -60,6 +60,13 @@ public struct WebhookEvent: Sendable, Hashable {
     /// The event's type.
     public var type: WebhookEventType { payload.type }
 
+    /// What makes a later event of the same key replace this one while it waits in the outbox: a message's
+    /// edits (the last text is what a receiver needs); nil for every other event, each sent.
+    public var coalescingKey: String? {
+        guard case .messageEdited(let message) = payload else { return nil }
+        return "\(type.rawValue) \(message.conversation) \(message.id)"
+    }
+
     /// A new event id: `evt_` and 128 random bits in hex.
     public static func makeID<Generator: RandomNumberGenerator>(using generator: inout Generator) -> String {
         let words = [generator.next() as UInt64, generator.next() as UInt64]

@@ -20,6 +20,7 @@ public final class WebhookEvents: Sendable {
     private let now: @Sendable () -> Int64
     private let doorbell: WebhookDoorbell
     private let activityBudgets: SharedRateLimiters<String>
+    private let editBudgets: SharedRateLimiters<String>
     private let unwritten = NIOLockedValueBox(Unwritten())
 
     /// How long the writer waits before trying the store again after it failed.
@@ -41,6 +42,7 @@ public final class WebhookEvents: Sendable {
         self.doorbell = doorbell
         self.now = now
         activityBudgets = SharedRateLimiters(configuration.activityEvents)
+        editBudgets = SharedRateLimiters(configuration.editEvents)
     }
 
     /// Whether events of this type are sent.
@@ -63,12 +65,15 @@ public final class WebhookEvents: Sendable {
         doorbell.ring()
     }
 
-    /// Reports an event; it is written to the outbox soon, if its type is sent (and for `activity.changed`,
-    /// within the conversation's budget).
+    /// Reports an event; it is written to the outbox soon, if its type is sent and it is within its budget
+    /// (``ServerConfiguration/Webhooks/activityEvents``, ``ServerConfiguration/Webhooks/editEvents``).
     func record(_ payload: WebhookEvent.Payload) {
         guard wants(payload.type) else { return }
         let time = now()
-        if case .activityChanged(let conversation, _, _, _) = payload, !activityBudgets.allow(conversation, now: time) { return }
+        guard withinBudget(payload, now: time) else {
+            metrics.overBudget.increment()
+            return
+        }
         let event = WebhookEvent(id: WebhookEvent.makeID(), createdAt: time, payload: payload)
         let startsWriter = unwritten.withLockedValue { unwritten -> Bool? in
             guard unwritten.events.count < configuration.maxUnwritten else { return nil }
@@ -81,6 +86,15 @@ public final class WebhookEvents: Sendable {
             return
         }
         if startsWriter { Task { await writeAll() } }
+    }
+
+    /// Whether the event is within its budget: a conversation's `activity.changed`, a user's `message.edited`.
+    private func withinBudget(_ payload: WebhookEvent.Payload, now: Int64) -> Bool {
+        switch payload {
+        case .activityChanged(let conversation, _, _, _): activityBudgets.allow(conversation, now: now)
+        case .messageEdited(let message): editBudgets.allow(message.sender, now: now)
+        default: true
+        }
     }
 
     /// Writes what waits, in order, until nothing does; waits and tries again while the store fails.

@@ -124,6 +124,20 @@ struct ConversationRulesTests {
         }
     }
 
+    @Test func aUserBlocksAtMostTheLimitAndAnUnblockMakesRoom() async throws {
+        try await TestServer.run(configure: { $0.conversations.maxBlocksPerUser = 3 }) { server in
+            for user in ["u1", "u2", "u3", "u1"] {
+                #expect(try await server.request("PUT", "/v1/blocks/\(user)", as: "mallory").status == 204, "\(user)")
+            }
+            let refused = try await server.request("PUT", "/v1/blocks/u4", as: "mallory")
+            #expect(refused.status == 409)
+            #expect(refused.body.contains("You have blocked 3 users"), "\(refused.body)")
+            #expect(try await server.request("DELETE", "/v1/blocks/u2", as: "mallory").status == 204)
+            #expect(try await server.request("PUT", "/v1/blocks/u4", as: "mallory").status == 204)
+            #expect(try await server.request("PUT", "/v1/blocks/u5", as: "bob").status == 204, "the limit is each user's")
+        }
+    }
+
     @Test func userIDsInThePathArePercentDecoded() async throws {
         // A Cyrillic "а" in place of the Latin "a": the id must be percent-encoded in a path.
         let lookalike = "\u{430}lice"

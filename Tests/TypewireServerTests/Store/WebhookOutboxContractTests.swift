@@ -12,39 +12,98 @@ extension ChatStoreContract {
         WebhookEvent(id: id, createdAt: time, payload: .presenceChanged(user: "alice", online: true))
     }
 
+    private static let both = ["http://a/hook", "http://b/hook"]
+
+    private static func edit(_ message: String, text: String, at time: Int64) -> WebhookEvent {
+        WebhookEvent(
+            id: "evt_\(text)", createdAt: time,
+            payload: .messageEdited(ChatMessage(conversation: "d", id: message, sender: "alice", senderName: nil, text: text, sentAt: 1)))
+    }
+
     func outboxClaimsAreLeasesAndOutcomesMoveOrRemoveDeliveries() async throws {
         let (store, reopen, close) = try await open()
         let outbox = try #require(store as? any WebhookOutbox)
         #expect(try await outbox.nextWebhookDue() == nil)
         try await outbox.enqueueWebhook(Self.event("evt_1", at: 1_000), to: ["http://a/hook", "http://b/hook"])
         try await outbox.enqueueWebhook(Self.event("evt_2", at: 2_000), to: ["http://a/hook"])
-        #expect(try await outbox.pendingWebhooks() == 3)
+        #expect(try await outbox.webhookBacklog().rows == 3)
         #expect(try await outbox.nextWebhookDue() == 1_000)
 
-        #expect(try await outbox.claimWebhooks(dueAt: 999, limit: 10, leaseUntil: 5_000).isEmpty, "nothing is due before its time")
-        let first = try await outbox.claimWebhooks(dueAt: 2_500, limit: 2, leaseUntil: 60_000)
+        #expect(
+            try await outbox.claimWebhooks(dueAt: 999, limit: 10, leaseUntil: 5_000, endpoints: Self.both).isEmpty,
+            "nothing is due before its time")
+        let first = try await outbox.claimWebhooks(dueAt: 2_500, limit: 2, leaseUntil: 60_000, endpoints: Self.both)
         #expect(first.map(\.eventID) == ["evt_1", "evt_1"], "the longest due first, at most the limit")
         #expect(Set(first.map(\.endpoint)) == ["http://a/hook", "http://b/hook"])
         #expect(first.allSatisfy { $0.attempts == 0 && $0.createdAt == 1_000 && $0.type == .presenceChanged })
         #expect(first[0].body == Self.event("evt_1", at: 1_000).body())
-        let second = try await outbox.claimWebhooks(dueAt: 2_500, limit: 10, leaseUntil: 60_000)
+        let second = try await outbox.claimWebhooks(dueAt: 2_500, limit: 10, leaseUntil: 60_000, endpoints: Self.both)
         #expect(second.map(\.eventID) == ["evt_2"], "a claimed delivery is not claimed again during its lease")
-        #expect(try await outbox.claimWebhooks(dueAt: 59_999, limit: 10, leaseUntil: 90_000).isEmpty)
+        #expect(try await outbox.claimWebhooks(dueAt: 59_999, limit: 10, leaseUntil: 90_000, endpoints: Self.both).isEmpty)
 
         try await outbox.webhooksDelivered([first[0].id])
         try await outbox.webhookFailed(first[1].id, attempts: 1, retryAt: 70_000)
         try await outbox.webhookFailed(second[0].id, attempts: 3, retryAt: nil)
-        #expect(try await outbox.pendingWebhooks() == 1, "delivered and given-up deliveries leave the outbox")
+        #expect(try await outbox.webhookBacklog().rows == 1, "delivered and given-up deliveries leave the outbox")
         #expect(try await outbox.nextWebhookDue() == 70_000)
-        #expect(try await outbox.claimWebhooks(dueAt: 69_999, limit: 10, leaseUntil: 100_000).isEmpty)
+        #expect(try await outbox.claimWebhooks(dueAt: 69_999, limit: 10, leaseUntil: 100_000, endpoints: Self.both).isEmpty)
         try await close(store)
 
         // The outbox is durable: a reopened store has the retry, with its attempts.
         let reopened = try #require(try await reopen() as? any WebhookOutbox)
-        let retried = try await reopened.claimWebhooks(dueAt: 70_000, limit: 10, leaseUntil: 100_000)
+        let retried = try await reopened.claimWebhooks(dueAt: 70_000, limit: 10, leaseUntil: 100_000, endpoints: Self.both)
         #expect(retried.map(\.eventID) == ["evt_1"])
         #expect(retried.map(\.attempts) == [1])
         try await close(reopened as! any ChatStore)
+    }
+
+    func aMessagesEditsReplaceEachOtherWhileTheyWaitAndClaimsKeepToTheEndpoints() async throws {
+        let (store, _, close) = try await open()
+        let outbox = try #require(store as? any WebhookOutbox)
+        for index in 0..<50 {
+            try await outbox.enqueueWebhook(Self.edit("m1", text: "edit \(index)", at: 1_000 + Int64(index)), to: Self.both)
+        }
+        try await outbox.enqueueWebhook(Self.edit("m2", text: "other", at: 2_000), to: ["http://a/hook"])
+        try await outbox.enqueueWebhook(Self.event("evt_p1", at: 2_000), to: ["http://a/hook"])
+        try await outbox.enqueueWebhook(Self.event("evt_p2", at: 2_000), to: ["http://a/hook"])
+        #expect(try await outbox.webhookBacklog().rows == 5, "one edit per message and endpoint; other events each kept")
+
+        let toB = try await outbox.claimWebhooks(dueAt: 5_000, limit: 10, leaseUntil: 60_000, endpoints: ["http://b/hook"])
+        #expect(toB.map(\.eventID) == ["evt_edit 49"], "only the endpoints asked for, and only the last edit")
+        #expect(toB.first?.body.contains("edit 49") == true)
+        // An edit while the last is under way replaces it too: the attempt's outcome then changes nothing.
+        try await outbox.enqueueWebhook(Self.edit("m1", text: "edit 50", at: 3_000), to: ["http://b/hook"])
+        try await outbox.webhookFailed(toB[0].id, attempts: 1, retryAt: 4_000)
+        let again = try await outbox.claimWebhooks(dueAt: 5_000, limit: 10, leaseUntil: 60_000, endpoints: ["http://b/hook"])
+        #expect(again.map(\.eventID) == ["evt_edit 50"])
+        #expect(again.first?.attempts == 0)
+        try await close(store)
+    }
+
+    func trimmingGivesUpUnconfiguredExpiredAndTheOldestPastTheCaps() async throws {
+        let (store, _, close) = try await open()
+        let outbox = try #require(store as? any WebhookOutbox)
+        try await outbox.enqueueWebhook(Self.event("evt_old", at: 100), to: ["http://a/hook"])
+        try await outbox.enqueueWebhook(Self.event("evt_gone", at: 5_000), to: ["http://gone/hook"])
+        for index in 0..<10 { try await outbox.enqueueWebhook(Self.event("evt_\(index)", at: 5_000 + Int64(index)), to: ["http://a/hook"]) }
+        let body = Self.event("evt_0", at: 5_000).body().utf8.count
+        let before = try await outbox.webhookBacklog()
+        #expect(before.rows == 12 && before.oldest == 100)
+        #expect(before.bytes >= 12 * (body - 4), "the bodies' bytes")
+
+        let nothing = try await outbox.trimWebhooks(
+            endpoints: ["http://a/hook", "http://gone/hook"], createdBefore: 100, maxRows: 100, maxBytes: 1 << 20)
+        #expect(nothing == WebhookTrim(), "within every bound nothing is given up")
+        let trim = try await outbox.trimWebhooks(endpoints: ["http://a/hook"], createdBefore: 1_000, maxRows: 8, maxBytes: 1 << 20)
+        #expect(trim == WebhookTrim(unconfigured: 1, expired: 1, overCap: 2))
+        let left = try await outbox.claimWebhooks(
+            dueAt: .max, limit: 100, leaseUntil: .max, endpoints: ["http://a/hook", "http://gone/hook"])
+        #expect(left.map(\.eventID).sorted() == (2..<10).map { "evt_\($0)" }, "the oldest went first")
+
+        let bytes = try await outbox.trimWebhooks(endpoints: ["http://a/hook"], createdBefore: 0, maxRows: 100, maxBytes: 3 * body + 2)
+        #expect(bytes.overCap == 5, "bytes bound it too: the newest three are left")
+        #expect(try await outbox.webhookBacklog().rows == 3)
+        try await close(store)
     }
 
     func concurrentClaimsNeverShareADelivery() async throws {
@@ -56,7 +115,7 @@ extension ChatStoreContract {
                 group.addTask {
                     var mine: [Int64] = []
                     while true {
-                        let claimed = try await outbox.claimWebhooks(dueAt: 2_000, limit: 37, leaseUntil: 60_000)
+                        let claimed = try await outbox.claimWebhooks(dueAt: 2_000, limit: 37, leaseUntil: 60_000, endpoints: Self.both)
                         if claimed.isEmpty { return mine }
                         mine += claimed.map(\.id)
                     }
@@ -67,9 +126,9 @@ extension ChatStoreContract {
         #expect(claims.count == 1_200, "every delivery was claimed")
         #expect(Set(claims).count == 1_200, "and none twice")
         try await outbox.webhooksDelivered([])
-        #expect(try await outbox.pendingWebhooks() == 1_200)
+        #expect(try await outbox.webhookBacklog().rows == 1_200)
         try await outbox.webhooksDelivered(claims)
-        #expect(try await outbox.pendingWebhooks() == 0, "every id, in statements of at most 500 where the store needs it")
+        #expect(try await outbox.webhookBacklog().rows == 0, "every id, in statements of at most 500 where the store needs it")
         try await close(store)
     }
 
@@ -90,7 +149,7 @@ extension ChatStoreContract {
                 conversation: "d", sender: Identity(userID: "mallory", name: nil), clientMessageId: "m2", text: "x", sentAt: 7,
                 thread: nil, webhooks: hooks)
                 == nil)
-        let claimed = try await outbox.claimWebhooks(dueAt: 10, limit: 10, leaseUntil: 100)
+        let claimed = try await outbox.claimWebhooks(dueAt: 10, limit: 10, leaseUntil: 100, endpoints: Self.both)
         #expect(claimed.count == 1, "one event for the new message; none for its retry or a refused one")
         let body = try #require(claimed.first?.body)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
@@ -108,6 +167,8 @@ struct SQLiteWebhookOutboxTests {
     @Test func claimsAreLeases() async throws { try await contract.outboxClaimsAreLeasesAndOutcomesMoveOrRemoveDeliveries() }
     @Test func concurrentClaims() async throws { try await contract.concurrentClaimsNeverShareADelivery() }
     @Test func aNewMessagesEvent() async throws { try await contract.aNewMessagesEventIsWrittenWithItAndARetryWritesNone() }
+    @Test func editsCoalesce() async throws { try await contract.aMessagesEditsReplaceEachOtherWhileTheyWaitAndClaimsKeepToTheEndpoints() }
+    @Test func trimming() async throws { try await contract.trimmingGivesUpUnconfiguredExpiredAndTheOldestPastTheCaps() }
 }
 
 @Suite(
@@ -118,4 +179,6 @@ struct PostgresWebhookOutboxTests {
     @Test func claimsAreLeases() async throws { try await contract.outboxClaimsAreLeasesAndOutcomesMoveOrRemoveDeliveries() }
     @Test func concurrentClaims() async throws { try await contract.concurrentClaimsNeverShareADelivery() }
     @Test func aNewMessagesEvent() async throws { try await contract.aNewMessagesEventIsWrittenWithItAndARetryWritesNone() }
+    @Test func editsCoalesce() async throws { try await contract.aMessagesEditsReplaceEachOtherWhileTheyWaitAndClaimsKeepToTheEndpoints() }
+    @Test func trimming() async throws { try await contract.trimmingGivesUpUnconfiguredExpiredAndTheOldestPastTheCaps() }
 }
