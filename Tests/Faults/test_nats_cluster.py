@@ -28,6 +28,7 @@ import os
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import urllib.request
 import uuid
@@ -183,7 +184,7 @@ def removed(frame):
     return frame["type"] == "error" and frame.get("code") == "unknown_conversation" and frame.get("ref") == GROUP
 
 
-def test_a_removal_lost_while_a_nodes_nats_link_is_cut_is_applied_when_the_link_is_back():
+def test_a_removal_and_a_block_lost_while_a_nodes_nats_link_is_cut_are_applied_when_the_link_is_back():
     with nats_cluster(1, "nats-cut") as servers, database() as url, contextlib.ExitStack() as stack:
         nats_port = int(servers[0][1].rsplit(":", 1)[1])
         proxy = stack.enter_context(cuttable_proxy(nats_port))
@@ -193,23 +194,48 @@ def test_a_removal_lost_while_a_nodes_nats_link_is_cut_is_applied_when_the_link_
                          "--postgres-url", url, "--nats-url", nats_url]
             nodes.append(stack.enter_context(typewire_server.running_server(arguments, ARTIFACTS / f"nats-cut-node-{index + 1}.log")))
         bob = stack.enter_context(peer(nodes[0].socket_url, mint_token("bob", "Bob"), "bob"))
+        dave = stack.enter_context(peer(nodes[0].socket_url, mint_token("dave", "Dave"), "dave"))
         frank = stack.enter_context(peer(nodes[1].socket_url, mint_token("frank", "Frank"), "frank"))
-        bob.subscribe(GROUP)
-        frank.subscribe(GROUP)
+        erin = stack.enter_context(peer(nodes[1].socket_url, mint_token("erin", "Erin"), "erin"))
+        for member in (bob, dave, frank, erin):
+            member.subscribe(GROUP)
         frank.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
         bob.wait_for(activity_with("frank", GROUP), 10, "frank typing, across the nodes")
+        # Dave keeps typing (a refresh a second) all along: only the block can take him out of Erin's view.
+        typing = threading.Event()
+
+        def keep_typing():
+            while not typing.wait(1):
+                dave.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+
+        dave.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+        refresher = threading.Thread(target=keep_typing, daemon=True)
+        refresher.start()
+        stack.callback(refresher.join, 5)
+        stack.callback(typing.set)
+        erin.wait_for(activity_with("dave", GROUP), 10, "dave typing, seen by erin on the other node")
         proxy.cut()
         request = urllib.request.Request(f"{nodes[0].url}/v1/conversations/{GROUP}/participants/frank", method="DELETE",
                                          headers={"Authorization": f"Bearer {mint_token('alice', 'Alice')}"})
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert answer.status == 204
+        block = urllib.request.Request(f"{nodes[0].url}/v1/blocks/dave", method="PUT",
+                                       headers={"Authorization": f"Bearer {mint_token('erin', 'Erin')}"})
+        with urllib.request.urlopen(block, timeout=10) as answer:
+            assert answer.status == 204
         bob.wait_for(lambda f: f["type"] == "activity" and "frank" not in typers(f), 10, "frank's typing gone on his removal")
         time.sleep(1.8)
-        since = frank.mark()
+        since, erin_since = frank.mark(), erin.mark()
+        assert any(frame["type"] == "activity" and "dave" in typers(frame) for _, frame in erin.frames[-20:]), \
+            "while the link is cut, erin's node does not know of the block"
         proxy.restore()
         restored = time.monotonic()
         told, _ = frank.wait_for(removed, 2 + MARGIN, "frank told he is no longer a participant on node 2", since=since)
-        record("nats_link_cut", removal_applied_s=round(told - restored, 3))
+        hidden, _ = erin.wait_for(lambda f: f["type"] == "activity" and f.get("conversation") == GROUP and "dave" not in typers(f),
+                                  2 + MARGIN, "dave out of erin's view once her node reads her blocks again", since=erin_since)
+        record("nats_link_cut", removal_applied_s=round(told - restored, 3), block_applied_s=round(hidden - restored, 3))
+        bob_since = bob.mark()
+        bob.wait_for(activity_with("dave", GROUP), 5, "dave still typing, for bob", since=bob_since)
         # His node knows it now: his typing is refused there, and never reaches Bob again.
         since, bob_since = frank.mark(), bob.mark()
         frank.send({"type": "activity", "conversation": GROUP, "activity": "typing"})

@@ -1,15 +1,19 @@
 /// The rules for what the server takes as a display name or an id, from tokens and from the server API.
 ///
 /// A display name is shown to others in every `activity` entry, participant list and message: it is cut to
-/// ``maxCharacters`` and cleaned of what could hide or reorder what others read (control characters, bidi
+/// ``maxCharacters`` and ``maxBytes`` and cleaned of what could hide or reorder what others read (control characters, bidi
 /// controls, zero-width and other invisible format characters; a zero-width joiner between two visible
 /// characters stays, as emoji sequences and some scripts need it). An id must carry none of them at all.
 public enum DisplayName {
     /// The longest display name, in characters.
     public static let maxCharacters = 200
+    /// The longest display name, in bytes of UTF-8: 200 characters of combining marks would be kilobytes in
+    /// every activity entry.
+    public static let maxBytes = 600
 
     /// The name as others see it: controls become spaces, invisible format characters are removed, runs of
-    /// white space become one space, the ends are trimmed, and the rest is cut to ``maxCharacters``.
+    /// white space become one space, the ends are trimmed, and the rest is cut to ``maxCharacters`` and then to
+    /// whole characters within ``maxBytes``.
     /// - Returns: nil for no name, or one with nothing visible left.
     public static func cleaned(_ name: String?) -> String? {
         guard let name else { return nil }
@@ -34,7 +38,11 @@ public enum DisplayName {
             kept.append(scalar)
         }
         let text = String(kept)
-        return text.isEmpty ? nil : String(text.prefix(maxCharacters))
+        guard !text.isEmpty else { return nil }
+        var cut = Substring(text.prefix(maxCharacters))
+        var bytes = cut.utf8.count
+        while bytes > maxBytes, let last = cut.popLast() { bytes -= last.utf8.count }
+        return cut.isEmpty ? nil : String(cut)
     }
 
     /// Whether an id (a user's or a conversation's) may be taken: 1 to `maxBytes` bytes of UTF-8, and no

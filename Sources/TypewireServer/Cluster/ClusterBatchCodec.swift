@@ -10,9 +10,9 @@ import TypewireCore
 /// The body is read only after it opened under the cluster's key (``ClusterPayload``), so it comes
 /// from a node of the cluster; a body that does not read whole is still refused, never trusted in part.
 enum ClusterBatchCodec {
-    /// The format of the bodies written here: 2 adds each entry's thread. A node reads format 1 too (a node
-    /// of the version before threads, during a rolling upgrade; its entries have no thread).
-    static let format: UInt8 = 2
+    /// The format of the bodies written here: 2 adds each entry's thread, 3 a slice's unlisted users
+    /// (``ClusterSlice``). A node reads formats 1 and 2 too (entries without a thread, slices listing all).
+    static let format: UInt8 = 3
 
     private enum Tag: UInt8 {
         case json = 0
@@ -24,7 +24,7 @@ enum ClusterBatchCodec {
 
     /// Appends one event.
     static func write(_ event: ClusterEvent, into buffer: inout ByteBuffer, encoder: JSONEncoder) throws {
-        guard case .slice(let conversation, let entries, let serverTime) = event, entries.count <= Int(UInt16.max) else {
+        guard case .slice(let conversation, let entries, let serverTime, let unlisted) = event, entries.count <= Int(UInt16.max) else {
             let json = try encoder.encode(event)
             buffer.writeInteger(Tag.json.rawValue)
             buffer.writeInteger(UInt32(json.count))
@@ -44,12 +44,19 @@ enum ClusterBatchCodec {
             buffer.writeInteger(entry.expiresAt)
             writeOptional(entry.thread, into: &buffer)
         }
+        if let unlisted {
+            buffer.writeInteger(UInt8(1))
+            buffer.writeInteger(UInt32(clamping: unlisted.users))
+            buffer.writeInteger(unlisted.until)
+        } else {
+            buffer.writeInteger(UInt8(0))
+        }
     }
 
     /// Reads every event of a body (its format byte first).
     static func read(_ body: ByteBuffer, decoder: JSONDecoder) throws -> [ClusterEvent] {
         var body = body
-        guard let format = body.readInteger(as: UInt8.self), format == 1 || format == Self.format else { throw Malformed() }
+        guard let format = body.readInteger(as: UInt8.self), (1...Self.format).contains(format) else { throw Malformed() }
         var events: [ClusterEvent] = []
         while body.readableBytes > 0 { events.append(try readEvent(from: &body, format: format, decoder: decoder)) }
         return events
@@ -84,7 +91,18 @@ enum ClusterBatchCodec {
                         user: user, name: name, activity: Activity(kind: kind, detail: detail), since: since, expiresAt: expiresAt,
                         thread: thread))
             }
-            return .slice(conversation: conversation, entries: entries, serverTime: serverTime)
+            guard format >= 3 else { return .slice(conversation: conversation, entries: entries, serverTime: serverTime) }
+            switch body.readInteger(as: UInt8.self) {
+            case 0:
+                return .slice(conversation: conversation, entries: entries, serverTime: serverTime)
+            case 1:
+                guard let users = body.readInteger(as: UInt32.self), let until = body.readInteger(as: Int64.self) else { throw Malformed() }
+                return .slice(
+                    conversation: conversation, entries: entries, serverTime: serverTime,
+                    unlisted: UnlistedActivity(users: Int(users), until: until))
+            default:
+                throw Malformed()
+            }
         case nil:
             throw Malformed()
         }

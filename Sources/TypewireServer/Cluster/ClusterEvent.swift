@@ -7,8 +7,9 @@ import TypewireCore
 /// conversation. Each event is small (a few hundred bytes); a message too large for the bus travels by
 /// id and is read from the shared store.
 enum ClusterEvent: Codable, Sendable, Equatable {
-    /// The node's own users' activity in a conversation (its whole slice), stamped with its clock.
-    case slice(conversation: String, entries: [ActivityEntry], serverTime: Int64)
+    /// The node's own users' activity in a conversation, stamped with its clock: the entries receivers may
+    /// list, and how many users were left out to keep it within the bus's payload (``ClusterSlice``).
+    case slice(conversation: String, entries: [ActivityEntry], serverTime: Int64, unlisted: UnlistedActivity? = nil)
     /// A user's first socket on the node opened, or the last one closed.
     case presence(user: String, online: Bool)
     /// A new or edited message, whole.
@@ -40,7 +41,7 @@ enum ClusterEvent: Codable, Sendable, Equatable {
     /// event every node needs (presence, settings, blocks, membership, nodes coming and going).
     var conversation: String? {
         switch self {
-        case .slice(let conversation, _, _), .messageRef(let conversation, _), .sliceRequest(let conversation): conversation
+        case .slice(let conversation, _, _, _), .messageRef(let conversation, _), .sliceRequest(let conversation): conversation
         case .message(let message): message.conversation
         case .stream(let delta): delta.conversation
         case .presence, .membership, .sharing, .presenceSharing, .block, .nodeStopping, .nodeDead, .resync: nil

@@ -7,6 +7,9 @@ public struct ClusterMetrics: Sendable {
     let eventsPublished: Counter
     /// Events dropped because the bus could not keep up.
     let eventsDropped: Counter
+    /// Events not sent because they were larger than the bus carries (a streamed reply's part; the other
+    /// nodes get the stored reply).
+    let eventsTooLarge: Counter
     /// Bus messages sent (a NATS message carries several events under load; a NOTIFY one).
     let busMessagesPublished: Counter
     /// Events heard from other nodes and applied.
@@ -28,6 +31,8 @@ public struct ClusterMetrics: Sendable {
         }
         eventsPublished = counter("cluster_events_published", "Events this node handed to the cluster bus.")
         eventsDropped = counter("cluster_events_dropped", "Events for the other nodes dropped because the bus could not keep up.")
+        eventsTooLarge = counter(
+            "cluster_events_too_large", "Events for the other nodes not sent because they were larger than the bus carries.")
         busMessagesPublished = counter(
             "cluster_bus_messages_published", "Messages sent on the cluster bus (a NATS message carries several events).")
         eventsReceived = counter("cluster_events_received", "Events heard from other nodes.")

@@ -110,6 +110,7 @@ final class NATSClusterOutbox: ClusterSink {
             guard let events = batches[subject] else { continue }
             let (messages, tooLarge) = payloads.encodeBatch(events, subject: subject, limit: limit)
             if tooLarge > 0 {
+                metrics.eventsTooLarge.increment(by: Int64(tooLarge))
                 logger.error("cluster events larger than the NATS server's payload limit were dropped", metadata: ["events": "\(tooLarge)"])
             }
             for message in messages {

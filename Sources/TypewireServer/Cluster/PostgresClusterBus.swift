@@ -90,9 +90,16 @@ public struct PostgresClusterBus: Service {
                 metrics.eventsPublished.increment()
                 metrics.busMessagesPublished.increment()
             } catch ClusterPayload.Refusal.tooLarge(let bytes) {
-                logger.debug(
-                    "a streamed reply's part is too large for NOTIFY; the other nodes get the stored reply", metadata: ["bytes": "\(bytes)"]
-                )
+                metrics.eventsTooLarge.increment()
+                if case .stream = envelope.event {
+                    logger.debug(
+                        "a streamed reply's part is too large for NOTIFY; the other nodes get the stored reply",
+                        metadata: ["bytes": "\(bytes)"])
+                } else {
+                    logger.warning(
+                        "a cluster event is too large for NOTIFY and was not sent",
+                        metadata: ["bytes": "\(bytes)", "conversation": "\(envelope.event.conversation ?? "none")"])
+                }
             } catch {
                 logger.error("a cluster event could not be published", metadata: ["error": "\(error)"])
             }

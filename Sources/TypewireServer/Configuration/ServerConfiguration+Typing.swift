@@ -10,9 +10,9 @@ extension ServerConfiguration {
         /// The most entries one `activity` update lists (the first to start); its `total` counts them all.
         /// Default 10.
         public var maxEntries = 10
-        /// The longest `detail` of an activity (a tool's name), in characters; every subscriber gets it on
-        /// every refresh. Default 64.
-        public var maxDetailLength = 64
+        /// The longest `detail` of an activity (a tool's name), in bytes of UTF-8; every subscriber gets it
+        /// on every refresh, on every node. Default 64.
+        public var maxDetailBytes = 64
         /// Subscribers from which a conversation is a large group: its `activity` updates are paced to one
         /// per ``largeGroupInterval``, changes in between coalesced into the next one. Default 100.
         public var largeGroupSize = 100

@@ -31,6 +31,9 @@ struct ActivityBoard {
     /// How long an activity lives after its last frame, in milliseconds.
     let ttl: Int64
     private var conversations: [String: [Device: DeviceEntry]] = [:]
+    /// Per conversation and node, the users another node's slice left out (``ClusterSlice``), until when on
+    /// this node's clock.
+    private var unlisted: [String: [String: UnlistedActivity]] = [:]
 
     init(ttl: Int64) {
         self.ttl = ttl
@@ -115,20 +118,31 @@ struct ActivityBoard {
     /// Drops entries whose time ran out.
     /// - Returns: The conversations that changed.
     mutating func expire(now: Int64) -> [String] {
-        var changed: [String] = []
+        var changed: Set<String> = []
         for (conversation, devices) in conversations {
             let kept = devices.filter { $0.value.expiresAt > now }
             guard kept.count != devices.count else { continue }
             conversations[conversation] = kept.isEmpty ? nil : kept
-            changed.append(conversation)
+            changed.insert(conversation)
         }
-        return changed
+        for (conversation, nodes) in unlisted {
+            let kept = nodes.filter { $0.value.until > now }
+            guard kept.count != nodes.count else { continue }
+            unlisted[conversation] = kept.isEmpty ? nil : kept
+            changed.insert(conversation)
+        }
+        return changed.sorted()
     }
 
     /// Replaces what another node of the cluster reported for a conversation (its users' entries, with
     /// times already on this node's clock).
     /// - Returns: Whether the conversation's state changed.
-    mutating func replace(slice entries: [ActivityEntry], of node: String, in conversation: String) -> Bool {
+    mutating func replace(
+        slice entries: [ActivityEntry], unlisted left: UnlistedActivity? = nil, of node: String, in conversation: String
+    ) -> Bool {
+        let leftBefore = unlisted[conversation]?[node]
+        unlisted[conversation, default: [:]][node] = left
+        if unlisted[conversation]?.isEmpty == true { unlisted[conversation] = nil }
         let before = conversations[conversation] ?? [:]
         var devices = before.filter { if case .remote(node, _, _) = $0.key { false } else { true } }
         for entry in entries {
@@ -138,25 +152,32 @@ struct ActivityBoard {
             )
         }
         conversations[conversation] = devices.isEmpty ? nil : devices
-        return before.count != devices.count || devices.contains { before[$0.key].map(Self.sameEntry($0.value)) != true }
+        return leftBefore != left || before.count != devices.count
+            || devices.contains { before[$0.key].map(Self.sameEntry($0.value)) != true }
     }
 
     /// Clears everything another node reported (the node stopped or died).
     /// - Returns: The conversations that changed.
     mutating func clear(node: String) -> [String] {
-        var changed: [String] = []
+        var changed: Set<String> = []
         for (conversation, devices) in conversations {
             let kept = devices.filter { if case .remote(node, _, _) = $0.key { false } else { true } }
             guard kept.count != devices.count else { continue }
             conversations[conversation] = kept.isEmpty ? nil : kept
-            changed.append(conversation)
+            changed.insert(conversation)
         }
-        return changed
+        for (conversation, nodes) in unlisted where nodes[node] != nil {
+            unlisted[conversation]?[node] = nil
+            if unlisted[conversation]?.isEmpty == true { unlisted[conversation] = nil }
+            changed.insert(conversation)
+        }
+        return changed.sorted()
     }
 
     /// Clears what other nodes reported for a conversation (this node stopped following it, and hears no
     /// more of it on a bus that routes by interest).
     mutating func clearRemote(in conversation: String) {
+        unlisted[conversation] = nil
         guard let devices = conversations[conversation] else { return }
         let kept = devices.filter(\.key.isLocal)
         conversations[conversation] = kept.isEmpty ? nil : kept
@@ -178,7 +199,14 @@ struct ActivityBoard {
 
     /// When the next entry expires.
     var nextExpiry: Int64? {
-        conversations.values.lazy.flatMap(\.values).map(\.expiresAt).min()
+        let entries = conversations.values.lazy.flatMap(\.values).map(\.expiresAt).min()
+        let left = unlisted.values.lazy.flatMap(\.values).map(\.until).min()
+        return [entries, left].compactMap { $0 }.min()
+    }
+
+    /// The users other nodes left out of their slices of a conversation (``ClusterSlice``): `total` counts them.
+    func unlistedUsers(in conversation: String) -> Int {
+        unlisted[conversation]?.values.reduce(0) { $0 + $1.users } ?? 0
     }
 
     /// The conversation's state, one entry per user and thread (the main timeline's without one), in the

@@ -22,13 +22,8 @@ extension HubShard {
     /// participants are cached is checked there.
     func setActivityIfKnown(_ activity: Activity, in conversation: String, thread: String? = nil, from id: ConnectionID) -> ActivityStep {
         guard let identity = connections[id]?.identity else { return .done }
-        if let detail = activity.detail, detail.count > configuration.typing.maxDetailLength {
-            let limit = configuration.typing.maxDetailLength
-            reply(
-                to: id,
-                .init(
-                    code: .tooLarge, message: "The activity's \"detail\" has \(detail.count) characters; the limit is \(limit).",
-                    ref: "activity", request: .activity))
+        if let detail = activity.detail, let refusal = Self.refusal(ofDetail: detail, limit: configuration.typing.maxDetailBytes) {
+            reply(to: id, refusal)
             return .done
         }
         if let thread, !isThreadID(thread) {
@@ -38,6 +33,25 @@ extension HubShard {
         guard isAdmittedWithoutLookUp(activity, in: conversation, user: identity.userID) else { return .lookUp(user: identity.userID) }
         applyActivity(activity, in: conversation, thread: thread, from: id)
         return .done
+    }
+
+    /// Why an activity's `detail` is refused, if it is: others read it beside the user's name ("Clawd is using
+    /// <detail>"), so it is held to an id's rule: at most `limit` bytes of UTF-8, and no control, bidi or
+    /// zero-width character (``DisplayName/isAcceptableID(_:maxBytes:)``).
+    static func refusal(ofDetail detail: String, limit: Int) -> ServerFrame.Failure? {
+        let bytes = detail.utf8.count
+        if bytes > limit {
+            return .init(
+                code: .tooLarge, message: "The activity's \"detail\" has \(bytes) bytes of UTF-8; the limit is \(limit).",
+                ref: "activity", request: .activity)
+        }
+        guard DisplayName.isAcceptableID(detail, maxBytes: limit) else {
+            return .init(
+                code: .invalidField,
+                message: "The activity's \"detail\" must be a tool's name: no control, newline, bidi or zero-width characters, not empty.",
+                ref: "activity", request: .activity)
+        }
+        return nil
     }
 
     /// Whether `user` may set `activity` in `conversation` without reading the store: a stop only removes
@@ -98,10 +112,7 @@ extension HubShard {
     ///     all it would learn is its own user's entry, which no receiver shows to that user. A paced update
     ///     may carry other changes too and goes to every subscriber.
     func publishActivity(of conversation: String, sharing: Bool = true, causedBy source: ConnectionID? = nil) {
-        if sharing, let cluster {
-            cluster.publish(
-                .slice(conversation: conversation, entries: board.entries(in: conversation, localOnly: true), serverTime: now()))
-        }
+        if sharing { shareSlice(of: conversation) }
         let subscribers = subscriptions.subscribers(of: conversation)
         guard !subscribers.isEmpty else { return pacer.forget(conversation) }
         switch pacer.change(in: conversation, subscribers: subscribers.count, now: now()) {
@@ -185,11 +196,12 @@ extension HubShard {
     }
 
     /// An update listing at most ``ServerConfiguration/Typing/maxEntries`` of the entries; `total` counts the
-    /// distinct users active, whatever timelines they are active in (one user typing in 90 threads is one).
+    /// distinct users active, whatever timelines they are active in (one user typing in 90 threads is one),
+    /// and those other nodes left out of their slices.
     func capped(_ entries: [ActivityEntry], in conversation: String, serverTime: Int64) -> ActivityUpdate {
         ActivityUpdate(
             conversation: conversation, entries: Array(entries.prefix(configuration.typing.maxEntries)),
-            total: ActivityUpdate.userCount(of: entries), serverTime: serverTime
+            total: ActivityUpdate.userCount(of: entries) + board.unlistedUsers(in: conversation), serverTime: serverTime
         )
     }
 

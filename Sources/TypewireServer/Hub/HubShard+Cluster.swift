@@ -18,13 +18,24 @@ extension HubShard {
 
     /// Applies what another node of the cluster reported, for this shard's subscribers (``Hub`` hands each
     /// event to the shards it concerns).
+    ///
+    /// What decides who sees what (a membership, a user's sharing, a block) is never taken from the bus: such
+    /// an event only says what changed, and the shard reads it from the store (``HubShard/rereadParticipants(of:)``).
     func apply(_ envelope: ClusterEnvelope) async {
-        guard !applyNow(envelope), case .messageRef(let conversation, let id) = envelope.event else { return }
-        guard subscriptions.isFollowed(conversation) else { return }
-        guard let message = try? await store.message(id, in: conversation) else {
-            return logger.error("a message announced by another node could not be read", metadata: ["id": "\(id)"])
+        guard !applyNow(envelope) else { return }
+        switch envelope.event {
+        case .messageRef(let conversation, let id):
+            guard subscriptions.isFollowed(conversation) else { return }
+            guard let message = try? await store.message(id, in: conversation) else {
+                return logger.error("a message announced by another node could not be read", metadata: ["id": "\(id)"])
+            }
+            deliverRemoteMessage(message)
+        case .membership(let conversation, _, _): await rereadParticipants(of: conversation)
+        case .sharing(let user, _): await rereadSharing(of: user)
+        case .presenceSharing(let user, _): await rereadPresenceSharing(of: user)
+        case .block(let blocker, let user, _): await rereadBlock(of: user, by: blocker)
+        default: break
         }
-        deliverRemoteMessage(message)
     }
 
     /// Hands an event to the shard from any thread, without a task: it is applied on the shard's loop, after
@@ -36,42 +47,37 @@ extension HubShard {
         guard eventLoop.inEventLoop else { return eventLoop.execute { self.enqueue(envelope) } }
         assumeIsolated { shard in
             guard !shard.applyNow(envelope) else { return }
-            shard.startTask { await $0.apply(envelope) }  // a message by reference: the store is read
+            shard.startTask { await $0.apply(envelope) }  // the store is read
         }
     }
 
     /// Applies an event that needs no store read.
-    /// - Returns: false for a message by reference (``apply(_:)`` reads it from the store).
+    /// - Returns: false for a message by reference and a change of who sees what (``apply(_:)`` reads them
+    ///   from the store).
     private func applyNow(_ envelope: ClusterEnvelope) -> Bool {
         let node = envelope.node
         if let conversation = envelope.event.conversation, !subscriptions.isFollowed(conversation) {
             metrics.cluster.eventsUnfollowed.increment()
         }
         switch envelope.event {
-        case .slice(let conversation, let entries, let serverTime):
+        case .slice(let conversation, let entries, let serverTime, let unlisted):
             // The sender's times become this node's: what is left of each entry counts from now.
-            let offset = now() - serverTime
+            let offset = now().subtractingReportingOverflow(serverTime).partialValue
             let local = entries.map {
                 ActivityEntry(
-                    user: $0.user, name: $0.name, activity: $0.activity, since: $0.since + offset, expiresAt: $0.expiresAt + offset)
+                    user: $0.user, name: $0.name, activity: $0.activity, since: $0.since &+ offset, expiresAt: $0.expiresAt &+ offset,
+                    thread: $0.thread)
             }
-            if board.replace(slice: local, of: node, in: conversation) { publishActivity(of: conversation, sharing: false) }
+            let left = unlisted.map { UnlistedActivity(users: $0.users, until: $0.until &+ offset) }
+            if board.replace(slice: local, unlisted: left, of: node, in: conversation) { publishActivity(of: conversation, sharing: false) }
         case .presence(let user, let online):
             setRemotePresence(of: user, on: node, online: online)
         case .message(let message):
             deliverRemoteMessage(message)
-        case .messageRef:
+        case .messageRef, .membership, .sharing, .presenceSharing, .block:
             return false
         case .stream(let delta):
             broadcast(Self.encode(.stream(delta)), as: "stream", to: delta.conversation)
-        case .membership(let conversation, let user, let added):
-            if added { applyParticipantAdded(user, to: conversation) } else { applyParticipantRemoved(user, from: conversation) }
-        case .sharing(let user, let shares):
-            applySharingChanged(shares, for: user)
-        case .presenceSharing(let user, let shares):
-            applyPresenceSharingChanged(shares, for: user)
-        case .block(let blocker, let user, let blocked):
-            applyBlockChanged(blocked, user: user, by: blocker)
         case .nodeStopping:
             nodeGone(node)
         case .nodeDead(let dead):
@@ -84,34 +90,18 @@ extension HubShard {
         return true
     }
 
-    /// Reads again from the store what the bus may have failed to tell this shard (it delivers at most once: a
-    /// link cut for a second loses what was sent meanwhile): the participants of each conversation followed
-    /// here, so that a participant removed meanwhile loses their subscriptions and activity here at once and
-    /// one added is let in, and whether each user connected here shares their typing. A read the store cannot
-    /// answer, or that a membership change overtook, is left for the next check.
-    func recheckFromStore() async {
-        for conversation in subscriptions.followedConversations {
-            let changes = membershipChanges
-            guard let participants = try? await store.participants(of: conversation), changes == membershipChanges else { continue }
-            let current = Set(participants.map(\.id))
-            var here = members[conversation] ?? []
-            for (_, subscriber) in subscriptions.subscribers(of: conversation) { here.insert(subscriber.identity.userID) }
-            for user in here.subtracting(current) { applyParticipantRemoved(user, from: conversation) }
-            if let cached = members[conversation] {
-                for user in current.subtracting(cached) { applyParticipantAdded(user, to: conversation) }
-            }
-        }
-        for user in users.connectedUsers {
-            guard let shares = try? await store.sharesTyping(user), shares != users.sharesTyping(user) else { continue }
-            applySharingChanged(shares, for: user)
-        }
-    }
-
     /// Sends this node's activity in a conversation to the other nodes, if its users are doing something there.
     private func publishSlice(of conversation: String) {
-        let entries = board.entries(in: conversation, localOnly: true)
-        guard let cluster, !entries.isEmpty else { return }
-        cluster.publish(.slice(conversation: conversation, entries: entries, serverTime: now()))
+        guard cluster != nil, !board.entries(in: conversation, localOnly: true).isEmpty else { return }
+        shareSlice(of: conversation)
+    }
+
+    /// Tells the other nodes this node's activity in a conversation, within what the bus carries (``ClusterSlice``).
+    func shareSlice(of conversation: String) {
+        cluster?.publish(
+            ClusterSlice.event(
+                of: conversation, entries: board.entries(in: conversation, localOnly: true), maxEntries: configuration.typing.maxEntries,
+                serverTime: now()))
     }
 
     /// Sends this node's activity in every conversation where its users are doing something.

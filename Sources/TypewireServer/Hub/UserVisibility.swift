@@ -33,6 +33,11 @@ struct UserVisibility {
         return blocked[viewer]?.contains(user) != true && blockers[viewer]?.contains(user) != true
     }
 
+    /// The users a connected user blocked, and those who blocked them, as the node holds it.
+    func blocks(of user: String) -> (blocked: Set<String>, blockers: Set<String>) {
+        (blocked[user] ?? [], blockers[user] ?? [])
+    }
+
     /// Whether a connected user shares their presence.
     func sharesPresence(_ user: String) -> Bool {
         !presenceHidden.contains(user)

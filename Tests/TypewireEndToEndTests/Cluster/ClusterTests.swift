@@ -105,6 +105,41 @@ struct ClusterTests {
         }
     }
 
+    /// Dave types in 16 threads from 4 sockets under a 600-byte name: his node's slice was 12 KB, over
+    /// NOTIFY's limit, and was dropped whole, so Alice's stop (and anyone's typing there) no longer crossed.
+    @Test func oneMemberTypingInManyThreadsUnderALongNameCannotSilenceTheConversationOnTheOtherNodes() async throws {
+        // A ttl of a minute: only a slice that crossed can clear Alice's typing within the bound.
+        try await withCluster(nodes: 2, extra: ["--activity-ttl", "60000"]) { nodes, _ in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+            var threads: [String] = []
+            for index in 0..<16 {
+                alice.send(.send(.init(conversation: Self.group, clientMessageId: "t\(index)", text: "topic \(index)")))
+                let ack = try await alice.next { if case .ack(let ack) = $0 { ack.clientMessageId == "t\(index)" } else { false } }
+                guard case .ack(let ack) = ack else { return }
+                threads.append(ack.messageId)
+            }
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+            let name = String(repeating: "名", count: 200)
+            var daves: [TestSocket] = []
+            for index in 0..<4 {
+                let dave = try await nodes[0].subscribedSocket("dave", name: name, to: Self.group)
+                for thread in threads[(index * 4)..<(index * 4 + 4)] {
+                    dave.send(.activity(.init(conversation: Self.group, activity: .typing, thread: thread)))
+                }
+                daves.append(dave)
+            }
+            let crowded = try await bob.activity(in: Self.group) { $0.filter { $0.user == "dave" }.count >= 3 }
+            #expect(crowded.entries.first?.user == "alice", "the first to start is listed first")
+            #expect(crowded.total == 2, "two users, however many threads: \(crowded.total)")
+            alice.send(.activity(.init(conversation: Self.group, activity: .none)))
+            try await bob.activity(in: Self.group, within: .seconds(10)) { !$0.contains { $0.user == "alice" } }
+            #expect(try await nodes[0].metric("typewire_cluster_events_too_large_total") == 0)
+            _ = daves
+        }
+    }
+
     @Test func messagesTooLongForNotifyTravelByIdAndArriveWhole() async throws {
         try await withCluster(nodes: 2) { nodes, _ in
             let bob = try await nodes[1].subscribedSocket("bob", to: "direct-alice-bob")

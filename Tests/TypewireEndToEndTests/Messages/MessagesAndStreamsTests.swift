@@ -89,17 +89,27 @@ struct MessagesAndStreamsTests {
         }
     }
 
-    @Test func anActivityDetailOverItsLimitIsRefusedAndOneWithinItIsRelayed() async throws {
+    @Test func anActivityDetailOverItsBytesOrWithHiddenCharactersIsRefusedAndOneWithinItIsRelayed() async throws {
         try await TestServer.run { server in
             let clawd = try await server.socket("clawd")
             let alice = try await server.subscribedSocket("alice", to: Self.bot)
-            let limit = server.configuration.typing.maxDetailLength
-            clawd.send(.activity(.init(conversation: Self.bot, activity: .toolUse(String(repeating: "t", count: limit + 1)))))
-            let refusal = try await clawd.error()
-            #expect(refusal.code == .tooLarge && refusal.ref == "activity")
+            let limit = server.configuration.typing.maxDetailBytes
+            // 64 grapheme clusters of combining marks are 12 KB: the limit counts bytes.
+            let marks = String(repeating: "e" + String(repeating: "\u{301}", count: 100), count: limit)
+            for (detail, code) in [
+                (String(repeating: "t", count: limit + 1), ErrorCode.tooLarge), (marks, .tooLarge),
+                ("web_search\nAlice: hi", .invalidField),
+                ("\u{202E}hcraes", .invalidField), ("", .invalidField),
+            ] {
+                let since = await clawd.received.count
+                clawd.send(.activity(.init(conversation: Self.bot, activity: .toolUse(detail))))
+                let refusal = try await clawd.error(since: since)
+                #expect(refusal.code == code && refusal.ref == "activity", "\(detail.debugDescription.prefix(40))")
+            }
             let tool = String(repeating: "t", count: limit)
             clawd.send(.activity(.init(conversation: Self.bot, activity: .toolUse(tool))))
             try await alice.activity(in: Self.bot) { $0.map(\.activity) == [.toolUse(tool)] }
+            #expect(await !alice.received.contains { $0.contains("hcraes") || $0.contains("Alice: hi") }, "no refused detail reached Alice")
         }
     }
 

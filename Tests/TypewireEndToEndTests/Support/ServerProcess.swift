@@ -90,20 +90,21 @@ final class ServerProcess: Sendable {
         throw ClusterTestError("node \(name) did not listen within 30 s; log: \(log.path)")
     }
 
-    /// A token for a demo user, signed with the nodes' secret.
-    func token(_ user: String) async throws -> String {
-        let identity = DemoSeed.users.first { $0.userID == user } ?? Identity(userID: user, name: nil)
+    /// A token for a demo user (under another name, if given), signed with the nodes' secret.
+    func token(_ user: String, name: String? = nil) async throws -> String {
+        var identity = DemoSeed.users.first { $0.userID == user } ?? Identity(userID: user, name: nil)
+        if let name { identity.name = name }
         return try await TokenAuthority(secret: TestServer.secret).sign(identity)
     }
 
-    /// A socket that said hello as this user.
-    func socket(_ user: String) async throws -> TestSocket {
-        try await TestSocket.connect(port: port, token: try await token(user))
+    /// A socket that said hello as this user (under another name, if given).
+    func socket(_ user: String, name: String? = nil) async throws -> TestSocket {
+        try await TestSocket.connect(port: port, token: try await token(user, name: name))
     }
 
     /// A socket that said hello as this user and subscribed to a conversation.
-    func subscribedSocket(_ user: String, to conversation: String) async throws -> TestSocket {
-        let socket = try await socket(user)
+    func subscribedSocket(_ user: String, name: String? = nil, to conversation: String) async throws -> TestSocket {
+        let socket = try await socket(user, name: name)
         socket.send(.subscribe(.init(conversation: conversation)))
         try await socket.next(within: .seconds(5)) { if case .subscribed = $0 { true } else { false } }
         return socket

@@ -90,14 +90,15 @@ final class TestSocket: Sendable {
 
     /// The first not-yet-taken frame that matches, waiting up to `timeout` (a liveness bound for a
     /// loaded 2-core machine: a test that checks that something does not happen passes a short one).
+    /// With `since` (a ``received`` count taken before an action), only frames that arrived after it.
     @discardableResult
     func next(
-        within timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+        within timeout: Duration = .seconds(10), since: Int = 0, sourceLocation: SourceLocation = #_sourceLocation,
         where matches: @escaping @Sendable (ServerFrame) -> Bool
     ) async throws -> ServerFrame {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let frame = await inbox.take(where: matches) { return frame }
+            if let frame = await inbox.take(since: since, where: matches) { return frame }
             try await Task.sleep(for: .milliseconds(5))
         }
         let seen = await inbox.texts
@@ -108,21 +109,23 @@ final class TestSocket: Sendable {
     /// The next `activity` frame of a conversation whose entries satisfy the predicate.
     @discardableResult
     func activity(
-        in conversation: String, within timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
-        where matches: @escaping @Sendable ([ActivityEntry]) -> Bool
+        in conversation: String, within timeout: Duration = .seconds(10), since: Int = 0,
+        sourceLocation: SourceLocation = #_sourceLocation, where matches: @escaping @Sendable ([ActivityEntry]) -> Bool
     ) async throws -> ActivityUpdate {
-        let frame = try await next(within: timeout, sourceLocation: sourceLocation) { frame in
+        let frame = try await next(within: timeout, since: since, sourceLocation: sourceLocation) { frame in
             if case .activity(let update) = frame { update.conversation == conversation && matches(update.entries) } else { false }
         }
         guard case .activity(let update) = frame else { throw TestSocketError.timedOut }
         return update
     }
 
-    /// The next `error` frame.
-    func error(within timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async throws
+    /// The next `error` frame (after the first `since` frames received).
+    func error(within timeout: Duration = .seconds(10), since: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> ServerFrame.Failure
     {
-        let frame = try await next(within: timeout, sourceLocation: sourceLocation) { if case .error = $0 { true } else { false } }
+        let frame = try await next(within: timeout, since: since, sourceLocation: sourceLocation) {
+            if case .error = $0 { true } else { false }
+        }
         guard case .error(let failure) = frame else { throw TestSocketError.timedOut }
         return failure
     }
@@ -155,13 +158,14 @@ enum TestSocketError: Error {
 /// What a test socket received.
 private actor Inbox {
     private(set) var texts: [String] = []
-    private var pending: [ServerFrame] = []
+    /// Frames not taken yet, each with its place in ``texts``.
+    private var pending: [(index: Int, frame: ServerFrame)] = []
     private(set) var closed = false
     private(set) var closeCode: WebSocketErrorCode?
 
     func append(_ text: String) {
         texts.append(text)
-        if let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8)) { pending.append(frame) }
+        if let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8)) { pending.append((texts.count - 1, frame)) }
     }
 
     func markClosed(code: WebSocketErrorCode?) {
@@ -169,8 +173,8 @@ private actor Inbox {
         closeCode = code
     }
 
-    func take(where matches: (ServerFrame) -> Bool) -> ServerFrame? {
-        guard let index = pending.firstIndex(where: matches) else { return nil }
-        return pending.remove(at: index)
+    func take(since: Int, where matches: (ServerFrame) -> Bool) -> ServerFrame? {
+        guard let index = pending.firstIndex(where: { $0.index >= since && matches($0.frame) }) else { return nil }
+        return pending.remove(at: index).frame
     }
 }

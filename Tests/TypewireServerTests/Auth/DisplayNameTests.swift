@@ -13,6 +13,15 @@ struct DisplayNameTests {
         #expect(DisplayName.cleaned(nil) == nil)
     }
 
+    @Test func aNameIsCutToWholeCharactersWithin600Bytes() {
+        let marks = String(repeating: "e" + String(repeating: "\u{301}", count: 50), count: 200)  // 200 characters, 20 KB
+        let cut = DisplayName.cleaned(marks)
+        #expect(cut.map { $0.utf8.count <= DisplayName.maxBytes } == true)
+        #expect(cut?.count == 5, "5 whole characters of 101 bytes each")
+        #expect(cut.map { Array($0) == Array(repeating: Character("e" + String(repeating: "\u{301}", count: 50)), count: 5) } == true)
+        #expect(DisplayName.cleaned(String(repeating: "名", count: 200))?.utf8.count == 600, "200 CJK characters are 600 bytes: kept")
+    }
+
     @Test func aJoinerBetweenVisibleCharactersStays() {
         let family = "👨\u{200D}👩\u{200D}👧"
         #expect(DisplayName.cleaned(family) == family)

@@ -60,6 +60,7 @@ struct ClusterBatchTests {
                         ActivityEntry(user: $0.rawValue, name: nil, activity: Activity(kind: $0), since: 2, expiresAt: 3)
                     },
                 serverTime: -1),
+            .slice(conversation: "c2", entries: [], serverTime: 5, unlisted: UnlistedActivity(users: 90, until: 9_000)),
         ]
         let others: [ClusterEvent] = [
             .message(message), .messageRef(conversation: "c1", id: "7"), .membership(conversation: "c1", user: "bob", added: false),

@@ -32,6 +32,61 @@ struct HubShardClusterTests {
         try await group.shutdownGracefully()
     }
 
+    @Test func aSliceKeepsItsThreadsAndItsUnlistedUsersCountInTotalUntilTheyExpire() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let store = try await SQLiteChatStore.open(path: ":memory:")
+        let hub = Hub(
+            store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [group.next()])
+        let shard = hub.shard(for: "group-six")
+        let now = hub.now()
+        let inThread = ActivityEntry(user: "bob", name: "Bob", activity: .typing, since: now, expiresAt: now + 5_000, thread: "42")
+        let slice = ClusterEvent.slice(
+            conversation: "group-six", entries: [inThread], serverTime: now, unlisted: UnlistedActivity(users: 7, until: now + 3_000))
+        let (entries, update, later) = try await shard.eventLoop.submit {
+            shard.enqueue(ClusterEnvelope(node: "node-b", event: slice))
+            return shard.assumeIsolated { shard in
+                let update = shard.activityUpdate(of: "group-six", seenBy: "carol")
+                let entries = shard.board.entries(in: "group-six")
+                _ = shard.board.expire(now: now + 4_000)
+                return (entries, update, shard.activityUpdate(of: "group-six", seenBy: "carol"))
+            }
+        }.get()
+        #expect(entries.map(\.thread) == ["42"], "typing in a thread on another node is typing in that thread here")
+        #expect(update.total == 8, "Bob and the 7 users the other node left out")
+        #expect(later.total == 1, "the unlisted expire with their entries")
+        try await store.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// A node of the cluster says Mallory joined; the store says she did not: the store decides.
+    @Test func aMembershipEventIsReadFromTheStoreNotTakenFromTheBus() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let store = try await SQLiteChatStore.open(path: ":memory:")
+        _ = try await store.createConversation(id: "g", kind: .group, title: "G", creator: "alice", members: ["bob"])
+        let hub = Hub(
+            store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [group.next()])
+        let shard = hub.shard(for: "g")
+        try await shard.eventLoop.submit {
+            shard.assumeIsolated { $0.members.cache(["alice", "bob"], of: "g") }
+            shard.enqueue(ClusterEnvelope(node: "node-b", event: .membership(conversation: "g", user: "mallory", added: true)))
+            shard.enqueue(ClusterEnvelope(node: "node-b", event: .membership(conversation: "g", user: "bob", added: false)))
+        }.get()
+        // A real change, told the same way: once it is applied, so are the reads the events before it caused.
+        #expect(try await store.addParticipant("carol", to: "g", limit: 10))
+        try await shard.eventLoop.submit {
+            shard.enqueue(ClusterEnvelope(node: "node-b", event: .membership(conversation: "g", user: "carol", added: true)))
+        }.get()
+        var cached: Set<String>?
+        for _ in 0..<500 {
+            cached = try await shard.eventLoop.submit { shard.assumeIsolated { $0.members["g"] } }.get()
+            if cached?.contains("carol") == true { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(cached == ["alice", "bob", "carol"], "Mallory was never let in, Bob never taken out: the store says so")
+        try await store.close()
+        try await group.shutdownGracefully()
+    }
+
     @Test func fromAnotherThreadAnEventIsAppliedOnTheShardsLoopInOrder() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let (shardLoop, busLoop) = (group.next(), group.next())

@@ -1,0 +1,74 @@
+import TypewireCore
+
+// What decides who sees what, read again from the store: when another node says it changed (the bus says
+// what, never the new state), when a bus link comes back, and every minute (the bus delivers at most once).
+extension HubShard {
+    /// Reads again from the store everything the bus may have failed to tell this shard (a link cut for a
+    /// second loses what was sent meanwhile): the participants of each conversation followed here, so that a
+    /// participant removed meanwhile loses their subscriptions and activity here at once and one added is let
+    /// in; and whether each user connected here shares their typing and presence, and their blocks both ways.
+    /// A read the store cannot answer is left for the next check.
+    func recheckFromStore() async {
+        for conversation in subscriptions.followedConversations { await rereadParticipants(of: conversation) }
+        for user in users.connectedUsers {
+            await rereadSharing(of: user)
+            await rereadPresenceSharing(of: user)
+            await rereadBlocks(of: user)
+        }
+    }
+
+    /// Makes a conversation's participants here what the store says, if this shard follows or caches it: the
+    /// removed lose their subscriptions and activity, the added are let in. Skipped if a membership change
+    /// overtook the read (its own read follows).
+    func rereadParticipants(of conversation: String) async {
+        guard subscriptions.isFollowed(conversation) || members[conversation] != nil else { return }
+        let changes = membershipChanges
+        guard let participants = try? await store.participants(of: conversation), changes == membershipChanges else { return }
+        let current = Set(participants.map(\.id))
+        var here = members[conversation] ?? []
+        for (_, subscriber) in subscriptions.subscribers(of: conversation) { here.insert(subscriber.identity.userID) }
+        for user in here.subtracting(current) { applyParticipantRemoved(user, from: conversation) }
+        if let cached = members[conversation] {
+            for user in current.subtracting(cached) { applyParticipantAdded(user, to: conversation) }
+        }
+    }
+
+    /// Whether a user connected here shares their typing, from the store.
+    func rereadSharing(of user: String) async {
+        guard users.isConnected(user), let shares = try? await store.sharesTyping(user), shares != users.sharesTyping(user) else {
+            return
+        }
+        applySharingChanged(shares, for: user)
+    }
+
+    /// Whether a user connected here shares their presence, from the store.
+    func rereadPresenceSharing(of user: String) async {
+        guard users.isConnected(user) else { return }
+        let stored: StoredUser?
+        do { stored = try await store.user(user) } catch { return }
+        let shares = stored?.sharesPresence ?? true
+        guard shares != users.visibility.sharesPresence(user) else { return }
+        applyPresenceSharingChanged(shares, for: user)
+    }
+
+    /// Whether `blocker` blocks `user`, from the store, if either is connected here.
+    func rereadBlock(of user: String, by blocker: String) async {
+        guard users.isConnected(user) || users.isConnected(blocker) else { return }
+        guard let blocked = try? await store.blockedUsers(of: blocker) else { return }
+        let held =
+            users.isConnected(blocker)
+            ? users.visibility.blocks(of: blocker).blocked.contains(user) : users.visibility.blocks(of: user).blockers.contains(blocker)
+        guard blocked.contains(user) != held else { return }
+        applyBlockChanged(blocked.contains(user), user: user, by: blocker)
+    }
+
+    /// A connected user's blocks both ways, from the store.
+    private func rereadBlocks(of user: String) async {
+        guard let blocked = try? await store.blockedUsers(of: user), let blockers = try? await store.blockers(of: user),
+            users.isConnected(user)
+        else { return }
+        let held = users.visibility.blocks(of: user)
+        for other in blocked.symmetricDifference(held.blocked) { applyBlockChanged(blocked.contains(other), user: other, by: user) }
+        for other in blockers.symmetricDifference(held.blockers) { applyBlockChanged(blockers.contains(other), user: user, by: other) }
+    }
+}
