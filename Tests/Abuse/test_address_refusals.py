@@ -186,3 +186,37 @@ def test_sockets_that_never_say_hello_are_bounded_per_address(tmp_path):
         for ws in welcomed_sockets + [bob]:
             ws.close()
         assert server.alive()
+
+
+def test_accepts_that_fail_for_want_of_file_descriptors_are_counted_and_said(tmp_path):
+    """The server under an open-file limit of 256 (its hard limit too, so it cannot raise it), and 400 idle
+    connections: once its descriptors are gone an accept fails (EMFILE), which is counted and logged, and the
+    server serves again once they close."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    with serve(tmp_path, "--header-timeout", "60000", preexec_fn=limit) as server:
+        held = []
+        try:
+            for _ in range(400):
+                connection = socket.create_connection((server.host, server.port), timeout=5)
+                held.append(connection)
+            deadline = time.monotonic() + 10
+            while "out of file descriptors" not in server.log and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert "out of file descriptors" in server.log, "the failed accepts are said"
+        finally:
+            for connection in held:
+                connection.close()
+        # Room again: the next accept (after NIO's one-second backoff) serves /metrics, which counted them.
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                count = server.metric("typewire_accept_out_of_descriptors_total")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server serves again once the connections are gone"
+                time.sleep(0.2)
+        assert count >= 1

@@ -108,6 +108,7 @@ public enum TypewireApplication {
         let http1 = httpConfiguration
         let allowedOrigins = Set(configuration.http.allowedOrigins)
         let sockets = OpenSockets(gauge: metrics.sockets)
+        let acceptErrors = AcceptErrors(metrics: metrics, logger: logger)
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -123,7 +124,10 @@ public enum TypewireApplication {
             },
             configuration: .init(
                 address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "typewire", backlog: 4_096),
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.http.port) },
+            onServerRunning: { channel in
+                try? await channel.pipeline.addHandler(acceptErrors, position: .first).get()
+                await onServerRunning(channel.localAddress?.port ?? configuration.http.port)
+            },
             eventLoopGroupProvider: .shared(group),
             logger: logger
         )
