@@ -47,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         .target(name: "TypewireCore"),
@@ -60,6 +61,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
         .target(

@@ -1,4 +1,6 @@
 import NIOCore
+import NIOSSL
+import NIOTLS
 
 /// Runs one connection's ``NATSConnectionStateMachine``: feeds it what the server sent and its timers, and
 /// does what it decides (writes, the client's callbacks, the close). Confined to its channel's event loop.
@@ -24,6 +26,8 @@ final class NATSChannelHandler: ChannelInboundHandler {
 
     private var machine: NATSConnectionStateMachine
     private let connect: NATSConnectOptions
+    /// The context of a TLS upgrade, and the server (its host names the certificate's).
+    private let tls: (context: NIOSSLContext, server: NATSServerAddress)
     private let pingInterval: TimeAmount
     private let handshakeTimeout: TimeAmount
     private let callbacks: Callbacks
@@ -35,11 +39,12 @@ final class NATSChannelHandler: ChannelInboundHandler {
     private(set) var closeReason: NATSProtocolError?
 
     init(
-        connect: NATSConnectOptions, pingInterval: TimeAmount, maxPingsOutstanding: Int, handshakeTimeout: TimeAmount,
-        handshake: EventLoopPromise<NATSServerInfo>, callbacks: Callbacks
+        connect: NATSConnectOptions, tls: (context: NIOSSLContext, server: NATSServerAddress), pingInterval: TimeAmount,
+        maxPingsOutstanding: Int, handshakeTimeout: TimeAmount, handshake: EventLoopPromise<NATSServerInfo>, callbacks: Callbacks
     ) {
-        machine = NATSConnectionStateMachine(maxPingsOutstanding: maxPingsOutstanding)
+        machine = NATSConnectionStateMachine(maxPingsOutstanding: maxPingsOutstanding, requiresTLS: tls.server.requiresTLS)
         self.connect = connect
+        self.tls = tls
         self.pingInterval = pingInterval
         self.handshakeTimeout = handshakeTimeout
         self.handshake = handshake
@@ -56,7 +61,15 @@ final class NATSChannelHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is NIOSSLError || error is BoringSSLError {
+            return run(machine.tlsFailed("\(error)"))
+        }
         run(machine.decodingFailed(error as? NATSProtocolError ?? .malformed("\(error)")))
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted = event as? TLSUserEvent { run(machine.tlsEstablished()) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -82,6 +95,17 @@ final class NATSChannelHandler: ChannelInboundHandler {
         switch action {
         case .none:
             break
+        case .startTLS:
+            // The server's INFO was plain text and it sends nothing more until the client's hello: TLS
+            // goes in front of the decoder now, and CONNECT follows once its handshake is done.
+            do {
+                let host = tls.server.host
+                let isAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
+                let handler = try NIOSSLClientHandler(context: tls.context, serverHostname: isAddress ? nil : host)
+                try context.pipeline.syncOperations.addHandler(handler, position: .first)
+            } catch {
+                run(machine.tlsFailed("\(error)"))
+            }
         case .sendConnect:
             var buffer = context.channel.allocator.buffer(capacity: 256)
             NATSCommand.writeConnect(connect, into: &buffer)

@@ -26,13 +26,17 @@ extension NATSClient {
         /// The most received messages waiting for the reader of ``NATSClient/messages``; past it a message
         /// is dropped and counted. Default 65 536.
         public var maxWaitingMessages: Int
+        /// A PEM file of the certificate authorities a TLS server's certificate must chain to; nil: the
+        /// system's. Used for `tls://` servers and for any server whose `INFO` requires TLS.
+        public var tlsTrustRoots: String?
 
         /// A configuration with the defaults above.
         public init(
             servers: [NATSServerAddress], name: String? = nil, pingInterval: Duration = .seconds(5), maxPingsOutstanding: Int = 2,
             connectTimeout: Duration = .seconds(2), reconnectWait: Duration = .milliseconds(50), maxReconnectWait: Duration = .seconds(2),
-            maxPendingBytes: Int = 8 * 1024 * 1024, maxWaitingMessages: Int = 65_536
+            maxPendingBytes: Int = 8 * 1024 * 1024, maxWaitingMessages: Int = 65_536, tlsTrustRoots: String? = nil
         ) {
+            self.tlsTrustRoots = tlsTrustRoots
             self.servers = servers
             self.name = name
             self.pingInterval = pingInterval

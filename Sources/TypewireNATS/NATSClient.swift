@@ -2,14 +2,16 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// A client of NATS's core protocol on SwiftNIO: publish, subscribe, and one connection kept to any server
 /// of a cluster.
 ///
 /// No NATS client is among the Swift packages this project builds with (the official nats.swift is pre-1.0),
 /// so this one implements what a cluster bus needs: `INFO`, `CONNECT` (user and password, or a token),
-/// `PUB`, `SUB`, `UNSUB`, `MSG` by byte count, `PING`/`PONG`, `+OK`/`-ERR`; no TLS, headers, queue groups or
-/// JetStream.
+/// `PUB`, `SUB`, `UNSUB`, `MSG` by byte count, `PING`/`PONG`, `+OK`/`-ERR`, and TLS after `INFO` (swift-nio-ssl,
+/// verifying the server's certificate against ``Configuration/tlsTrustRoots`` or the system's); no headers,
+/// queue groups or JetStream.
 ///
 /// - A lost connection is made again on any known server (those configured, and those the servers announce
 ///   in `INFO`), at once on the next one, then after a wait that doubles each round of failures; every
@@ -34,23 +36,28 @@ public final class NATSClient: Sendable {
     private let group: any EventLoopGroup
     private let logger: Logger
     private let onMessage: (@Sendable (NATSMessage) -> Void)?
+    private let tls: NIOSSLContext
 
     /// A client; it connects when ``run()`` runs.
     /// - Parameter onMessage: Where messages go instead of ``messages``: called on the connection's event
     ///   loop for each, in order, so it must not block (no task, no hop: for a receiver that dispatches
     ///   the work itself).
+    /// - Throws: an `NIOSSLError` if ``Configuration/tlsTrustRoots`` cannot be read as PEM certificates.
     public init(
         configuration: Configuration, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger,
         onMessage: (@Sendable (NATSMessage) -> Void)? = nil
-    ) {
+    ) throws {
         precondition(!configuration.servers.isEmpty, "a NATS client needs at least one server")
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let roots = configuration.tlsTrustRoots { tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(roots)) }
+        self.tls = try NIOSSLContext(configuration: tls)
         self.configuration = configuration
         group = eventLoopGroup
         self.logger = logger
         self.onMessage = onMessage
         (messages, messageSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(configuration.maxWaitingMessages))
         (connectionEvents, eventSink) = AsyncStream.makeStream()
-        state = NIOLockedValueBox(Shared(servers: configuration.servers.shuffled(), credentials: configuration.servers[0].credentials))
+        state = NIOLockedValueBox(Shared(servers: configuration.servers.shuffled(), template: configuration.servers[0]))
     }
 
     /// What the client has counted.
@@ -134,7 +141,7 @@ public final class NATSClient: Sendable {
             .channelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = NATSChannelHandler(
-                        connect: connect, pingInterval: configuration.pingInterval.timeAmount,
+                        connect: connect, tls: (tls, server), pingInterval: configuration.pingInterval.timeAmount,
                         maxPingsOutstanding: configuration.maxPingsOutstanding, handshakeTimeout: configuration.connectTimeout.timeAmount,
                         handshake: handshake, callbacks: callbacks())
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NATSMessageDecoder()))
@@ -313,12 +320,12 @@ extension NATSClient {
         var nextServerIndex = 0
         var maxPayload = 1_048_576
         var statistics = Statistics()
-        /// The credentials servers learnt from `INFO` are reached with: the first configured server's.
-        let credentials: NATSServerAddress.Credentials
+        /// How servers learnt from `INFO` are reached: as the first configured server (its credentials and TLS).
+        let template: NATSServerAddress
 
-        init(servers: [NATSServerAddress], credentials: NATSServerAddress.Credentials) {
+        init(servers: [NATSServerAddress], template: NATSServerAddress) {
             self.servers = servers
-            self.credentials = credentials
+            self.template = template
         }
 
         func isCurrent(_ channel: Channel) -> Bool {
@@ -337,11 +344,11 @@ extension NATSClient {
             return servers[nextServerIndex % servers.count]
         }
 
-        /// Adds the servers an `INFO` announces, reached with ``credentials``.
+        /// Adds the servers an `INFO` announces, reached as ``template``.
         mutating func learn(_ info: NATSServerInfo) {
             maxPayload = info.maxPayload
             for url in info.connectURLs {
-                guard let address = try? NATSServerAddress(url: url).with(credentials) else { continue }
+                guard let address = try? NATSServerAddress(url: url).reached(like: template) else { continue }
                 if !servers.contains(where: { $0.host == address.host && $0.port == address.port }) { servers.append(address) }
             }
         }

@@ -1,12 +1,13 @@
 /// The decisions of one connection to a NATS server, as a value (postgres-nio's shape): what the server
 /// sent and the timers go in, what to do comes out, and ``NATSChannelHandler`` does it.
 ///
-/// The handshake: the server's `INFO`, then the client's `CONNECT` and `PING`; the `PONG` that answers says
-/// the credentials were taken (a refusal comes as `-ERR` before it). Then messages flow, the server's pings
+/// The handshake: the server's `INFO`, then (when either side requires it) TLS, then the client's `CONNECT`
+/// and `PING`; the `PONG` that answers says the credentials were taken (a refusal comes as `-ERR` before it). Then messages flow, the server's pings
 /// are answered, and the client's own pings find a server that went silent.
 public struct NATSConnectionStateMachine: Sendable {
     enum State: Equatable, Sendable {
         case awaitingInfo
+        case awaitingTLS(NATSServerInfo)
         case awaitingPong(NATSServerInfo)
         case ready(NATSServerInfo)
         case closed
@@ -15,6 +16,8 @@ public struct NATSConnectionStateMachine: Sendable {
     /// What to do.
     public enum Action: Equatable, Sendable {
         case none
+        /// Put TLS in front of the connection; ``NATSConnectionStateMachine/tlsEstablished()`` follows.
+        case startTLS
         /// Write `CONNECT` and `PING`.
         case sendConnect
         /// Answer the server's ping.
@@ -37,10 +40,13 @@ public struct NATSConnectionStateMachine: Sendable {
     private var pingsOutstanding = 0
     /// Pings without an answer after which the connection counts as dead.
     let maxPingsOutstanding: Int
+    /// Whether this side requires TLS (a `tls://` address).
+    let requiresTLS: Bool
 
     /// A machine for a new connection.
-    public init(maxPingsOutstanding: Int = 2) {
+    public init(maxPingsOutstanding: Int = 2, requiresTLS: Bool = false) {
         self.maxPingsOutstanding = maxPingsOutstanding
+        self.requiresTLS = requiresTLS
     }
 
     /// Whether the handshake is done and the connection not closed.
@@ -56,9 +62,13 @@ public struct NATSConnectionStateMachine: Sendable {
         case (_, .ping):
             return .sendPong
         case (.awaitingInfo, .info(let info)):
-            if info.tlsRequired { return close(.tlsRequired) }
-            state = .awaitingPong(info)
-            return .sendConnect
+            guard requiresTLS || info.tlsRequired else {
+                state = .awaitingPong(info)
+                return .sendConnect
+            }
+            guard info.tlsRequired || info.tlsAvailable else { return close(.tlsUnavailable) }
+            state = .awaitingTLS(info)
+            return .startTLS
         case (.awaitingPong(let info), .pong):
             state = .ready(info)
             return .ready(info)
@@ -81,9 +91,22 @@ public struct NATSConnectionStateMachine: Sendable {
             return close(lowered.contains("stale connection") ? .staleConnection : .server(reason))
         case (_, .ok):
             return .none
-        case (.awaitingInfo, _), (.awaitingPong, _):
+        case (.awaitingInfo, _), (.awaitingTLS, _), (.awaitingPong, _):
             return close(.malformed("\(message) before the handshake was done"))
         }
+    }
+
+    /// The TLS handshake is done: now the credentials, encrypted.
+    public mutating func tlsEstablished() -> Action {
+        guard case .awaitingTLS(let info) = state else { return .none }
+        state = .awaitingPong(info)
+        return .sendConnect
+    }
+
+    /// The TLS handshake failed (the certificate, or the server's answer).
+    public mutating func tlsFailed(_ reason: String) -> Action {
+        guard state != .closed else { return .none }
+        return close(.tls(reason))
     }
 
     /// The ping timer fired.
@@ -97,7 +120,7 @@ public struct NATSConnectionStateMachine: Sendable {
     /// The handshake's time is up.
     public mutating func handshakeTimerFired() -> Action {
         switch state {
-        case .awaitingInfo, .awaitingPong: close(.handshakeTimedOut)
+        case .awaitingInfo, .awaitingTLS, .awaitingPong: close(.handshakeTimedOut)
         case .ready, .closed: .none
         }
     }

@@ -8,8 +8,10 @@ public enum NATSProtocolError: Error, Equatable, Sendable, CustomStringConvertib
     case payloadTooLarge(bytes: Int, limit: Int)
     /// The server refused the credentials (from the URL's user and password or token).
     case authorizationFailed(String)
-    /// The server only takes TLS, which this client does not speak.
-    case tlsRequired
+    /// The URL says `tls://` and the server does not offer TLS.
+    case tlsUnavailable
+    /// The TLS handshake failed: the server's certificate was not trusted, or it did not speak TLS.
+    case tls(String)
     /// The server sent `-ERR` and closed the connection.
     case server(String)
     /// The server did not answer pings.
@@ -25,7 +27,9 @@ public enum NATSProtocolError: Error, Equatable, Sendable, CustomStringConvertib
         case .payloadTooLarge(let bytes, let limit): "The NATS server sent a message of \(bytes) bytes, over this client's \(limit)."
         case .authorizationFailed(let reason):
             "The NATS server refused the credentials (\(reason)): check the user and password or token in --nats-url."
-        case .tlsRequired: "The NATS server requires TLS, which this client does not speak: reach it over a private network without TLS."
+        case .tlsUnavailable: "The NATS server does not offer TLS, which the tls:// URL requires: configure TLS on it or use nats://."
+        case .tls(let reason):
+            "TLS with the NATS server failed (\(reason)): check that its certificate names the URL's host and chains to --nats-tls-ca (or the system's roots)."
         case .server(let reason): "The NATS server reported an error: \(reason)."
         case .staleConnection: "The NATS server stopped answering pings."
         case .handshakeTimedOut: "The NATS server did not complete the handshake in time."

@@ -1,5 +1,6 @@
 /// One NATS server to connect to, with the credentials to present: `nats://host:port`,
-/// `nats://user:password@host:port` or `nats://token@host:port` (4222 when no port is given).
+/// `nats://user:password@host:port` or `nats://token@host:port` (4222 when no port is given); `tls://` for
+/// a connection that must be TLS (a server that requires TLS gets it with `nats://` too).
 public struct NATSServerAddress: Hashable, Sendable, CustomStringConvertible {
     /// The credentials a URL carries.
     public enum Credentials: Hashable, Sendable {
@@ -11,12 +12,15 @@ public struct NATSServerAddress: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
     public var credentials: Credentials
+    /// Whether the connection must be TLS (`tls://`): a server that does not offer it is refused.
+    public var requiresTLS: Bool
 
     /// An address.
-    public init(host: String, port: Int = 4222, credentials: Credentials = .none) {
+    public init(host: String, port: Int = 4222, credentials: Credentials = .none, requiresTLS: Bool = false) {
         self.host = host
         self.port = port
         self.credentials = credentials
+        self.requiresTLS = requiresTLS
     }
 
     /// Why a NATS URL was refused.
@@ -27,14 +31,14 @@ public struct NATSServerAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses a URL; the scheme may be left out.
-    /// - Throws: ``InvalidURL`` for another scheme (TLS is not spoken), a missing host or a bad port.
+    /// - Throws: ``InvalidURL`` for another scheme, a missing host or a bad port.
     public init(url: String) throws {
         var rest = Substring(url.trimmingCharacters(in: [" "]))
+        requiresTLS = false
         if let scheme = rest.range(of: "://") {
             let name = rest[..<scheme.lowerBound].lowercased()
-            guard name == "nats" else {
-                throw InvalidURL(url: url, reason: "only nats:// is supported (this client speaks plain TCP, not TLS)")
-            }
+            guard name == "nats" || name == "tls" else { throw InvalidURL(url: url, reason: "the scheme is nats:// or tls://") }
+            requiresTLS = name == "tls"
             rest = rest[scheme.upperBound...]
         }
         if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
@@ -76,9 +80,10 @@ public struct NATSServerAddress: Hashable, Sendable, CustomStringConvertible {
         return addresses
     }
 
-    /// The same server with other credentials (a server learnt from `INFO` is reached with the first URL's).
-    func with(_ credentials: Credentials) -> NATSServerAddress {
-        NATSServerAddress(host: host, port: port, credentials: credentials)
+    /// The same server with another's credentials and TLS (a server learnt from `INFO` is reached as the
+    /// first URL says).
+    func reached(like other: NATSServerAddress) -> NATSServerAddress {
+        NATSServerAddress(host: host, port: port, credentials: other.credentials, requiresTLS: other.requiresTLS)
     }
 
     /// `host:port`, without credentials (for logs).

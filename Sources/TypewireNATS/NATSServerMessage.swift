@@ -44,8 +44,10 @@ public struct NATSServerInfo: Decodable, Equatable, Sendable {
     public var maxPayload: Int
     /// Whether the server wants credentials in `CONNECT`.
     public var authRequired: Bool
-    /// Whether the server only takes TLS connections (this client speaks plain TCP).
+    /// Whether the server only takes TLS connections.
     public var tlsRequired: Bool
+    /// Whether the server takes TLS connections when a client asks (`allow_non_tls`).
+    public var tlsAvailable: Bool
     /// Other servers of its cluster that clients may connect to (`host:port`).
     public var connectURLs: [String]
     /// Whether the server is shutting down gracefully and clients should move to another (lame duck mode).
@@ -56,6 +58,7 @@ public struct NATSServerInfo: Decodable, Equatable, Sendable {
         case maxPayload = "max_payload"
         case authRequired = "auth_required"
         case tlsRequired = "tls_required"
+        case tlsAvailable = "tls_available"
         case connectURLs = "connect_urls"
         case lameDuckMode = "ldm"
     }
@@ -63,8 +66,9 @@ public struct NATSServerInfo: Decodable, Equatable, Sendable {
     /// Creates a description (tests; the client decodes it from `INFO`).
     public init(
         serverID: String = "", maxPayload: Int = 1_048_576, authRequired: Bool = false, tlsRequired: Bool = false,
-        connectURLs: [String] = [], lameDuckMode: Bool = false
+        tlsAvailable: Bool = false, connectURLs: [String] = [], lameDuckMode: Bool = false
     ) {
+        self.tlsAvailable = tlsAvailable
         self.serverID = serverID
         self.maxPayload = maxPayload
         self.authRequired = authRequired
@@ -79,6 +83,7 @@ public struct NATSServerInfo: Decodable, Equatable, Sendable {
         maxPayload = try container.decodeIfPresent(Int.self, forKey: .maxPayload) ?? 1_048_576
         authRequired = try container.decodeIfPresent(Bool.self, forKey: .authRequired) ?? false
         tlsRequired = try container.decodeIfPresent(Bool.self, forKey: .tlsRequired) ?? false
+        tlsAvailable = try container.decodeIfPresent(Bool.self, forKey: .tlsAvailable) ?? false
         connectURLs = try container.decodeIfPresent([String].self, forKey: .connectURLs) ?? []
         lameDuckMode = try container.decodeIfPresent(Bool.self, forKey: .lameDuckMode) ?? false
     }

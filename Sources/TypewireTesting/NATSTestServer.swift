@@ -38,8 +38,10 @@ public final class NATSTestServer: Sendable {
     ///   - clusterPort: The cluster port; nil picks one likewise.
     ///   - routes: Cluster ports of other servers to route to: together they form one cluster.
     ///   - user: A user and password the server requires of clients.
+    ///   - tls: A certificate and key: the server then takes only TLS connections.
     public static func start(
-        port: Int? = nil, clusterPort: Int? = nil, routes: [Int] = [], user: (name: String, password: String)? = nil
+        port: Int? = nil, clusterPort: Int? = nil, routes: [Int] = [], user: (name: String, password: String)? = nil,
+        tls: TestCertificates? = nil
     ) async throws -> NATSTestServer {
         guard let binary else { throw NATSTestServerError(skipReason) }
         var lastError: (any Error)?
@@ -47,7 +49,7 @@ public final class NATSTestServer: Sendable {
             let port = port ?? Self.reservePort()
             let clusterPort = clusterPort ?? Self.reservePort()
             do {
-                return try await launch(binary, port: port, clusterPort: clusterPort, routes: routes, user: user)
+                return try await launch(binary, port: port, clusterPort: clusterPort, routes: routes, user: user, tls: tls)
             } catch {
                 lastError = error  // most likely a port was taken: others
             }
@@ -71,7 +73,7 @@ public final class NATSTestServer: Sendable {
     }
 
     private static func launch(
-        _ binary: String, port: Int, clusterPort: Int, routes: [Int], user: (name: String, password: String)?
+        _ binary: String, port: Int, clusterPort: Int, routes: [Int], user: (name: String, password: String)?, tls: TestCertificates?
     ) async throws -> NATSTestServer {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-nats-\(port)-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -80,6 +82,7 @@ public final class NATSTestServer: Sendable {
         ]
         if !routes.isEmpty { arguments += ["--routes", routes.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")] }
         if let user { arguments += ["--user", user.name, "--pass", user.password] }
+        if let tls { arguments += ["--tls", "--tlscert", tls.certificate, "--tlskey", tls.key] }
         let process = try SpawnedProcess.spawn(binary, arguments: arguments, log: log)
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {

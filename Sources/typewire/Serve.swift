@@ -35,9 +35,16 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "With --postgres-url: the cluster's events travel through these NATS servers, routed by interest, instead of PostgreSQL's LISTEN/NOTIFY: nats://[USER:PASSWORD@]HOST[:PORT], comma-separated; any one of a NATS cluster will do (TYPEWIRE_NATS_URL)."
+            "With --postgres-url: the cluster's events travel through these NATS servers, routed by interest, instead of PostgreSQL's LISTEN/NOTIFY: nats://[USER:PASSWORD@]HOST[:PORT] (tls:// for TLS), comma-separated; any one of a NATS cluster will do (TYPEWIRE_NATS_URL)."
     )
     var natsUrl: String?
+
+    @Option(
+        name: .customLong("nats-tls-ca"),
+        help:
+            "A PEM file of the certificate authorities the NATS servers' TLS certificates must chain to; default the system's (TYPEWIRE_NATS_TLS_CA)."
+    )
+    var natsTLSCA: String?
 
     @Option(help: "The HS256 secret for tokens (TYPEWIRE_JWT_SECRET). Required unless --demo or --jwks.")
     var jwtSecret: String?
@@ -335,7 +342,12 @@ struct Serve: AsyncParsableCommand {
             throw CommandError(
                 "--nats-url needs --postgres-url: the nodes of a cluster share PostgreSQL as their store, and NATS carries their events.")
         }
-        let cluster = ClusterConfiguration(nats: natsServers.map { NATSClient.Configuration(servers: $0, pingInterval: .seconds(2)) })
+        let trustRoots = try setting(natsTLSCA, "TYPEWIRE_NATS_TLS_CA") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        if let trustRoots, !FileManager.default.isReadableFile(atPath: trustRoots) {
+            throw CommandError("--nats-tls-ca: '\(trustRoots)' is not a readable file.")
+        }
+        let cluster = ClusterConfiguration(
+            nats: natsServers.map { NATSClient.Configuration(servers: $0, pingInterval: .seconds(2), tlsTrustRoots: trustRoots) })
         let store: any ChatStore =
             if let postgres {
                 try await PostgresChatStore.open(url: postgres, logger: logger)

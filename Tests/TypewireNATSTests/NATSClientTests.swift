@@ -10,10 +10,11 @@ import TypewireTesting
 struct NATSClientTests {
     static let logger = Logger(label: "typewire.nats-test")
 
-    static func client(_ urls: String, maxPendingBytes: Int = 8 * 1024 * 1024) throws -> NATSClient {
-        NATSClient(
+    static func client(_ urls: String, maxPendingBytes: Int = 8 * 1024 * 1024, trusting roots: String? = nil) throws -> NATSClient {
+        try NATSClient(
             configuration: .init(
-                servers: try NATSServerAddress.list(urls), reconnectWait: .milliseconds(20), maxPendingBytes: maxPendingBytes),
+                servers: try NATSServerAddress.list(urls), reconnectWait: .milliseconds(20), maxPendingBytes: maxPendingBytes,
+                tlsTrustRoots: roots),
             logger: logger)
     }
 
@@ -47,6 +48,39 @@ struct NATSClientTests {
             throw error
         }
         await inbox.clear()
+    }
+
+    @Test func aTLSServerIsReachedOverTLSWithItsCertificateCheckedAndNeverInPlainText() async throws {
+        let certificates = try TestCertificates.make()
+        let server = try await NATSTestServer.start(user: ("typewire", "s3cret"), tls: certificates)
+        let subscriber = try Self.client("tls://typewire:s3cret@localhost:\(server.port)", trusting: certificates.authority)
+        let publisher = try Self.client("nats://typewire:s3cret@localhost:\(server.port)", trusting: certificates.authority)
+        let untrusting = try Self.client("tls://typewire:s3cret@localhost:\(server.port)")  // the system's roots
+        var refusals = untrusting.connectionEvents.makeAsyncIterator()
+        let inbox = Inbox.collecting(subscriber)
+        try await Self.running([subscriber, publisher, untrusting]) {
+            _ = try #require(subscriber.subscribe(to: "typewire.c.tls"))
+            // The server requires TLS: the nats:// publisher upgrades too, after INFO, before its credentials.
+            try await Self.waitUntilSubscribed(inbox, publisher: publisher, subject: "typewire.c.tls")
+            #expect(publisher.publish(ByteBuffer(string: "sealed twice"), to: "typewire.c.tls") == .queued)
+            try await eventually { await inbox.contains { String(buffer: $0.payload) == "sealed twice" } }
+            guard case .connectFailed(_, let reason) = await refusals.next() else {
+                Issue.record("a certificate the client does not trust is refused")
+                return
+            }
+            #expect(reason.contains("TLS with the NATS server failed"), "\(reason)")
+            #expect(!untrusting.isConnected)
+        }
+        let plain = try await NATSTestServer.start()
+        let asking = try Self.client("tls://127.0.0.1:\(plain.port)", trusting: certificates.authority)
+        var events = asking.connectionEvents.makeAsyncIterator()
+        try await Self.running([asking]) {
+            guard case .connectFailed(_, let reason) = await events.next() else {
+                Issue.record("a tls:// URL is never served in plain text")
+                return
+            }
+            #expect(reason.contains("does not offer TLS"), "\(reason)")
+        }
     }
 
     @Test func aMessageWithCRLFInItsPayloadArrivesWhole() async throws {

@@ -30,8 +30,24 @@ struct NATSConnectionStateMachineTests {
         _ = refused.received(.info(Self.info))
         #expect(refused.received(.error("Authorization Violation")) == .close(.authorizationFailed("Authorization Violation")))
         #expect(refused.received(.pong) == .none, "nothing after the close")
-        var tls = NATSConnectionStateMachine()
-        #expect(tls.received(.info(NATSServerInfo(tlsRequired: true))) == .close(.tlsRequired))
+    }
+
+    @Test func tlsComesAfterInfoWhenEitherSideRequiresItAndBeforeTheCredentials() {
+        var required = NATSConnectionStateMachine()
+        #expect(required.received(.info(NATSServerInfo(tlsRequired: true))) == .startTLS, "the server requires it")
+        #expect(required.received(.pong) == .close(.malformed("pong before the handshake was done")))
+        var asked = NATSConnectionStateMachine(requiresTLS: true)
+        #expect(asked.received(.info(NATSServerInfo(tlsAvailable: true))) == .startTLS, "a tls:// URL asks for it")
+        var upgraded = NATSConnectionStateMachine(requiresTLS: true)
+        _ = upgraded.received(.info(NATSServerInfo(tlsRequired: true)))
+        #expect(upgraded.tlsEstablished() == .sendConnect, "CONNECT, with the credentials, only once TLS is up")
+        #expect(upgraded.received(.pong) == .ready(NATSServerInfo(tlsRequired: true)))
+        var refused = NATSConnectionStateMachine(requiresTLS: true)
+        #expect(refused.received(.info(NATSServerInfo())) == .close(.tlsUnavailable), "a tls:// URL never falls back to plain text")
+        var failed = NATSConnectionStateMachine()
+        _ = failed.received(.info(NATSServerInfo(tlsRequired: true)))
+        #expect(failed.tlsFailed("certificate verify failed") == .close(.tls("certificate verify failed")))
+        #expect(failed.tlsEstablished() == .none)
     }
 
     @Test func aMessageBeforeTheHandshakeIsAProtocolError() {

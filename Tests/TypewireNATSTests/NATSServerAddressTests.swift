@@ -13,9 +13,14 @@ struct NATSServerAddressTests {
             try NATSServerAddress(url: "nats://s3cret@[::1]:5000")
                 == NATSServerAddress(host: "::1", port: 5000, credentials: .token("s3cret")))
         #expect(try NATSServerAddress.list("nats://a:1,nats://b:2").map(\.description) == ["a:1", "b:2"])
+        #expect(
+            try NATSServerAddress(url: "tls://u:p@a:4222")
+                == NATSServerAddress(
+                    host: "a", credentials: .userAndPassword(user: "u", password: "p"), requiresTLS: true))
+        #expect(try NATSServerAddress(url: "nats://a").requiresTLS == false)
     }
 
-    @Test(arguments: ["tls://a:4222", "nats://:4222", "nats://a:0", "nats://a:x", ""])
+    @Test(arguments: ["http://a:4222", "nats://:4222", "nats://a:0", "nats://a:x", ""])
     func badURLsAreRefusedWithAReason(url: String) {
         #expect(throws: NATSServerAddress.InvalidURL.self) { try NATSServerAddress.list(url) }
     }

@@ -37,7 +37,7 @@ public enum TypewireApplication {
             guard let secret = configuration.auth.clusterSecret ?? configuration.auth.jwtSecret else {
                 throw ConfigurationError.clusterNeedsSecret
             }
-            clusterParts = ClusterParts(
+            clusterParts = try ClusterParts(
                 cluster, client: postgres.client, node: node, payloads: ClusterPayload(secret: secret, node: node),
                 metrics: metrics.cluster,
                 group: group, logger: logger)

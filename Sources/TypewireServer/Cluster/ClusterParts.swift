@@ -14,14 +14,14 @@ struct ClusterParts {
     init(
         _ configuration: ClusterConfiguration, client: PostgresClient, node: String, payloads: ClusterPayload, metrics: ClusterMetrics,
         group: any EventLoopGroup, logger: Logger
-    ) {
+    ) throws {
         func roster(_ hub: Hub) -> ClusterRoster {
             ClusterRoster(client: client, hub: hub, node: node, configuration: configuration, logger: logger)
         }
         if var natsConfiguration = configuration.nats {
             natsConfiguration.name = natsConfiguration.name ?? "typewire node \(node)"
             let receiver = NATSClusterReceiver(payloads: payloads, metrics: metrics, logger: logger)
-            let nats = NATSClient(configuration: natsConfiguration, eventLoopGroup: group, logger: logger, onMessage: receiver.receive)
+            let nats = try NATSClient(configuration: natsConfiguration, eventLoopGroup: group, logger: logger, onMessage: receiver.receive)
             let outbox = NATSClusterOutbox(
                 nats: nats, payloads: payloads, metrics: metrics, eventLoop: group.next(), logger: logger)
             sink = outbox

@@ -21,6 +21,29 @@ extension ClusterTests {
         try await body(servers)
     }
 
+    /// `--nats-url tls://… --nats-tls-ca`: nodes reach a NATS server that takes only TLS, with credentials,
+    /// and typing and messages cross; a node given no authority for its certificate is refused by it.
+    @Test(.enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)))
+    func nodesReachANATSServerThatTakesOnlyTLSAndCheckItsCertificate() async throws {
+        let certificates = try TestCertificates.make()
+        let server = try await NATSTestServer.start(user: ("typewire", "s3cret"), tls: certificates)
+        defer { Task { await server.kill() } }
+        let url = "tls://typewire:s3cret@localhost:\(server.port)"
+        try await withCluster(nodes: 2, bus: .nats([url]), extra: ["--nats-tls-ca", certificates.authority]) { nodes, _ in
+            let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
+            let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
+            alice.send(.activity(.init(conversation: Self.group, activity: .typing)))
+            try await bob.activity(in: Self.group) { $0.map(\.user) == ["alice"] }
+            alice.send(.send(.init(conversation: Self.group, clientMessageId: "tls", text: "over TLS")))
+            try await bob.next { if case .message(let m) = $0 { m.text == "over TLS" } else { false } }
+        }
+        try await withCluster(nodes: 1, bus: .nats([url])) { nodes, _ in
+            try await eventually(within: .seconds(20)) {
+                ((try? String(contentsOf: nodes[0].log, encoding: .utf8)) ?? "").contains("TLS with the NATS server failed")
+            }
+        }
+    }
+
     /// The bus routes by interest: a node none of whose sockets follow a conversation hears none of its
     /// events. On LISTEN/NOTIFY it hears them all (which shows the counter counts what it should).
     @Test(.enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)), arguments: [false, true])
@@ -109,7 +132,7 @@ extension ClusterTests {
                 let bob = try await nodes[1].subscribedSocket("bob", to: Self.group)
                 let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
                 // Anyone who can reach the NATS servers claims, for a made-up node, that Mallory joined the group.
-                let forger = NATSClient(
+                let forger = try NATSClient(
                     configuration: .init(servers: [try NATSServerAddress(url: nats[0].url)]), logger: Logger(label: "typewire.forger"))
                 let running = Task { await forger.run() }
                 defer { running.cancel() }
@@ -132,7 +155,7 @@ extension ClusterTests {
                 let alice = try await nodes[0].subscribedSocket("alice", to: Self.group)
                 // Anyone on the NATS network records what every node hears while Frank is removed and added back.
                 let recorded = NIOLockedValueBox<[NATSMessage]>([])
-                let recorder = NATSClient(
+                let recorder = try NATSClient(
                     configuration: .init(servers: [try NATSServerAddress(url: nats[0].url)]), logger: Logger(label: "typewire.recorder"),
                     onMessage: { message in recorded.withLockedValue { $0.append(message) } })
                 let running = Task { await recorder.run() }
