@@ -97,6 +97,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How long an activity lives after its last frame, in milliseconds (TYPEWIRE_ACTIVITY_TTL).")
     var activityTTL: Int?
 
+    @Option(
+        help:
+            "How long a composer may sit without a keystroke before the clients' typing stops, in milliseconds, 500 to 60000; told to clients in welcome (TYPEWIRE_IDLE_TIMEOUT; default 3000)."
+    )
+    var idleTimeout: Int?
+
     @Option(help: "How often to ping each socket, in milliseconds; a silent peer is closed (TYPEWIRE_PING_INTERVAL).")
     var pingInterval: Int?
 
@@ -262,6 +268,10 @@ struct Serve: AsyncParsableCommand {
         configuration.demo = demo
         if let ttl = try setting(activityTTL, "TYPEWIRE_ACTIVITY_TTL", Self.integer) {
             configuration.typing.activityTTL = .milliseconds(ttl)
+        }
+        if let idle = try setting(idleTimeout, "TYPEWIRE_IDLE_TIMEOUT", Self.integer) {
+            guard (500...60_000).contains(idle) else { throw CommandError("--idle-timeout must be 500 to 60000 milliseconds.") }
+            configuration.typing.idleTimeout = .milliseconds(idle)
         }
         if let ping = try setting(pingInterval, "TYPEWIRE_PING_INTERVAL", Self.integer) {
             configuration.sockets.pingInterval = .milliseconds(ping)

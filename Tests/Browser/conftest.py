@@ -51,10 +51,22 @@ def server():
     yield from _demo_server("server")
 
 
+# A ttl and an idle timeout of a minute, for tests that claim a stop: only the stop can clear typing within
+# their bounds, never expiry (4.8 s by default) or the composer's idle stop (3 s).
+MINUTE = ("--activity-ttl", "60000", "--idle-timeout", "60000")
+
+
 @pytest.fixture(scope="session")
 def typing_only_server():
-    """The base URL of a running `typewire serve --demo --no-messages --port 0` (typing-only mode)."""
-    yield from _demo_server("server-typing-only", "--no-messages")
+    """The base URL of a running `typewire serve --demo --no-messages --port 0` (typing-only mode), with a
+    minute's ttl and idle timeout."""
+    yield from _demo_server("server-typing-only", "--no-messages", *MINUTE)
+
+
+@pytest.fixture(scope="session")
+def minute_server():
+    """The base URL of a running `typewire serve --demo --port 0` with a minute's ttl and idle timeout."""
+    yield from _demo_server("server-minute", *MINUTE)
 
 
 def _chromium():
@@ -93,6 +105,13 @@ def pages(server, browsers):
     """Two chat pages, A and B, each on a fresh load (a fresh socket) of the demo."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return [ChatPage(driver, server, SCREENSHOTS) for driver in browsers]
+
+
+@pytest.fixture()
+def minute_pages(minute_server, browsers):
+    """Two chat pages on the server whose typing ends only by a stop (`minute_server`)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return [ChatPage(driver, minute_server, SCREENSHOTS) for driver in browsers]
 
 
 @pytest.fixture()

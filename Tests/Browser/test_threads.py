@@ -5,6 +5,8 @@ timeline, and a bot's reply streamed into a thread."""
 import pathlib
 import time
 
+import pytest
+
 from pages import protocol_script
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -37,6 +39,12 @@ def activity_frames(page):
 
 def recorded(page):
     return page.js("return window.typewireThreadRecord")
+
+
+@pytest.fixture()
+def pages(minute_pages):
+    """Every test here claims a stop: the pages are on the server whose typing ends only by one."""
+    return minute_pages
 
 
 def test_typing_in_a_thread_shows_in_its_panel_and_on_the_parent_not_in_the_main_indicator(pages):

@@ -9,10 +9,11 @@ import TypewireTesting
 @Suite("Composer against a real server", .timeLimit(.minutes(1)))
 struct ComposerTests: ClientTesting {
     @Test func typingShowsAtOnceAndSendingClearsIt() async throws {
-        try await TestServer.run { server in
+        // A ttl and an idle timeout of a minute: what clears Alice's typing is the send, not expiry or idling.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             try await withChats(["alice", "bob"], of: server) { _, chats in
                 let (aliceChat, bobChat) = (chats[0], chats[1])
-                let composer = await aliceChat.composer()
+                let composer = await aliceChat.composer(configuration: .init(idleTimeout: .seconds(60)))
                 composer.textDidChange("H")
                 composer.textDidChange("He")
                 // "At once": the start leaves with the first keystroke; 5 s is a liveness bound for a loaded machine.

@@ -120,7 +120,8 @@ struct ThreadHandleTests: ClientTesting {
     }
 
     @Test func closingTheLastHandleOfAThreadStopsTheUsersTypingThereAtOnce() async throws {
-        try await TestServer.run { server in
+        // A minute: the close stops the thread's typing, not expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             try await withChats(["alice", "bob"], of: server) { clients, chats in
                 let (alice, bob, aliceChat, bobChat) = (clients[0], clients[1], chats[0], chats[1])
                 let parent = try await aliceChat.send("Thoughts?")

@@ -14,7 +14,8 @@ import TypewireTesting
 @Suite("TypewireClient against a real server", .timeLimit(.minutes(1)))
 struct TypewireClientTests: ClientTesting {
     @Test func twoClientsSeeEachOthersTypingAndMessages() async throws {
-        try await TestServer.run { server in
+        // A minute: what clears Alice's typing is her send, not expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             try await withChats(["alice", "bob"], of: server) { _, chats in
                 let (aliceChat, bobChat) = (chats[0], chats[1])
                 await aliceChat.setActivity(.typing)
@@ -64,12 +65,17 @@ struct TypewireClientTests: ClientTesting {
             let bobChat = try await openChat(bob)
             await aliceChat.setActivity(.typing)
             _ = try await first(bobChat.typing) { $0.text != nil }
+            let seen = ContinuousClock.now
             // Bob loses his connection: no update can reach him; only his roster's clock can clear Alice.
             bobConnection.cancel()
             _ = try await first(await bob.states()) { $0 == .stopped }
             // Nothing reaches him any more: what clears Alice is his roster's own timer, at the entry's expiry.
             let cleared = try await first(bobChat.typing) { _ in true }
+            let after = ContinuousClock.now - seen
             #expect(cleared == .idle)
+            // At the expiry (2 s after she began; Bob saw her a moment after): not at the disconnect, nor
+            // long after (a liveness bound for a loaded machine).
+            #expect(after >= .milliseconds(1_500) && after <= .seconds(6), "cleared \(after) after Bob saw her")
             #expect(await bob.liveCounts.timers == 0, "the timer ended with the entry")
         }
     }

@@ -33,7 +33,11 @@ struct ConversationModelTests {
     private func withAliceAndBob(
         _ body: (_ alice: ConversationModel, _ bob: ConversationModel, _ clients: [TypewireClient]) async throws -> Void
     ) async throws {
-        try await TestServer.run { server in
+        // A ttl and an idle timeout of a minute: what clears typing is the stop a test claims, never expiry or idling.
+        try await TestServer.run(configure: {
+            $0.typing.activityTTL = .seconds(60)
+            $0.typing.idleTimeout = .seconds(60)
+        }) { server in
             try await withClients(["alice", "bob"], of: server) { clients in
                 let alice = ConversationModel(client: clients[0], conversationID: Self.direct)
                 let bob = ConversationModel(client: clients[1], conversationID: Self.direct)

@@ -11,7 +11,11 @@ import TypewireUI
 @MainActor
 struct ThreadModelTests {
     @Test func aReplyAndTypingInAThreadShowInItsScreenAndAsACountOnTheParent() async throws {
-        try await TestServer.run { server in
+        // A ttl and an idle timeout of a minute: what clears typing is the stop a test claims, never expiry or idling.
+        try await TestServer.run(configure: {
+            $0.typing.activityTTL = .seconds(60)
+            $0.typing.idleTimeout = .seconds(60)
+        }) { server in
             let group = try await server.makeGroup(title: "Thread", members: ["bob", "clawd", "scout"])
             let clients = ["alice", "bob"].map { user in
                 TypewireClient(url: server.socketURL) { try await server.token(user, name: user.capitalized, isBot: false) }

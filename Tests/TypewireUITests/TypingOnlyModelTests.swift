@@ -55,6 +55,7 @@ struct TypingOnlyModelTests {
         try await TestServer.run(configure: {
             $0.storage.storesMessages = false
             $0.typing.activityTTL = .seconds(60)
+            $0.typing.idleTimeout = .seconds(60)  // the composer's stop, not its idle timeout
         }) { server in
             try await withClients(["alice", "bob"], of: server) { clients in
                 let firestore = MemoryMessageSource(sender: "alice")

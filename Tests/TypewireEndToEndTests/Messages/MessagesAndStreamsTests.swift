@@ -25,7 +25,8 @@ struct MessagesAndStreamsTests {
     }
 
     @Test func aBotStreamsAReplyThatEndsAsOneStoredMessage() async throws {
-        try await TestServer.run { server in
+        // A minute: cleared by the stop, not by expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let alice = try await server.subscribedSocket("alice", to: Self.bot)
             let clawd = try await server.socket("clawd")
             clawd.send(.activity(.init(conversation: Self.bot, activity: .thinking)))

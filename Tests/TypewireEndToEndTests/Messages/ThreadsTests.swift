@@ -17,7 +17,8 @@ struct ThreadsTests {
     }
 
     @Test func typingInAThreadIsShownWithItsThreadAndAReplyStopsOnlyThatThread() async throws {
-        try await TestServer.run { server in
+        // A minute: the reply stops the thread's typing, not expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let alice = try await server.subscribedSocket("alice", to: Self.group)
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             let carol = try await server.subscribedSocket("carol", to: Self.group)

@@ -243,7 +243,8 @@ struct ConversationRulesTests {
     }
 
     @Test func aBlockChangeSendsAFrameOnlyWhereTheBlockersViewChanged() async throws {
-        try await TestServer.run { server in
+        // A minute: cleared by the stop, not by expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let bob = try await server.subscribedSocket("bob", to: Self.group)
             bob.send(.subscribe(.init(conversation: "direct-alice-bob")))
             try await bob.next { if case .subscribed = $0 { true } else { false } }

@@ -11,7 +11,12 @@ struct ServerAPITests {
     static let key = "server-api-key-for-tests-0123456789abcdef"
 
     private static func run(_ body: (TestServer) async throws -> Void) async throws {
-        try await TestServer.run(configure: { $0.serverAPI.key = key }, body)
+        // A ttl of a minute: what clears typing here is the change a test makes, never expiry.
+        try await TestServer.run(
+            configure: {
+                $0.serverAPI.key = key
+                $0.typing.activityTTL = .seconds(60)
+            }, body)
     }
 
     @Test func withoutAKeyConfiguredTheRoutesDoNotExist() async throws {

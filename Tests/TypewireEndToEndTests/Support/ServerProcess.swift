@@ -215,13 +215,13 @@ enum Bus: String, Sendable, CustomTestStringConvertible {
 }
 
 /// ``withCluster(nodes:bus:_:)`` on a bus: for NATS, on a NATS server of its own.
-func withCluster(nodes count: Int, on bus: Bus, _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void)
-    async throws
-{
-    guard bus == .nats else { return try await withCluster(nodes: count, bus: .notify, body) }
+func withCluster(
+    nodes count: Int, on bus: Bus, extra: [String] = [], _ body: (_ nodes: [ServerProcess], _ postgresURL: String) async throws -> Void
+) async throws {
+    guard bus == .nats else { return try await withCluster(nodes: count, bus: .notify, extra: extra, body) }
     let server = try await NATSTestServer.start()
     defer { Task { await server.kill() } }
-    try await withCluster(nodes: count, bus: .nats([server.url]), body)
+    try await withCluster(nodes: count, bus: .nats([server.url]), extra: extra, body)
 }
 
 /// The bus a test cluster's events travel on.

@@ -11,7 +11,11 @@ struct TypingOnlyTests {
     static let direct = "direct-alice-bob"
 
     @Test func typingWorksAndMessagesAreRefusedAndNeverStored() async throws {
-        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+        // A ttl of a minute: cleared by the stop, not by expiry.
+        try await TestServer.run(configure: {
+            $0.storage.storesMessages = false
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
             let alice = try await TestSocket.connect(port: server.port, token: nil)
             alice.send(.hello(.init(token: try await server.token("alice"))))
             let welcome = try await alice.next { if case .welcome = $0 { true } else { false } }
@@ -39,7 +43,11 @@ struct TypingOnlyTests {
     }
 
     @Test func aBotsStreamedReplyIsRelayedToTheMembersAndNothingIsStored() async throws {
-        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+        // A ttl of a minute: cleared by the stop, not by expiry.
+        try await TestServer.run(configure: {
+            $0.storage.storesMessages = false
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
             let alice = try await server.socket("alice")
             alice.send(.subscribe(.init(conversation: "bot-clawd")))
             try await alice.next { if case .subscribed = $0 { true } else { false } }
@@ -69,7 +77,11 @@ struct TypingOnlyTests {
     @Test func threadsAreTheAppsOwnMessageIds() async throws {
         // The app keeps its messages (a Firestore document's id names a thread), so any id without
         // invisible characters, up to 128 bytes, names one; a longer one is refused before the board holds it.
-        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+        // A ttl of a minute: cleared by the stop, not by expiry.
+        try await TestServer.run(configure: {
+            $0.storage.storesMessages = false
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
             let (alice, bob) = (try await server.socket("alice"), try await server.socket("bob"))
             for socket in [alice, bob] {
                 socket.send(.subscribe(.init(conversation: Self.direct)))

@@ -55,7 +55,8 @@ struct TypingOverSocketsTests {
     }
 
     @Test func anExplicitStopClearsTheIndicator() async throws {
-        try await TestServer.run { server in
+        // A minute: cleared by the stop, not by expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let alice = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: Self.direct)
             alice.send(typing())
@@ -109,7 +110,8 @@ struct TypingOverSocketsTests {
     }
 
     @Test func oneUserOnTwoDevicesStaysTypingWhenOneStops() async throws {
-        try await TestServer.run { server in
+        // A minute: cleared by the stop, not by expiry.
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
             let phone = try await server.socket("alice")
             let laptop = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: Self.direct)
