@@ -15,7 +15,7 @@
 #      The two that take a minute each, mostly waiting (a phone's link, a webhook receiver down), run each in
 #      a pytest of its own beside the others. As root the browser suite runs in a network namespace of its
 #      own, so that the fault tests' address changes cannot fail Chromium's page loads (below).
-# Needs: Swift 6.2+, node 18+, python3 with pytest, selenium, websocket-client and cryptography, curl, openssl, chromium and
+# Needs: Swift 6.2+, node 18+, python3 with pytest, pytest-timeout, selenium, websocket-client and cryptography, curl, openssl, chromium and
 # chromedriver, iproute2, e2fsprogs (`bash .ci/run` installs them on Debian, then runs this script).
 # Browser screenshots and the servers' logs go to .artifacts/ (not committed).
 set -euo pipefail

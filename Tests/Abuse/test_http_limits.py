@@ -91,8 +91,11 @@ def test_a_nats_bus_without_postgres_or_with_a_url_it_cannot_use_stops_the_start
     said = refused_start(tmp_path, "--jwt-secret", SECRET, "--nats-url", "nats://127.0.0.1:4222")
     assert "--nats-url needs --postgres-url" in said, said
     said = refused_start(tmp_path, "--jwt-secret", SECRET, "--postgres-url", "postgres://typewire@127.0.0.1:1/typewire",
-                         "--nats-url", "tls://127.0.0.1:4222")
-    assert "only nats:// is supported" in said, said
+                         "--nats-url", "http://127.0.0.1:4222")
+    assert "the scheme is nats:// or tls://" in said, said
+    said = refused_start(tmp_path, "--jwt-secret", SECRET, "--postgres-url", "postgres://typewire@127.0.0.1:1/typewire",
+                         "--nats-url", "tls://127.0.0.1:4222", "--nats-tls-ca", str(tmp_path / "missing.pem"))
+    assert "--nats-tls-ca" in said and "is not a readable file" in said, said
     assert not (tmp_path / "t.sqlite").exists(), "refused before touching a store"
 
 

@@ -82,7 +82,8 @@ class RawSocket:
     # Receiving
 
     def frame(self):
-        """The server's next frame as (opcode, payload); None once the connection closed or was reset."""
+        """The server's next frame as (opcode, payload); None once the connection closed or was reset.
+        Raises TimeoutError when nothing came within the socket's timeout: a silent server is not a close."""
         while True:
             if len(self.buffer) >= 2:
                 length, start = self.buffer[1] & 0x7F, 2
@@ -95,6 +96,8 @@ class RawSocket:
                     return opcode, payload
             try:
                 chunk = self.connection.recv(65536)
+            except TimeoutError:
+                raise
             except OSError:  # reset, or closed by this side
                 return None
             if not chunk:

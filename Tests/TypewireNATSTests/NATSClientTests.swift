@@ -6,7 +6,9 @@ import TypewireTesting
 
 /// The client against Debian's `nats-server` on loopback: messages, subscriptions made again after a
 /// restart or on another server of the cluster, the bound on what waits, and credentials.
-@Suite("NATS client against nats-server", .enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)))
+@Suite(
+    "NATS client against nats-server", .enabled(if: NATSTestServer.isEnabled, Comment(rawValue: NATSTestServer.skipReason)),
+    .timeLimit(.minutes(2)))
 struct NATSClientTests {
     static let logger = Logger(label: "typewire.nats-test")
 
