@@ -110,3 +110,29 @@ def test_unsafe_or_broken_token_and_key_settings_stop_the_start(tmp_path):
     assert "at least 32" in refused_start(tmp_path, "--jwt-secret", SECRET, "--api-key", "short")
     # Nothing to verify tokens with.
     assert "--jwks" in refused_start(tmp_path)
+
+
+def upgrade_answer(server, origin):
+    """The status line and headers the server answers a WebSocket upgrade from `origin` with."""
+    request = (
+        "GET /v1/socket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        f"Origin: {origin}\r\n\r\n"
+    )
+    with socket.create_connection((server.host, server.port), timeout=10) as connection:
+        connection.sendall(request.encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+    return head.split(b"\r\n\r\n", 1)[0].decode(errors="replace")
+
+
+def test_a_browser_origin_outside_the_allowed_ones_is_refused_at_the_upgrade(tmp_path):
+    with serve(tmp_path, "--allowed-origins", "https://chat.example") as server:
+        refused = upgrade_answer(server, "https://evil.example")
+        assert refused.split("\r\n")[0].split(" ")[1] in ("400", "403"), refused
+        allowed = upgrade_answer(server, "https://chat.example")
+        assert allowed.startswith("HTTP/1.1 101"), allowed

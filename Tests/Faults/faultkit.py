@@ -76,6 +76,7 @@ class Arrivals:
         self.label = label
         self.frames = []  # (arrival, frame)
         self.closed_at = None
+        self.close_code = None  # the code of the server's close frame, if one came
         self._changed = threading.Condition()
 
     def _arrived(self, frame):
@@ -129,6 +130,8 @@ class Peer(Arrivals):
             while True:
                 opcode, frame = self.ws.recv_data_frame(control_frame=False)
                 if opcode == websocket.ABNF.OPCODE_CLOSE:
+                    if len(frame.data) >= 2:
+                        self.close_code = int.from_bytes(frame.data[:2], "big")
                     break
                 if opcode == websocket.ABNF.OPCODE_TEXT:
                     self._arrived(json.loads(frame.data.decode()))

@@ -24,13 +24,17 @@ def test_a_peer_that_never_reads_does_not_hold_the_shutdown(tmp_path, request):
             bob.wait_for(lambda frame: frame.get("type") == "welcome", 10, "bob's welcome")
             started = time.monotonic()
             server.process.send_signal(signal.SIGTERM)
-            server.process.wait(timeout=30)  # a liveness bound: the close timeout is 3 s
+            server.process.wait(timeout=30)  # a liveness bound
             took = time.monotonic() - started
             record(request.node.name, shutdown_seconds=round(took, 2))
             assert server.process.returncode == 0, f"the server exited with {server.process.returncode}"
-            assert took < 20, f"the shutdown took {took:.1f} s"
+            # The silent peer holds the exit for the close timeout (3 s, the default), no longer: 3 s more
+            # is the margin of a loaded machine, well short of the 40 s a supervisor's SIGKILL came after.
+            assert took < 6, f"the shutdown took {took:.1f} s, past the 3 s close timeout"
             deadline = time.monotonic() + 10
             while bob.closed_at is None and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert bob.closed_at is not None, "the reading peer's socket was closed"
+            assert bob.close_code == 1001, f"closed with {bob.close_code}, not 1001 (going away)"
+            assert bob.closed_at - started < 3, "the reader's close came at once, not after the silent one's timeout"
         silent.close()

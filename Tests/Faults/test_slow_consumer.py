@@ -12,6 +12,7 @@ that: she goes offline for them when she is cut off. Bob, who
 reads, keeps getting every update. The server's memory stays bounded meanwhile.
 """
 
+import contextlib
 import json
 import socket
 import threading
@@ -60,6 +61,18 @@ def drain(ws):
         pass
 
 
+def stored_alice_messages(sqlite):
+    """Alice's messages in the group as the file holds them (read beside the server)."""
+    import sqlite3
+    with contextlib.closing(sqlite3.connect(f"file:{sqlite}?mode=ro", uri=True, timeout=10)) as database:
+        return database.execute("SELECT COUNT(*) FROM messages WHERE conversation = ? AND sender = 'alice'", (GROUP,)).fetchone()[0]
+
+
+def bob_messages(bob, start):
+    """The distinct messages (by id) Bob's socket got since `start`."""
+    return {frame["id"] for _, frame in bob.frames[start:] if frame["type"] == "message"}
+
+
 def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
     tokens = {user: mint_token(user, user.capitalize()) for user in ("alice", "bob", "erin")}
     with running_server(request.node.name, tmp_path / "typewire.sqlite") as server:
@@ -70,6 +83,7 @@ def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
             bob.wait_for(lambda f: f["type"] == "presence" and f["user"] == "erin" and f["online"], 5, "erin online")
             rss_before = server.rss_kib()
             start = bob.mark()
+            stored_before = stored_alice_messages(tmp_path / "typewire.sqlite")
 
             # Alice sends 128 messages of 8 000 characters a second, from 32 sockets.
             stop = threading.Event()
@@ -131,3 +145,11 @@ def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
                 time.sleep(0.05)
             record("slow_consumer_closed", seconds=time.monotonic() - closing, typers_still_sending=stuck)
             assert server.alive()
+            # Bob, who reads, got every message that was stored, each once, while Erin was cut off.
+            stored = stored_alice_messages(tmp_path / "typewire.sqlite") - stored_before
+            deadline = time.monotonic() + 15
+            while len(bob_messages(bob, start)) < stored and time.monotonic() < deadline:
+                time.sleep(0.1)
+            got = bob_messages(bob, start)
+            record("slow_consumer_bob", stored=stored, bob_distinct=len(got))
+            assert stored > 0 and len(got) == stored, f"Bob got {len(got)} of the {stored} messages stored"

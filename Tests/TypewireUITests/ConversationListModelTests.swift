@@ -18,7 +18,12 @@ struct ConversationListModelTests {
             let connections = clients.map { client in Task { try await client.run() } }
             defer { connections.forEach { $0.cancel() } }
             for client in clients {
-                for await state in await client.states() where state == .connected { break }
+                var connected = false
+                for await state in await client.states() where state == .connected {
+                    connected = true
+                    break
+                }
+                try #require(connected, "the client's states ended before it connected")
             }
             let list = ConversationListModel(
                 client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice"), (id: "group-six", title: "The six")]

@@ -16,7 +16,12 @@ struct TypingOnlyModelTests {
         let connections = clients.map { client in Task { try await client.run() } }
         defer { connections.forEach { $0.cancel() } }
         for client in clients {
-            for await state in await client.states() where state == .connected { break }
+            var connected = false
+            for await state in await client.states() where state == .connected {
+                connected = true
+                break
+            }
+            try #require(connected, "the client's states ended before it connected")
         }
         try await body(clients)
     }

@@ -9,7 +9,9 @@ extension ClusterTests {
     @Test func twoNodesDeliverEachEventOnce() async throws {
         let receiver = WebhookReceiver()
         try await receiver.serve { url in
-            let extra = ["--webhook-url", url, "--webhook-secret", "cluster-webhook-secret-0123456789abcdef"]
+            // Attempts time out after 1 s, so a claim's lease is 7 s (twice that and 5 s): the check below waits
+            // past one, when a delivery the other node claimed again would have arrived too.
+            let extra = ["--webhook-url", url, "--webhook-secret", "cluster-webhook-secret-0123456789abcdef", "--webhook-timeout", "1000"]
             try await withCluster(nodes: 2, extra: extra) { nodes, _ in
                 let alice = try await nodes[0].socket("alice")
                 let bob = try await nodes[1].socket("bob")
@@ -21,6 +23,7 @@ extension ClusterTests {
                 while receiver.takenEvents.filter({ $0.type == "message.created" }).count < 40, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(50))
                 }
+                try await Task.sleep(for: .seconds(8))
                 let created = receiver.deliveries.filter { $0.type == "message.created" }
                 #expect(created.count == 40, "40 messages, 40 deliveries: \(created.count)")
                 #expect(Set(created.compactMap(\.id)).count == created.count, "no event was sent twice")

@@ -56,7 +56,14 @@ struct ServerKillTests {
         // State restored: both resubscribed by themselves, and typing flows again.
         await aliceChat.setActivity(.typing)
         var typing = bobChat.typing.makeAsyncIterator()
-        while let state = await typing.next(), state.text != "Alice is typing…" {}
+        var shown = false
+        while let state = await typing.next() {
+            if state.text == "Alice is typing…" {
+                shown = true
+                break
+            }
+        }
+        #expect(shown, "Bob's typing stream ended before Alice's typing showed")
         // Stored exactly once each, under the id that was acknowledged.
         let store = try await SQLiteChatStore.open(path: sqlite[1])
         let history = try await store.messages(of: "direct-alice-bob", before: nil, limit: 200)

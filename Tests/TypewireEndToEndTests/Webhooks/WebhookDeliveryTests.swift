@@ -11,9 +11,12 @@ struct WebhookDeliveryTests {
     static let secret = "webhook-test-secret-0123456789abcdef"
 
     /// A server whose webhooks go to the receiver, retried after 20-100 ms.
-    private func run(with receiver: WebhookReceiver, _ body: @escaping (TestServer) async throws -> Void) async throws {
+    private func run(
+        with receiver: WebhookReceiver, concurrency: Int = 32, _ body: @escaping (TestServer) async throws -> Void
+    ) async throws {
         try await receiver.serve { url in
             try await TestServer.run(configure: {
+                $0.webhooks.concurrency = concurrency
                 $0.webhooks.endpoints = [url]
                 $0.webhooks.secret = Self.secret
                 $0.webhooks.retry = WebhookRetryPolicy(
@@ -93,7 +96,7 @@ struct WebhookDeliveryTests {
 
     @Test func membersJoiningAndLeavingAreOneEventPerChange() async throws {
         let receiver = WebhookReceiver()
-        try await run(with: receiver) { server in
+        try await run(with: receiver, concurrency: 1) { server in
             let created = try await server.request(
                 "POST", "/v1/conversations", as: "alice", json: #"{"kind":"group","title":"Plans","members":["bob","carol"]}"#)
             #expect(created.status == 201)
@@ -105,16 +108,29 @@ struct WebhookDeliveryTests {
             let left = try await receiver.event("conversation.members_changed") { $0.data["removed"] as? [String] == ["carol"] }
             #expect(left.data["added"] as? [String] == [])
             #expect(left.data["deleted"] as? Bool == false)
+            // A third change, as a marker: delivered one at a time in order, so once it is taken every event
+            // before it is, and there is one per change.
+            let added = try await server.request("POST", "/v1/conversations/\(id)/participants", as: "alice", json: #"{"user":"dave"}"#)
+            #expect(added.status == 204)
+            _ = try await receiver.event("conversation.members_changed") { $0.data["added"] as? [String] == ["dave"] }
+            let changes = receiver.takenEvents.filter { $0.type == "conversation.members_changed" }
+            #expect(changes.count == 3, "one event per change: \(changes.map(\.body))")
         }
     }
 
     @Test func typingIsNotSentUnlessAskedFor() async throws {
         let receiver = WebhookReceiver()
-        try await run(with: receiver) { server in
+        // One delivery at a time, in the order the events were made: once Alice's offline event (written after
+        // her typing's change, by the same writer) is taken, an activity.changed event would have been too.
+        try await run(with: receiver, concurrency: 1) { server in
             let alice = try await server.socket("alice")
             alice.send(.activity(.init(conversation: Self.direct, activity: .typing)))
             alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "hi")))
             _ = try await receiver.event("message.created")
+            alice.close()
+            _ = try await receiver.event("presence.changed") {
+                $0.document["data"].flatMap { ($0 as? [String: Any])?["online"] as? Bool } == false
+            }
             #expect(!receiver.deliveries.contains { $0.type == "activity.changed" })
         }
     }
