@@ -86,6 +86,8 @@ def _chromium():
         "--disable-renderer-backgrounding",
     ):
         options.add_argument(argument)
+    # The page's console (errors such as net::ERR_NETWORK_CHANGED), kept for a failure's message (pages.py).
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # A driver path of our own: selenium never tries to download one (the tests run offline).
     driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
     return webdriver.Chrome(options=options, service=Service(executable_path=driver_path))

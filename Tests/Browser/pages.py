@@ -38,16 +38,22 @@ class ChatPage:
             raise TimeoutException(f"{message}; the page then: {self.describe()}") from timeout_error
 
     def describe(self):
-        """The page's ready state and resources, for a failure's message; a screenshot in the screenshots folder."""
+        """The page's ready state, resources and console, for a failure's message; a screenshot in the
+        screenshots folder."""
         try:
             self.screenshots.mkdir(parents=True, exist_ok=True)
             self.driver.save_screenshot(str(self.screenshots / "timed-out.png"))
-            return self.js(
+            state = self.js(
                 "return JSON.stringify({ readyState: document.readyState, url: location.href,"
                 " resources: performance.getEntriesByType('resource').map((r) =>"
                 " [r.name.replace(location.origin, ''), r.responseStatus, Math.round(r.duration)]) })")
         except Exception as error:  # the page itself may be what failed
-            return f"(not readable: {error})"
+            state = f"(not readable: {error})"
+        try:
+            console = [f"{entry['level']} {entry['message'][:300]}" for entry in self.driver.get_log("browser")][-20:]
+        except Exception as error:
+            console = [f"(no console log: {error})"]
+        return f"{state}; console: {console}"
 
     def js(self, script, *arguments):
         return self.driver.execute_script(script, *arguments)

@@ -30,6 +30,14 @@ final class WebhookReceiver: Sendable {
         state.withLockedValue { $0.answer = answer }
     }
 
+    /// Answers every request with a redirect (307) to `url`.
+    func redirect(to url: String) {
+        location.withLockedValue { $0 = url }
+        answer { _ in 307 }
+    }
+
+    private let location = NIOLockedValueBox<String?>(nil)
+
     /// Every request so far.
     var deliveries: [Delivery] { state.withLockedValue { $0.deliveries } }
 
@@ -66,7 +74,9 @@ final class WebhookReceiver: Sendable {
                 state.deliveries.append(Delivery(headers: headers, body: String(buffer: bytes), status: status))
                 return status
             }
-            return Response(status: .init(code: status))
+            var response = Response(status: .init(code: status))
+            if let location = self.location.withLockedValue({ $0 }) { response.headers[.location] = location }
+            return response
         }
         try await serveOnLoopback(router, label: "typewire.test.webhooks") { port in try await body("http://127.0.0.1:\(port)/hook") }
     }

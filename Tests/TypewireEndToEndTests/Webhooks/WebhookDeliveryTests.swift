@@ -17,6 +17,7 @@ struct WebhookDeliveryTests {
         try await receiver.serve { url in
             try await TestServer.run(configure: {
                 $0.webhooks.concurrency = concurrency
+                $0.serverAPI.key = Self.apiKey
                 $0.webhooks.endpoints = [url]
                 $0.webhooks.secret = Self.secret
                 $0.webhooks.retry = WebhookRetryPolicy(
@@ -115,6 +116,56 @@ struct WebhookDeliveryTests {
             _ = try await receiver.event("conversation.members_changed") { $0.data["added"] as? [String] == ["dave"] }
             let changes = receiver.takenEvents.filter { $0.type == "conversation.members_changed" }
             #expect(changes.count == 3, "one event per change: \(changes.map(\.body))")
+        }
+    }
+
+    static let apiKey = "webhook-tests-server-api-key-0123456789abcdef"
+
+    @Test func anEditIsOneMessageEditedEventWithTheNewText() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver) { server in
+            let alice = try await server.subscribedSocket("alice", to: Self.direct)
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "See you at 7")))
+            let ack = try await alice.next { if case .ack(let ack) = $0 { ack.clientMessageId == "m1" } else { false } }
+            guard case .ack(let stored) = ack else { return }
+            alice.send(.edit(.init(conversation: Self.direct, messageId: stored.messageId, text: "See you at 8")))
+            let edited = try await receiver.event("message.edited")
+            let message = try #require(edited.data["message"] as? [String: Any])
+            #expect(message["id"] as? String == stored.messageId && message["text"] as? String == "See you at 8")
+            #expect(message["editedAt"] is NSNumber, "the edit's time, to order it by")
+            #expect(edited.headers["typewire-event-type"] == "message.edited")
+        }
+    }
+
+    @Test func aDeletedConversationIsOneMembersChangedEventMarkedDeleted() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver, concurrency: 1) { server in
+            let created = try await server.request(
+                "POST", "/v1/conversations", as: "alice", json: #"{"kind":"group","title":"Gone soon","members":["bob"]}"#)
+            #expect(created.status == 201)
+            let made = try await receiver.event("conversation.members_changed")
+            let id = try #require(made.data["conversation"] as? String)
+            #expect(try await server.serverRequest("DELETE", "/conversations/\(id)", key: Self.apiKey).status == 204)
+            let deleted = try await receiver.event("conversation.members_changed") { $0.data["deleted"] as? Bool == true }
+            #expect(deleted.data["conversation"] as? String == id)
+            #expect(Set(deleted.data["removed"] as? [String] ?? []) == ["alice", "bob"], "everyone left with it")
+            #expect(deleted.data["added"] as? [String] == [])
+        }
+    }
+
+    @Test func aRedirectIsAFailedAttemptAndNotFollowed() async throws {
+        let elsewhere = WebhookReceiver()
+        try await elsewhere.serve { otherURL in
+            let receiver = WebhookReceiver()
+            try await run(with: receiver) { server in
+                receiver.redirect(to: otherURL)
+                let alice = try await server.socket("alice")
+                alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "signed for one place")))
+                // A second attempt: the first's outcome was a failure, and a followed redirect would have
+                // reached the other receiver before it.
+                try await eventually { receiver.deliveries.filter { $0.type == "message.created" }.count >= 2 }
+                #expect(elsewhere.deliveries.isEmpty, "a signed event goes only where it was configured to")
+            }
         }
     }
 
