@@ -109,15 +109,12 @@ struct LifecycleTests: ClientTesting {
     }
 
     @Test func intervalsAServerGivesOutsideHalfASecondToAMinuteAreClamped() async throws {
-        // A welcome whose 100 ms ping would keep a phone's radio awake, and whose 0.1 s refresh would send
-        // ten frames a second: the client takes 500 ms.
-        try await TestServer.run(configure: {
-            $0.sockets.pingInterval = .milliseconds(100)
-            $0.typing.refreshInterval = .milliseconds(100)
-        }) { server in
+        // A welcome whose 0.1 s refresh would send ten frames a second: the client takes 500 ms. (The ping's
+        // clamp is `ClientConfigurationTests`': a server pinging every 100 ms cuts off a client on a loaded
+        // machine before the test can look.)
+        try await TestServer.run(configure: { $0.typing.refreshInterval = .milliseconds(100) }) { server in
             try await withClients(["alice"], of: server) { clients in
                 try await waitUntilConnected(clients[0])
-                #expect(await clients[0].serverConfiguration?.pingInterval == 500)
                 #expect(await clients[0].serverConfiguration?.refreshInterval == 500)
             }
         }
