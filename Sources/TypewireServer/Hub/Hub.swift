@@ -140,7 +140,7 @@ public final class Hub: Sendable {
         guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.budgets.handshakes.rate) }
         let limit = configuration.sockets.maxPerUser
         guard userSockets.withLockedValue({ $0.places(of: identity.userID) }) < limit else { throw .tooManySockets(limit: limit) }
-        let record: HandshakeRecord
+        let record: UserRecord
         do {
             record = try await store.handshakeRecord(of: identity)
         } catch {

@@ -31,8 +31,7 @@ extension HubShard {
             }
             deliverRemoteMessage(message)
         case .membership(let conversation, _, _): await rereadParticipants(of: conversation)
-        case .sharing(let user, _): await rereadSharing(of: user)
-        case .presenceSharing(let user, _): await rereadPresenceSharing(of: user)
+        case .sharing(let user, _), .presenceSharing(let user, _): await rereadSettings(of: user)
         case .block(let blocker, let user, _): await rereadBlock(of: user, by: blocker)
         default: break
         }

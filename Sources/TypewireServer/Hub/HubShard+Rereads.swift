@@ -11,9 +11,16 @@ extension HubShard {
     func recheckFromStore() async {
         for conversation in subscriptions.followedConversations { await rereadParticipants(of: conversation) }
         for user in users.connectedUsers {
-            await rereadSharing(of: user)
-            await rereadPresenceSharing(of: user)
-            await rereadBlocks(of: user)
+            guard let record = try? await store.userRecord(of: user), users.isConnected(user) else { continue }
+            applySettings(
+                of: user, sharesTyping: record.stored?.sharesTyping ?? true, sharesPresence: record.stored?.sharesPresence ?? true)
+            let held = users.visibility.blocks(of: user)
+            for other in record.blocked.symmetricDifference(held.blocked) {
+                applyBlockChanged(record.blocked.contains(other), user: other, by: user)
+            }
+            for other in record.blockers.symmetricDifference(held.blockers) {
+                applyBlockChanged(record.blockers.contains(other), user: user, by: other)
+            }
         }
     }
 
@@ -33,42 +40,29 @@ extension HubShard {
         }
     }
 
-    /// Whether a user connected here shares their typing, from the store.
-    func rereadSharing(of user: String) async {
-        guard users.isConnected(user), let shares = try? await store.sharesTyping(user), shares != users.sharesTyping(user) else {
-            return
-        }
-        applySharingChanged(shares, for: user)
-    }
-
-    /// Whether a user connected here shares their presence, from the store.
-    func rereadPresenceSharing(of user: String) async {
+    /// Whether a user connected here shares their typing and presence, from the store.
+    func rereadSettings(of user: String) async {
         guard users.isConnected(user) else { return }
         let stored: StoredUser?
         do { stored = try await store.user(user) } catch { return }
-        let shares = stored?.sharesPresence ?? true
-        guard shares != users.visibility.sharesPresence(user) else { return }
-        applyPresenceSharingChanged(shares, for: user)
+        guard users.isConnected(user) else { return }
+        applySettings(of: user, sharesTyping: stored?.sharesTyping ?? true, sharesPresence: stored?.sharesPresence ?? true)
     }
 
     /// Whether `blocker` blocks `user`, from the store, if either is connected here.
     func rereadBlock(of user: String, by blocker: String) async {
         guard users.isConnected(user) || users.isConnected(blocker) else { return }
-        guard let blocked = try? await store.blockedUsers(of: blocker) else { return }
+        guard let blocked = try? await store.isBlocked(user, by: blocker) else { return }
         let held =
             users.isConnected(blocker)
             ? users.visibility.blocks(of: blocker).blocked.contains(user) : users.visibility.blocks(of: user).blockers.contains(blocker)
-        guard blocked.contains(user) != held else { return }
-        applyBlockChanged(blocked.contains(user), user: user, by: blocker)
+        guard blocked != held else { return }
+        applyBlockChanged(blocked, user: user, by: blocker)
     }
 
-    /// A connected user's blocks both ways, from the store.
-    private func rereadBlocks(of user: String) async {
-        guard let blocked = try? await store.blockedUsers(of: user), let blockers = try? await store.blockers(of: user),
-            users.isConnected(user)
-        else { return }
-        let held = users.visibility.blocks(of: user)
-        for other in blocked.symmetricDifference(held.blocked) { applyBlockChanged(blocked.contains(other), user: other, by: user) }
-        for other in blockers.symmetricDifference(held.blockers) { applyBlockChanged(blockers.contains(other), user: user, by: other) }
+    /// Applies a connected user's stored settings where they differ from what this shard holds.
+    private func applySettings(of user: String, sharesTyping: Bool, sharesPresence: Bool) {
+        if sharesTyping != users.sharesTyping(user) { applySharingChanged(sharesTyping, for: user) }
+        if sharesPresence != users.visibility.sharesPresence(user) { applyPresenceSharingChanged(sharesPresence, for: user) }
     }
 }

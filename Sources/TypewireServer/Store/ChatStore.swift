@@ -100,12 +100,20 @@ extension ChatStore {
         try await recentMessages(of: conversation, limit: limit).newest(within: bytes)
     }
 
-    /// ``ChatStore/handshakeRecord(of:)`` as three requests at once, for a store that has no single one.
-    public func handshakeRecord(of identity: Identity) async throws -> HandshakeRecord {
-        async let stored = recordIfChanged(identity)
-        async let blocked = blockedUsers(of: identity.userID)
-        async let blockers = blockers(of: identity.userID)
-        return try await HandshakeRecord(stored: stored, blocked: blocked, blockers: blockers)
+    /// ``ChatStore/userRecord(of:)`` as three requests at once, for a store that has no single one.
+    public func userRecord(of user: String) async throws -> UserRecord {
+        async let stored = self.user(user)
+        async let blocked = blockedUsers(of: user)
+        async let blockers = blockers(of: user)
+        return try await UserRecord(stored: stored, blocked: blocked, blockers: blockers)
+    }
+
+    /// What a socket's handshake needs of the store: what it knows of the user the token named
+    /// (``userRecord(of:)``), then a write only if the token's name or role changed.
+    public func handshakeRecord(of identity: Identity) async throws -> UserRecord {
+        let record = try await userRecord(of: identity.userID)
+        if record.stored?.matches(identity) != true { try await upsertUser(identity) }
+        return record
     }
 
     /// Records the user a token named, unless the store already has that name and role: a read, and a
@@ -213,14 +221,16 @@ public protocol ChatStore: Sendable {
     /// Blocks or unblocks a user. Returns false, storing nothing, for a new block when the blocker already
     /// blocks `limit` users (an unblock, or a block already stored, is always true).
     func setBlocked(_ blocked: Bool, user: String, by blocker: String, limit: Int) async throws -> Bool
-    /// What a socket's handshake needs of the store: records the user its token named
-    /// (``recordIfChanged(_:)``) and reads whom they blocked and who blocked them.
-    func handshakeRecord(of identity: Identity) async throws -> HandshakeRecord
+    /// Whether `blocker` blocks `user`.
+    func isBlocked(_ user: String, by blocker: String) async throws -> Bool
+    /// What decides what a user sees and shows, read without writing: the user as stored, whom they
+    /// blocked and who blocked them (a handshake reads it, and the minute's recheck of each connected user).
+    func userRecord(of user: String) async throws -> UserRecord
 }
 
-/// What the store knew of a user when one of their sockets said hello.
-public struct HandshakeRecord: Sendable, Equatable {
-    /// The user as stored before the handshake; nil for a new user.
+/// What the store knows of a user that decides what they see and show.
+public struct UserRecord: Sendable, Equatable {
+    /// The user as stored; nil for a user never seen.
     public var stored: StoredUser?
     /// The users they blocked.
     public var blocked: Set<String>

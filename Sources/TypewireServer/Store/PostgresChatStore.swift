@@ -433,6 +433,16 @@ public final class PostgresChatStore: ChatStore {
         return blockers
     }
 
+    public func isBlocked(_ user: String, by blocker: String) async throws -> Bool {
+        var found = false
+        for try await _ in try await client.query(
+            "SELECT 1 FROM blocks WHERE blocker = \(blocker) AND blocked = \(user)", logger: logger
+        ).decode(Int32.self) {
+            found = true
+        }
+        return found
+    }
+
     public func blockedUsers(of user: String) async throws -> Set<String> {
         var blocked: Set<String> = []
         for try await id in try await client.query("SELECT blocked FROM blocks WHERE blocker = \(user)", logger: logger).decode(String.self)

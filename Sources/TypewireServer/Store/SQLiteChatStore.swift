@@ -427,10 +427,9 @@ public final class SQLiteChatStore: ChatStore {
         }
     }
 
-    /// One query for the user and both sides of their blocks (a socket's handshake reads them all), then a
-    /// write only if the token's name or role changed.
-    public func handshakeRecord(of identity: Identity) async throws -> HandshakeRecord {
-        let user = SQLiteData.text(identity.userID)
+    /// One query for the user and both sides of their blocks.
+    public func userRecord(of id: String) async throws -> UserRecord {
+        let user = SQLiteData.text(id)
         let rows = try await database.read {
             try await $0.query(
                 """
@@ -441,7 +440,7 @@ public final class SQLiteChatStore: ChatStore {
                 [user, user, user]
             )
         }
-        var record = HandshakeRecord(stored: nil, blocked: [], blockers: [])
+        var record = UserRecord(stored: nil, blocked: [], blockers: [])
         for row in rows {
             switch row.column("kind")?.string {
             case "user": record.stored = Self.storedUser(from: row, name: "value")
@@ -450,8 +449,14 @@ public final class SQLiteChatStore: ChatStore {
             default: break
             }
         }
-        if record.stored?.matches(identity) != true { try await upsertUser(identity) }
         return record
+    }
+
+    public func isBlocked(_ user: String, by blocker: String) async throws -> Bool {
+        let rows = try await database.read {
+            try await $0.query("SELECT 1 AS one FROM blocks WHERE blocker = ? AND blocked = ?", [.text(blocker), .text(user)])
+        }
+        return !rows.isEmpty
     }
 
     public func blockedUsers(of user: String) async throws -> Set<String> {

@@ -95,11 +95,11 @@ struct WebhookCircuits: Sendable {
         if probe {
             state.probing = false
             state.failedProbes += 1
-            state.probeAt = now + jittered(retry.delay(afterAttempts: state.failedProbes + 1), using: &generator)
+            state.probeAt = now + retry.wait(afterAttempts: state.failedProbes + 1, using: &generator)
             return nil
         }
         guard !state.isOpen, state.failures >= Self.failuresToOpen else { return nil }
-        state.probeAt = now + jittered(retry.delay(afterAttempts: 1), using: &generator)
+        state.probeAt = now + retry.wait(afterAttempts: 1, using: &generator)
         return .opened
     }
 
@@ -109,10 +109,5 @@ struct WebhookCircuits: Sendable {
         case opened
         /// A probe was delivered: every due delivery goes again.
         case closed
-    }
-
-    /// A wait of `delay` becomes a random time in its upper half, as the retry policy's.
-    private func jittered<Generator: RandomNumberGenerator>(_ delay: Int64, using generator: inout Generator) -> Int64 {
-        delay / 2 + Int64.random(in: 0...(delay - delay / 2), using: &generator)
     }
 }

@@ -35,10 +35,15 @@ public struct WebhookRetryPolicy: Sendable, Hashable {
     public func afterFailure<Generator: RandomNumberGenerator>(
         attempts: Int, createdAt: Int64, now: Int64, using generator: inout Generator
     ) -> Decision {
-        let delay = delay(afterAttempts: attempts)
-        let jittered = delay / 2 + Int64.random(in: 0...(delay - delay / 2), using: &generator)
-        let due = now + jittered
+        let due = now + wait(afterAttempts: attempts, using: &generator)
         return due - createdAt > giveUpAfter.wholeMilliseconds ? .giveUp : .retry(at: due)
+    }
+
+    /// The wait after `attempts` failed attempts, in milliseconds: ``delay(afterAttempts:)`` jittered to a
+    /// random time in its upper half.
+    public func wait<Generator: RandomNumberGenerator>(afterAttempts attempts: Int, using generator: inout Generator) -> Int64 {
+        let delay = delay(afterAttempts: attempts)
+        return delay / 2 + Int64.random(in: 0...(delay - delay / 2), using: &generator)
     }
 
     /// The wait after `attempts` failed attempts before jitter, in milliseconds: ``firstDelay`` doubled

@@ -250,11 +250,12 @@ struct ChatStoreContract {
         try await close(again)
     }
 
-    /// A handshake's read: the user as stored before (recorded if new or renamed), and both sides of their blocks.
+    /// A handshake's read: the user as stored before (recorded if new or renamed), and both sides of their blocks;
+    /// the same read without a write, and one block's existence.
     func aHandshakeRecordsTheUserAndReadsTheirBlocks() async throws {
         let (store, _, close) = try await open()
         let first = try await store.handshakeRecord(of: Self.alice)
-        #expect(first == HandshakeRecord(stored: nil, blocked: [], blockers: []))
+        #expect(first == UserRecord(stored: nil, blocked: [], blockers: []))
         #expect(try await store.user("alice")?.name == "Alice", "a new user is recorded")
         _ = try await store.setBlocked(true, user: "bob", by: "alice", limit: 10)
         _ = try await store.setBlocked(true, user: "carol", by: "alice", limit: 10)
@@ -266,6 +267,13 @@ struct ChatStoreContract {
         #expect(renamed.blocked == ["bob", "carol"])
         #expect(renamed.blockers == ["dave"])
         #expect(try await store.user("alice")?.name == "Alice B.", "a new name is recorded")
+        #expect(try await store.isBlocked("bob", by: "alice"))
+        #expect(try await !store.isBlocked("alice", by: "bob"), "a block is one way")
+        #expect(try await store.isBlocked("alice", by: "dave"))
+        let read = try await store.userRecord(of: "alice")
+        #expect(read.stored?.name == "Alice B." && read.blocked == ["bob", "carol"] && read.blockers == ["dave"])
+        #expect(try await store.userRecord(of: "frank") == UserRecord(stored: nil, blocked: [], blockers: []))
+        #expect(try await store.user("frank") == nil, "reading a record writes nothing")
         let unnamed = try await store.handshakeRecord(of: Identity(userID: "erin", name: nil))
         #expect(unnamed.stored == nil)
         #expect(try await store.user("erin") != nil)
