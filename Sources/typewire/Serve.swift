@@ -91,7 +91,10 @@ struct Serve: AsyncParsableCommand {
     )
     var noMessages = false
 
-    @Option(help: "The secret the nodes of a cluster sign their bus events with; default the JWT secret (TYPEWIRE_CLUSTER_SECRET).")
+    @Option(
+        help:
+            "The secret the nodes of a cluster seal their bus events with, at least 32 bytes; default the JWT secret (TYPEWIRE_CLUSTER_SECRET)."
+    )
     var clusterSecret: String?
 
     @Option(help: "How long an activity lives after its last frame, in milliseconds (TYPEWIRE_ACTIVITY_TTL).")
@@ -239,9 +242,11 @@ struct Serve: AsyncParsableCommand {
                 "No way to verify tokens: pass --jwt-secret (or TYPEWIRE_JWT_SECRET), --jwks with your identity provider's key set (docs/INTEGRATION.md), or run with --demo to try Typewire out."
             )
         }
-        /// A flag's value, else its TYPEWIRE_* variable's, parsed.
+        /// A flag's value, else its TYPEWIRE_* variable's, parsed; a variable that cannot be is named.
         func setting<Value>(_ flag: Value?, _ variable: String, _ parse: (String) throws -> Value) throws -> Value? {
-            try flag ?? environment[variable].map(parse)
+            if let flag { return flag }
+            guard let text = environment[variable] else { return nil }
+            do { return try parse(text) } catch { throw CommandError("\(variable): \(error)") }
         }
         var configuration = ServerConfiguration(jwtSecret: secret)
         configuration.http.host = try setting(host, "TYPEWIRE_HOST") { $0 } ?? configuration.http.host
@@ -262,6 +267,11 @@ struct Serve: AsyncParsableCommand {
             throw CommandError("--jwt-max-lifetime must be at least 1 second.")
         }
         configuration.auth.clusterSecret = try setting(clusterSecret, "TYPEWIRE_CLUSTER_SECRET") { $0 }
+        if let secret = configuration.auth.clusterSecret, secret.utf8.count < 32 {
+            throw CommandError(
+                "--cluster-secret must be at least 32 bytes: the nodes' events are sealed with keys drawn from it. Give every node the same random secret."
+            )
+        }
         configuration.serverAPI.key = try setting(apiKey, "TYPEWIRE_API_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
         configuration.http.metricsKey = try setting(metricsKey, "TYPEWIRE_METRICS_KEY") { $0 }.flatMap { $0.isEmpty ? nil : $0 }
         configuration.storage.storesMessages = !(noMessages || Self.isOn(environment["TYPEWIRE_NO_MESSAGES"]))

@@ -40,8 +40,10 @@ def test_a_huge_request_head_is_answered_431_and_closed(tmp_path):
         assert healthz(server) == 200
 
 
-def test_half_sent_heads_are_closed_and_leave_room_for_others(tmp_path):
-    """300 connections that never finish their head, on a process allowed 256 descriptors in all."""
+def test_half_sent_heads_that_took_every_descriptor_are_closed_and_the_server_answers_again(tmp_path):
+    """300 connections that never finish their head, on a process allowed 256 descriptors in all: the head
+    timeout closes them, and the server answers others again. (Others served while such an attack holds,
+    from another address: test_address_refusals.py, per-address bound.)"""
 
     def few_descriptors():
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))

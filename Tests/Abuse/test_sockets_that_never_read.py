@@ -9,7 +9,7 @@ import threading
 import time
 
 from abusekit import serve, subscribed, token, welcomed
-from raw_socket import TCP_ESTABLISHED, TEXT, RawSocket
+from raw_socket import PING, TCP_ESTABLISHED, TEXT, RawSocket
 
 GROUP = "group-six"
 CAP = 100  # sockets per user, the default
@@ -120,4 +120,52 @@ def test_a_socket_that_reads_nothing_is_read_no_more_once_its_answers_pile_up(tm
         print(f"the server read {last:.0f} of 3 000 subscribes from a socket that reads nothing")
         assert last < 1_000, f"the server read {last:.0f} subscribes from a socket that reads none of its answers"
         assert server.alive()
+        erin.close()
+
+
+
+def rounds_until_cut_off(server, ws, rounds, *, subscribe):
+    """Sends `rounds` rounds of 20 pings of 125 bytes (after a `subscribe`, whose answer carries 64 KiB, if
+    `subscribe`), 4 rounds a second (within the frame budget); returns how many rounds went out before the
+    server cut the socket off, or None if it never did."""
+    before = server.metric("typewire_sockets_cut_off_total")
+    frames = RawSocket.encode(PING, b"p" * 125) * 20
+    if subscribe:
+        frames = RawSocket.encode(TEXT, json.dumps({"type": "subscribe", "conversation": GROUP}).encode()) + frames
+    for sent in range(rounds):
+        if server.metric("typewire_sockets_cut_off_total") > before:
+            return sent
+        try:
+            ws.send_raw(frames)
+        except OSError:
+            return sent
+        time.sleep(0.25)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if server.metric("typewire_sockets_cut_off_total") > before:
+            return rounds
+        time.sleep(0.1)
+    return None
+
+
+def test_a_socket_that_pings_while_its_pongs_cannot_leave_is_cut_off_after_16(tmp_path):
+    """A pong owed is a frame the server holds for a socket that reads nothing. Erin reads nothing and
+    subscribes again and again (each answer 64 KiB), 20 pings after each: once the kernel's buffers are full
+    and an answer is left behind, at most 16 more pings are answered, then she is cut off. (Before: her
+    pings were answered until the server held 128 KiB for her, then it stopped reading her and she was held
+    open, answers piling up.) Pings alone, whose pongs leave, are never cut off."""
+    with serve(tmp_path) as server:
+        alice = welcomed(server, token("alice", "Alice"))
+        for index in range(20):  # each `subscribed` below carries 64 KiB of this history
+            alice.send_json({"type": "send", "conversation": GROUP, "clientMessageId": f"h{index}", "text": "x" * 10_000})
+        for _ in range(20):
+            alice.next(lambda f: f["type"] == "ack", "ack")
+        bob = welcomed(server, token("bob", "Bob"), receive_buffer=4096)
+        assert rounds_until_cut_off(server, bob, 20, subscribe=False) is None, "a socket whose pongs leave was cut off"
+        erin = welcomed(server, token("erin", "Erin"), receive_buffer=4096)
+        rounds = rounds_until_cut_off(server, erin, 160, subscribe=True)
+        print(f"cut off after {rounds} rounds")
+        assert rounds is not None, "a socket that pinged while its answers could not leave was never cut off"
+        assert server.alive()
+        bob.close()
         erin.close()

@@ -16,8 +16,9 @@ from faultkit import connected, mint_token, record, running_server, swift_client
 from test_silent_network_loss import veth_namespace
 
 PING = 1.0
-#: Delivery and scheduling on a loaded 2-core machine with a debug build.
-MARGIN = 0.5
+#: Delivery and scheduling on a loaded 2-core machine with a debug build; still well short of what a
+#: broken mechanism takes (no pings: the server's 15 s; no reconnect on a network change: the backoff's wait).
+MARGIN = 1.5
 
 
 def test_the_swift_client_notices_a_dead_link_by_its_pings_and_reconnects_when_it_comes_back(tmp_path, request):

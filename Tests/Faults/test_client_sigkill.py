@@ -16,8 +16,9 @@ from faultkit import DIRECT, activity_with, activity_without, child, mint_token,
 REQUIRED = 0.100
 #: What the test asserts beyond it: a loaded 2-core machine running a debug build and the rest of the
 #: suite can delay the server's or Bob's thread by a scheduling quantum or several; the promise itself is
-#: measured, not asserted to the millisecond.
-MARGIN = 0.400
+#: measured, not asserted to the millisecond. Without the clear on close the indicator would go by its ttl
+#: (4.8 s).
+MARGIN = 1.400
 
 
 def test_client_sigkill(tmp_path, request):

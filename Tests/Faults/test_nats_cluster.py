@@ -184,17 +184,23 @@ def removed(frame):
     return frame["type"] == "error" and frame.get("code") == "unknown_conversation" and frame.get("ref") == GROUP
 
 
+def nats_nodes(stack, url, nats_urls, name):
+    """A node on the database `url` for each NATS address, in `stack`."""
+    nodes = []
+    for index, nats_url in enumerate(nats_urls):
+        arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--seed-demo", "--jwt-secret", SECRET,
+                     "--postgres-url", url, "--nats-url", nats_url]
+        nodes.append(stack.enter_context(typewire_server.running_server(arguments, ARTIFACTS / f"{name}-node-{index + 1}.log")))
+    return nodes
+
+
 # Either way a block hides Dave from Erin: her node reads whom she blocked, or who blocked her.
 @pytest.mark.parametrize("blocker, blocked", [("erin", "dave"), ("dave", "erin")])
 def test_a_removal_and_a_block_lost_while_a_nodes_nats_link_is_cut_are_applied_when_the_link_is_back(blocker, blocked):
     with nats_cluster(1, "nats-cut") as servers, database() as url, contextlib.ExitStack() as stack:
         nats_port = int(servers[0][1].rsplit(":", 1)[1])
         proxy = stack.enter_context(cuttable_proxy(nats_port))
-        nodes = []
-        for index, nats_url in enumerate([servers[0][1], f"nats://127.0.0.1:{proxy.port}"]):
-            arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--seed-demo", "--jwt-secret", SECRET,
-                         "--postgres-url", url, "--nats-url", nats_url]
-            nodes.append(stack.enter_context(typewire_server.running_server(arguments, ARTIFACTS / f"nats-cut-node-{index + 1}.log")))
+        nodes = nats_nodes(stack, url, [servers[0][1], f"nats://127.0.0.1:{proxy.port}"], "nats-cut")
         bob = stack.enter_context(peer(nodes[0].socket_url, mint_token("bob", "Bob"), "bob"))
         dave = stack.enter_context(peer(nodes[0].socket_url, mint_token("dave", "Dave"), "dave"))
         frank = stack.enter_context(peer(nodes[1].socket_url, mint_token("frank", "Frank"), "frank"))
@@ -244,3 +250,82 @@ def test_a_removal_and_a_block_lost_while_a_nodes_nats_link_is_cut_are_applied_w
         frank.wait_for(lambda f: f["type"] == "error" and f.get("code") == "unknown_conversation" and f.get("request") == "activity",
                        10, "frank's typing refused", since=since)
         assert not any(frame["type"] == "activity" and "frank" in typers(frame) for _, frame in bob.frames[bob_since:])
+
+
+def wait_closed(connection, timeout, what):
+    deadline = time.monotonic() + timeout
+    while connection.closed_at is None:
+        assert time.monotonic() < deadline, f"{connection.label}'s socket was not closed: {what}"
+        time.sleep(0.02)
+
+
+def test_a_node_that_loses_its_listen_connection_closes_its_sockets_with_1001_and_its_clients_resync():
+    """Events sent while nobody listened are lost, so the node closes its sockets once it listens again
+    (docs/CLUSTER.md, Failures: about 1 s), and a client that reconnects sees the others again."""
+    with database() as url, contextlib.ExitStack() as stack:
+        arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--seed-demo", "--jwt-secret", SECRET, "--postgres-url", url]
+        nodes = [stack.enter_context(typewire_server.running_server(arguments, ARTIFACTS / f"listen-lost-node-{index + 1}.log"))
+                 for index in range(2)]
+        bob = stack.enter_context(peer(nodes[0].socket_url, mint_token("bob", "Bob"), "bob"))
+        bob.subscribe(GROUP)
+        database_name = url.rsplit("/", 1)[1]
+        terminated = subprocess.run(
+            [psql_binary(), url, "-tAc", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+             f"WHERE datname = '{database_name}' AND query ILIKE 'LISTEN%'"], capture_output=True, text=True, check=True)
+        assert int(terminated.stdout.strip()) == 2, f"the two nodes' LISTEN connections: {terminated.stdout!r}"
+        cut = time.monotonic()
+        wait_closed(bob, 1 + 2 + MARGIN, "its node lost LISTEN (listened again after 1 s)")
+        closed_after = bob.closed_at - cut
+        record("listen_lost", closed_after_s=round(closed_after, 3))
+        assert bob.close_code == 1001, f"closed with {bob.close_code}"
+        # Both nodes listen again: a client that reconnects sees another node's typing.
+        again = stack.enter_context(peer(nodes[0].socket_url, mint_token("bob", "Bob"), "bob again"))
+        again.subscribe(GROUP)
+        frank = stack.enter_context(peer(nodes[1].socket_url, mint_token("frank", "Frank"), "frank"))
+        frank.subscribe(GROUP)
+        frank.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+        again.wait_for(activity_with("frank", GROUP), 5, "frank's typing across the nodes, after the resync")
+
+
+def test_with_every_nats_server_down_typing_within_a_node_goes_on_and_crosses_again_when_one_is_back():
+    with nats_cluster(1, "nats-down") as servers, database() as url, contextlib.ExitStack() as stack:
+        process, nats_url = servers[0]
+        nodes = nats_nodes(stack, url, [nats_url, nats_url], "nats-down")
+        alice = stack.enter_context(peer(nodes[0].socket_url, mint_token("alice", "Alice"), "alice"))
+        bob = stack.enter_context(peer(nodes[0].socket_url, mint_token("bob", "Bob"), "bob"))
+        frank = stack.enter_context(peer(nodes[1].socket_url, mint_token("frank", "Frank"), "frank"))
+        for member in (alice, bob, frank):
+            member.subscribe(GROUP)
+        alice.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+        frank.wait_for(activity_with("alice", GROUP), 10, "alice typing, across the nodes")
+        alice.send({"type": "activity", "conversation": GROUP, "activity": "none"})
+        frank.wait_for(lambda f: f["type"] == "activity" and "alice" not in typers(f), 10, "alice's stop, across the nodes")
+        process.kill()
+        process.wait()
+        time.sleep(0.5)  # the nodes' links are gone
+        bob_since, frank_since = bob.mark(), frank.mark()
+        alice.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+        bob.wait_for(activity_with("alice", GROUP), 2 + MARGIN, "alice typing on their own node, NATS down", since=bob_since)
+        time.sleep(1)
+        assert not any(frame["type"] == "activity" and "alice" in typers(frame) for _, frame in frank.frames[frank_since:]), \
+            "nothing crosses nodes with NATS down"
+        # One is back on the same address: the nodes find it (a wait of at most 2 s between rounds) and resync.
+        port = nats_url.rsplit(":", 1)[1]
+        log = ARTIFACTS / "nats-down-nats-again.log"
+        log.unlink(missing_ok=True)
+        binary = shutil.which("nats-server") or "/usr/sbin/nats-server"
+        back = subprocess.Popen([binary, "-a", "127.0.0.1", "-p", port, "-l", str(log)])
+        stack.callback(back.wait)
+        stack.callback(back.kill)
+        frank_since = frank.mark()
+
+        def keep_typing():
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                alice.send({"type": "activity", "conversation": GROUP, "activity": "typing"})
+                if any(frame["type"] == "activity" and "alice" in typers(frame) for _, frame in frank.frames[frank_since:]):
+                    return
+                time.sleep(0.5)
+
+        keep_typing()
+        frank.wait_for(activity_with("alice", GROUP), 0.1, "alice typing, across the nodes again", since=frank_since)

@@ -34,8 +34,9 @@ import pytest
 from faultkit import DIRECT, activity_with, activity_without, cannot, child, freezable_proxy, mint_token, peer, presence, record, running_server
 
 TTL = 4.8
-#: Delivery and scheduling on a loaded 2-core machine with a debug build.
-MARGIN = 0.5
+#: Delivery and scheduling on a loaded 2-core machine with a debug build; still short of what a broken
+#: mechanism takes (without the expiry sweep, the ping timeout: 12 s at a 6 s ping).
+MARGIN = 1.5
 
 CASES = [
     pytest.param("proxy", 1.0, id="proxy-ping1s"),
