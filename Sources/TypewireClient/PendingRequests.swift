@@ -8,6 +8,8 @@ struct PendingSend {
     /// The caller of `send` waiting for the server's id; nil for a message from the outbox file, written
     /// before the app was last killed.
     var continuation: CheckedContinuation<String, any Error>?
+    /// The user it is sent as: the welcomed user when it was queued, or the first one welcomed after.
+    var user: String?
 }
 
 /// An edit waiting for the server to fan the edited message out.

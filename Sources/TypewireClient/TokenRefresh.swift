@@ -29,4 +29,17 @@ enum TokenRefresh {
         let jitter = Double.random(in: 0...min(30, remaining / 10), using: &random)
         return expiry.addingTimeInterval(-(lead + jitter))
     }
+
+    /// How long to wait, on the device's clock, before offering a fresh token for one that expires at
+    /// `expiry`, `serverNow` being the server's time now (the device's clock corrected by the `welcome`'s
+    /// `serverTime`: a device 10 minutes slow would otherwise refresh 10 minutes after the expiry). `retry`:
+    /// offered again after a provider that failed or gave the same token, a quarter of what is left from
+    /// now and a second before the expiry at the latest. nil: too late, the socket reconnects instead.
+    static func wait(expiry: Date, serverNow: Date, retry: Bool, using random: inout some RandomNumberGenerator) -> Duration? {
+        guard let scheduled = time(expiry: expiry, now: serverNow, using: &random) else { return nil }
+        let left = expiry.timeIntervalSince(serverNow)
+        let again = min(expiry.addingTimeInterval(-1), serverNow.addingTimeInterval(max(1, left / 4)))
+        let due = retry ? again : scheduled
+        return .milliseconds(Int64(max(0, due.timeIntervalSince(serverNow)) * 1_000))
+    }
 }

@@ -5,7 +5,7 @@ extension TypewireClient {
     /// Keeps a message until the server acknowledges it or refuses it for good: in memory, and in the
     /// outbox file before it is sent (killed after this, the app sends it again when it next runs).
     func queueSend(_ clientMessageId: String, in timeline: Timeline, text: String, continuation: CheckedContinuation<String, any Error>?) {
-        pendingSends[clientMessageId] = PendingSend(timeline: timeline, text: text, continuation: continuation)
+        pendingSends[clientMessageId] = PendingSend(timeline: timeline, text: text, continuation: continuation, user: userID)
         unsent.add(
             .init(clientMessageId: clientMessageId, conversation: timeline.conversation, thread: timeline.thread, text: text, user: userID))
         saveOutbox()
@@ -34,12 +34,12 @@ extension TypewireClient {
         guard let user = userID, configuration.outbox != nil, !unsent.messages.isEmpty else { return }
         for message in unsent.claim(by: user) where pendingSends[message.clientMessageId] == nil {
             pendingSends[message.clientMessageId] = PendingSend(
-                timeline: Timeline(message.conversation, thread: message.thread), text: message.text, continuation: nil)
+                timeline: Timeline(message.conversation, thread: message.thread), text: message.text, continuation: nil, user: user)
         }
         saveOutbox()
     }
 
-    private func saveOutbox() {
+    func saveOutbox() {
         guard let file = configuration.outbox else { return }
         do {
             try file.save(unsent)

@@ -34,21 +34,31 @@ public actor TypewireClient {
         /// for long. Default nil: as often as the server pings, as its last `welcome` said (15 s on a first
         /// connection, and with a server that does not say).
         public var pingInterval: Duration?
-        /// How many times in a row the server may refuse the client's token (`unauthorized`), or the token
-        /// provider fail, before the client stops and reports ``ConnectionState/failed(_:)``. Default 3.
+        /// How many times in a row the server may refuse the client's token (`unauthorized`) before the
+        /// client stops and reports ``ConnectionState/failed(_:)``. Default 3. A token provider that throws
+        /// does not count: it is asked again after the backoff (the device may be offline).
         public var authenticationAttempts: Int
+        /// How long the token provider may take; past it its answer is not waited for, and it is asked again
+        /// after the backoff. Default 30 s.
+        public var tokenTimeout: Duration
         /// How long a conversation the server does not know is asked for again before its handles end with
         /// ``ErrorCode/unknownConversation``: an app's backend may create it a moment after the user opened
         /// it (docs/INTEGRATION.md mirrors conversations from Firestore). Default 30 s.
         public var conversationWait: Duration
         /// How long after ``TypewireClient/enterBackground()`` the socket stays open (a quick switch to
         /// another app and back keeps it); then it closes, and the others see the user offline. 0 closes it
-        /// at once. Default 10 s.
+        /// at once. On iOS the client asks the system for that much background time, and closes the socket
+        /// early if the system takes it back. Default 10 s.
         public var backgroundGrace: Duration
         /// Whether the client follows the device's network path itself (`NWPathMonitor`, on Apple
         /// platforms only) and connects again at once when the network comes back or changes interface
         /// (``TypewireClient/networkPathUpdated(_:)``). Default true.
         public var followsNetworkPath: Bool
+        /// Whether the client follows the app's lifecycle itself (UIKit's background and foreground
+        /// notifications, on iOS only): ``TypewireClient/enterBackground()`` and
+        /// ``TypewireClient/enterForeground()`` are called for the app. Default true; set it to false to call
+        /// them yourself (from `scenePhase`, say).
+        public var followsAppLifecycle: Bool
         /// Where messages not yet acknowledged are kept so that they survive the app being killed, and are
         /// sent again (stored once) when it next runs; nil keeps them in memory only. Default
         /// ``OutboxFile/standard``: a file in Application Support on Apple platforms, nil elsewhere. One
@@ -68,54 +78,57 @@ public actor TypewireClient {
         ) {
             self.conversationWait = conversationWait
             self.authenticationAttempts = 3
+            self.tokenTimeout = .seconds(30)
             self.backoff = backoff
             self.text = text
             self.streamInterval = streamInterval
             self.pingInterval = pingInterval
             self.backgroundGrace = backgroundGrace
             self.followsNetworkPath = true
+            self.followsAppLifecycle = true
             self.outbox = .standard
         }
     }
 
     let url: String
-    private let token: @Sendable () async throws -> String
+    let token: @Sendable (TokenRequest) async throws -> String
     let configuration: Configuration
     let formatter: TypingText
     let logger: Logger
 
-    private var outgoing: AsyncStream<Outgoing>.Continuation?
+    /// The connection's decisions (``ClientConnectionStateMachine``); the client runs its actions.
+    var machine: ClientConnectionStateMachine
+    /// What goes out on the current socket, once it is attached.
+    var outgoing: AsyncStream<Outgoing>.Continuation?
+    /// A close the machine asked for before its socket was attached.
+    var closeAsked: (socket: Int, reason: ClientConnectionStateMachine.CloseReason)?
+    /// The token provider's call under way, and the current socket's task.
+    var tokenTask: Task<Void, Never>?
+    var socketTask: Task<Void, Never>?
+    /// Ends the current wait of ``run()`` at once (an event changed the machine's deadline).
+    var wake: AsyncStream<Void>.Continuation?
+    /// The time the system gives the app in the background (``ClientConnectionStateMachine/Action/beginBackgroundTime``).
+    let backgroundTime = BackgroundTime()
     /// Why the server ended conversations' handles (the last reason of each; cleared when one is opened again).
     var endings: [String: TypewireClientError] = [:]
-    /// Why the last connection attempts failed to authenticate, and how many in a row did.
-    private var authenticationFailure: (error: TypewireClientError, count: Int)?
-    /// The refusal of the current socket's `hello`, if the server refused its token.
-    private var helloRefusal: TypewireClientError?
-    /// Whether ``run()`` runs (a second one is refused).
-    private var running = false
-    /// The app asked for no connection (``disconnect()``, or the background's grace ran out).
-    var paused = false
-    /// Ends a wait of ``run()`` (its backoff, or a pause) at once.
-    private var wake: AsyncStream<Void>.Continuation?
-    /// Closes the socket once the background's grace has passed.
-    var backgroundTimer: Task<Void, Never>?
     /// The token the current socket lives by (its hello's, or the last refresh the server accepted).
     private(set) var socketToken: String?
     /// A token sent in a `refresh` and not answered yet.
     private var offeredToken: String?
     /// Waits for the time to refresh the current socket's token (``TokenRefresh``).
     private var refreshTask: Task<Void, Never>?
+    /// The server's clock less the device's, from the last `welcome`, in seconds: a token's expiry is the
+    /// server's time.
+    private var serverClockOffset: Double = 0
     /// How many times a thread's replies were asked for over REST (for tests).
     var repliesFetches = 0
-    /// Counts the sockets the client has opened: tells what was asked on the current one.
+    /// The number the machine gave the current socket: tells what was asked on it.
     private(set) var socketNumber = 0
     /// Whether the current socket was welcomed: frames are sent only then.
     private(set) var welcomed = false
     /// The messages waiting for their `ack`, as the outbox file keeps them.
     var unsent = UnsentMessages()
     var outboxLoaded = false
-    /// What the network path's updates mean for the socket.
-    var networkPath = NetworkPathWatch()
     private var currentUser: String?
 
     /// The user the server's last `welcome` named (nil before the first connection).
@@ -147,17 +160,34 @@ public actor TypewireClient {
     ///   - url: The server's socket, e.g. `ws://127.0.0.1:8080/v1/socket`.
     ///   - configuration: Backoff, text and streaming options.
     ///   - logger: Where connection events are logged (at debug level).
-    ///   - token: Returns a valid token; called before every connection attempt, and ahead of the current
-    ///     token's expiry for a fresh one that the live socket takes over (``TokenRefresh``).
+    ///   - token: Returns a valid token for the request: before every connection attempt, and ahead of the
+    ///     current token's expiry for a fresh one that the live socket takes over (``TokenRefresh``). After
+    ///     the server refused a token, ``TokenRequest/isAfterRefusal`` asks for one that is not cached. One
+    ///     that throws is asked again after the backoff; one that throws ``TypewireClientError/signedOut``
+    ///     signs the user out.
     public init(
         url: String, configuration: Configuration = .init(), logger: Logger = Logger(label: "typewire.client"),
-        token: @escaping @Sendable () async throws -> String
+        token: @escaping @Sendable (TokenRequest) async throws -> String
     ) {
         self.url = url
         self.token = token
         self.configuration = configuration
         self.formatter = TypingText(configuration: configuration.text)
         self.logger = logger
+        self.machine = ClientConnectionStateMachine(
+            settings: .init(
+                backoff: configuration.backoff, refusalsBeforeFailing: configuration.authenticationAttempts,
+                backgroundGrace: configuration.backgroundGrace, tokenTimeout: configuration.tokenTimeout),
+            seed: UInt64.random(in: .min ... .max))
+    }
+
+    /// Creates a client whose token provider needs no ``TokenRequest`` (it never caches a token the
+    /// server could refuse).
+    public init(
+        url: String, configuration: Configuration = .init(), logger: Logger = Logger(label: "typewire.client"),
+        token: @escaping @Sendable () async throws -> String
+    ) {
+        self.init(url: url, configuration: configuration, logger: logger) { (_: TokenRequest) in try await token() }
     }
 
     // MARK: Connection
@@ -166,132 +196,8 @@ public actor TypewireClient {
     enum Outgoing: Sendable {
         /// A frame.
         case text(String)
-        /// Close the socket (normal closure): the app asked for it.
-        case close
-    }
-
-    /// Connects, and reconnects after every drop, until the calling task is cancelled. While the app has
-    /// asked for no connection (``disconnect()``, the background) it waits, connected to nothing.
-    /// - Throws: ``TypewireClientError`` if this client runs already: one `run()` per client (share the client
-    ///   between an app's windows rather than running it twice).
-    public func run() async throws(TypewireClientError) {
-        guard !running else {
-            throw TypewireClientError(
-                reason: .closed, message: "This client is running already: one run() per client; share the client between windows."
-            )
-        }
-        running = true
-        loadOutbox()
-        let pathFollower = configuration.followsNetworkPath ? followNetworkPath() : nil
-        defer {
-            running = false
-            pathFollower?.cancel()
-        }
-        var attempt = 0
-        var random = SystemRandomNumberGenerator()
-        while !Task.isCancelled {
-            if paused {
-                setState(authenticationFailure.map { .failed($0.error) } ?? .paused)
-                await sleep(for: nil)
-                continue
-            }
-            setState(.connecting)
-            do {
-                let token: String
-                do {
-                    token = try await self.token()
-                } catch {
-                    throw TypewireClientError(reason: .tokenProvider, message: "The token provider failed: \(error)")
-                }
-                let pingInterval = configuration.pingInterval ?? serverConfiguration?.pingInterval.map { .milliseconds($0) } ?? .seconds(15)
-                var socketConfiguration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
-                socketConfiguration.autoPing = .enabled(timePeriod: pingInterval)
-                try await SocketTransport.connect(url: url, configuration: socketConfiguration, logger: logger) { inbound, outbound, _ in
-                    let (items, continuation) = AsyncStream.makeStream(of: Outgoing.self)
-                    continuation.yield(.text(Self.encode(.hello(.init(token: token)))))
-                    await self.attach(continuation, token: token)
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await item in items {
-                                switch item {
-                                case .text(let text): try await outbound.write(.text(text))
-                                case .close: return try await outbound.close(.normalClosure, reason: "the app disconnected")
-                                }
-                            }
-                        }
-                        for try await message in inbound.messages(maxSize: 1 << 20) {
-                            guard case .text(let text) = message,
-                                let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8))
-                            else { continue }
-                            await self.receive(frame)
-                        }
-                        group.cancelAll()
-                    }
-                }
-            } catch let error as TypewireClientError where error.reason == .tokenProvider {
-                authenticationFailed(error)
-            } catch {
-                logger.debug("connection ended", metadata: ["error": "\(error)"])
-            }
-            if let refusal = helloRefusal { authenticationFailed(refusal) }
-            helloRefusal = nil
-            if detach() {
-                attempt = 0
-                authenticationFailure = nil
-            }
-            guard !Task.isCancelled else { break }
-            if paused { continue }
-            attempt += 1
-            let wait = configuration.backoff.delay(attempt: attempt, using: &random)
-            setState(.waitingToReconnect(retryIn: wait))
-            await sleep(for: wait)
-        }
-        setState(.stopped)
-    }
-
-    /// Counts an attempt that failed to authenticate; past ``Configuration/authenticationAttempts`` in a row
-    /// the client stops (``ConnectionState/failed(_:)``) until ``reconnectNow()``.
-    private func authenticationFailed(_ error: TypewireClientError) {
-        let count = (authenticationFailure?.count ?? 0) + 1
-        authenticationFailure = (error, count)
-        logger.warning("could not authenticate", metadata: ["error": "\(error)", "attempt": "\(count)"])
-        if count >= configuration.authenticationAttempts { paused = true }
-    }
-
-    /// The server refused the `hello`'s token (its answer before it closes the socket).
-    func helloRefused(_ failure: ServerFrame.Failure) {
-        guard failure.code == .unauthorized else { return }
-        helloRefusal = TypewireClientError(reason: .server(failure.code), message: failure.message)
-    }
-
-    /// Forgets why authentication failed (the app asks for a connection again).
-    func forgetAuthenticationFailure() {
-        authenticationFailure = nil
-    }
-
-    /// Waits this long (nil: until woken), or less if ``wakeUp()`` is called or the task is cancelled.
-    private func sleep(for duration: Duration?) async {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-        wake = continuation
-        let timer = duration.map { duration in
-            Task {
-                try? await Task.sleep(for: duration)
-                continuation.finish()
-            }
-        }
-        for await _ in stream { break }
-        timer?.cancel()
-        wake = nil
-    }
-
-    /// Ends the current wait of ``run()`` (its backoff or a pause).
-    func wakeUp() {
-        wake?.finish()
-    }
-
-    /// Closes the current socket (normal closure), if there is one.
-    func closeSocket() {
-        outgoing?.yield(.close)
+        /// Close the socket (normal closure), saying why.
+        case close(String)
     }
 
     /// The connection's state, now and as it changes.
@@ -308,22 +214,29 @@ public actor TypewireClient {
         stateObservers[id] = nil
     }
 
-    private func setState(_ new: ConnectionState) {
+    /// Forgets the user the last `welcome` named (they signed out).
+    func forgetUser() {
+        currentUser = nil
+    }
+
+    func setState(_ new: ConnectionState) {
         guard new != state else { return }
         state = new
         for observer in stateObservers.values { observer.yield(new) }
     }
 
-    private func attach(_ continuation: AsyncStream<Outgoing>.Continuation, token: String) {
-        socketNumber += 1
+    /// The socket `socket` is open and said hello: frames go out through `continuation`.
+    func attach(_ continuation: AsyncStream<Outgoing>.Continuation, socket: Int, token: String) {
+        socketNumber = socket
         outgoing = continuation
         socketToken = token
         welcomed = false
+        if let closeAsked, closeAsked.socket == socket { continuation.yield(.close(closeAsked.reason.text)) }
+        closeAsked = nil
     }
 
     /// Forgets the socket; the conversations keep their last state until it expires.
-    /// - Returns: Whether the socket had been welcomed (a connection that worked resets the backoff).
-    private func detach() -> Bool {
+    func detach() {
         outgoing?.finish()
         outgoing = nil
         refreshTask?.cancel()
@@ -340,7 +253,6 @@ public actor TypewireClient {
             }
             if wasWelcomed { for composer in conversations[id]!.composers { composer.connectionChanged(isConnected: false) } }
         }
-        return wasWelcomed
     }
 
     /// Sends a frame on the current socket if it was welcomed.
@@ -354,15 +266,16 @@ public actor TypewireClient {
 
     // MARK: Frames from the server
 
-    private func receive(_ frame: ServerFrame) {
+    func receive(_ frame: ServerFrame) {
         switch frame {
         case .welcome(let welcome):
             currentUser = welcome.user.id
             serverConfiguration = welcome.config.clampedForClients  // a 0 ms interval would be a tight loop
+            serverClockOffset = Double(welcome.serverTime) / 1_000 - Date().timeIntervalSince1970
             welcomed = true
-            setState(.connected)
+            handle { $0.welcomed(socket: socketNumber, now: $1) }
             scheduleRefresh()
-            resync()
+            resync(user: welcome.user.id)
         case .subscribed(let subscribed):
             let id = subscribed.conversation
             guard let user = currentUser, conversations[id] != nil else { return }
@@ -431,12 +344,9 @@ public actor TypewireClient {
         refreshTask = nil
         var random = SystemRandomNumberGenerator()
         guard let token = socketToken, let expiry = TokenRefresh.expiry(of: token),
-            let scheduled = TokenRefresh.time(expiry: expiry, now: Date(), using: &random)
+            let wait = TokenRefresh.wait(
+                expiry: expiry, serverNow: Date().addingTimeInterval(serverClockOffset), retry: retry, using: &random)
         else { return }
-        // Offered again: a quarter of what is left from now, and a second before the expiry at the latest.
-        let again = min(expiry.addingTimeInterval(-1), Date().addingTimeInterval(max(1, expiry.timeIntervalSinceNow / 4)))
-        let due = retry ? again : scheduled
-        let wait = Duration.milliseconds(Int64(max(0, due.timeIntervalSinceNow) * 1_000))
         refreshTask = Task { [weak self] in
             try? await Task.sleep(for: wait)
             guard !Task.isCancelled else { return }
@@ -449,7 +359,7 @@ public actor TypewireClient {
     private func offerFreshToken() async {
         guard welcomed else { return }
         do {
-            let fresh = try await token()
+            let fresh = try await token(TokenRequest(reason: .refresh))
             guard welcomed, !Task.isCancelled else { return }
             // A provider that caches its token gives the same one until close to its expiry (Firebase's
             // `getIDToken()` renews it in its last 5 minutes): nothing to hand over, asked again later.
@@ -472,13 +382,22 @@ public actor TypewireClient {
     }
 
     /// After a welcome: subscribes again, tells the composers, and sends again what was not acknowledged.
-    private func resync() {
+    private func resync(user: String) {
         for (id, conversation) in conversations {
             transmit(.subscribe(.init(conversation: id)))
             for composer in conversation.composers { composer.connectionChanged(isConnected: true) }
         }
         restoreUnsentMessages()
-        for clientMessageId in pendingSends.keys { resendMessage(clientMessageId) }
+        for (clientMessageId, send) in pendingSends {
+            // Queued for another user (before a sign-out that did not reach the client, or by a token
+            // provider that changed users): never sent as this one.
+            if let sender = send.user, sender != user {
+                settleSend(clientMessageId)?.continuation?.resume(throwing: TypewireClientError.signedOut)
+            } else {
+                pendingSends[clientMessageId]!.user = user
+                resendMessage(clientMessageId)
+            }
+        }
         for messageId in pendingEdits.keys { resendEdit(messageId) }
         for messageId in replies.keys { refreshReplyActivity(messageId) }
     }

@@ -11,6 +11,9 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
         case closed
         /// The app's token provider threw (its error's description is in ``TypewireClientError/message``).
         case tokenProvider
+        /// The user signed out (``TypewireClient/signOut()``), or the token provider said there is no user
+        /// (it threw ``TypewireClientError/signedOut``).
+        case signedOut
     }
 
     /// Who stopped the request, and why.
@@ -29,6 +32,7 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
         case .server(let code): "\(message) (\(code))"
         case .closed: "\(message) (closed)"
         case .tokenProvider: "\(message) (token provider)"
+        case .signedOut: "\(message) (signed out)"
         }
     }
 
@@ -42,6 +46,11 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
     static func closed(_ conversation: String) -> TypewireClientError {
         TypewireClientError(reason: .closed, message: "The conversation \(conversation) was closed before the request was done.")
     }
+
+    /// No user is signed in: thrown by a token provider that has none (the client stops asking until
+    /// ``TypewireClient/reconnectNow()``), and the error of every send that waited when the user signed out.
+    public static let signedOut = TypewireClientError(
+        reason: .signedOut, message: "The user signed out: nothing is sent for them, and nothing is connected until another signs in.")
 
     /// The server keeps no messages (typing-only mode); known from its `welcome`, so no frame is sent.
     static let messagesDisabled = TypewireClientError(

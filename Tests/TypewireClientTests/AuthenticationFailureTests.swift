@@ -31,19 +31,40 @@ struct AuthenticationFailureTests: ClientTesting {
         }
     }
 
-    @Test func aFailingTokenProviderIsReportedWithItsError() async throws {
+    /// An app opened offline: `getIDToken()` needs the network and throws. The provider is asked again after
+    /// the backoff until it works, and the client connects with no call from the app (before: three
+    /// failures stopped it for good).
+    @Test func aFailingTokenProviderIsAskedAgainUntilItWorksWithNoCallFromTheApp() async throws {
         try await TestServer.run { server in
             let calls = NIOLockedValueBox(0)
             let client = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) { () async throws -> String in
-                calls.withLockedValue { $0 += 1 }
-                throw ProviderDown()
+                let call = calls.withLockedValue { calls in
+                    calls += 1
+                    return calls
+                }
+                guard call > 6 else { throw ProviderDown() }
+                return try await server.token("alice")
             }
             let connection = Task { try await client.run() }
             defer { connection.cancel() }
-            let failed = try await first(await client.states()) { if case .failed = $0 { true } else { false } }
-            guard case .failed(let error) = failed else { return }
-            #expect(error.reason == .tokenProvider && error.message.contains("the session expired"), "\(error)")
-            #expect(calls.withLockedValue { $0 } == 3, "asked as often as configured, then no more")
+            try await waitUntilConnected(client)
+            #expect(calls.withLockedValue { $0 } == 7)
+        }
+    }
+
+    /// A provider that caches its token hands back the one the server refused unless told: after a
+    /// refusal the request says so, and a fresh token connects.
+    @Test func afterARefusalTheProviderIsAskedForATokenNotFromItsCache() async throws {
+        try await TestServer.run { server in
+            let requests = NIOLockedValueBox<[TokenRequest.Reason]>([])
+            let client = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) { request in
+                requests.withLockedValue { $0.append(request.reason) }
+                return request.isAfterRefusal ? try await server.token("alice") : "a-cached-token-the-server-refuses"
+            }
+            let connection = Task { try await client.run() }
+            defer { connection.cancel() }
+            try await waitUntilConnected(client)
+            #expect(requests.withLockedValue { $0 } == [.connect, .refused])
         }
     }
 }

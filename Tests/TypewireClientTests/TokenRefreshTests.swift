@@ -32,6 +32,25 @@ struct TokenRefreshTests: ClientTesting {
         #expect(TokenRefresh.time(expiry: now + 2, now: now, using: &random) == nil, "too late: reconnect instead")
     }
 
+    /// The wait runs on the server's clock: a device 10 minutes slow or fast still refreshes ahead of the
+    /// expiry the server will hold it to (before: the device's clock, so a slow device refreshed after it).
+    @Test func theRefreshIsTimedOnTheServersClockWhateverTheDevicesSays() throws {
+        var random = SplitMix64(seed: 9)
+        let serverNow = Date(timeIntervalSince1970: 2_000_000)
+        let expiry = serverNow + 3_600
+        for skew in [-600.0, 0, 600] {
+            let deviceNow = serverNow + skew
+            let wait = try #require(TokenRefresh.wait(expiry: expiry, serverNow: deviceNow - skew, retry: false, using: &random))
+            let refreshAt = serverNow + Double(wait.components.seconds)
+            #expect(refreshAt < expiry - 200 && refreshAt > expiry - 400, "device \(skew) s off: refreshed at \(refreshAt)")
+        }
+        // Timed on a device 10 minutes slow without the correction, the refresh would come after the expiry.
+        let uncorrected = try #require(TokenRefresh.wait(expiry: expiry, serverNow: serverNow - 600, retry: false, using: &random))
+        #expect(serverNow + Double(uncorrected.components.seconds) > expiry)
+        let again = try #require(TokenRefresh.wait(expiry: expiry, serverNow: serverNow, retry: true, using: &random))
+        #expect(again == .seconds(900), "a quarter of what is left")
+    }
+
     @Test func shortLivedTokensAreRefreshedOnTheLiveSocketAndNobodySeesTheUserGoOffline() async throws {
         try await TestServer.run { server in
             let tokens = NIOLockedValueBox(0)

@@ -3,7 +3,8 @@
     import Network
 
     /// Compiled on Apple platforms only: this repository's CI runs on Linux, where it is not built, so it is
-    /// kept to a few lines to review by eye (`NWPathMonitor`, iOS 12 / macOS 10.14 and later).
+    /// kept to a few lines to review by eye (`NWPathMonitor`, iOS 12 / macOS 10.14 and later; `NWPath.gateways`,
+    /// iOS 13 / macOS 10.15).
     extension TypewireClient {
         /// Feeds `NWPathMonitor`'s updates to ``networkPathUpdated(_:)`` until the returned task is cancelled.
         nonisolated func followNetworkPath() -> Task<Void, Never>? {
@@ -12,7 +13,9 @@
                 let (paths, continuation) = AsyncStream.makeStream(of: NetworkPath.self, bufferingPolicy: .bufferingNewest(1))
                 monitor.pathUpdateHandler = { path in
                     continuation.yield(
-                        NetworkPath(isSatisfied: path.status == .satisfied, interfaces: path.availableInterfaces.map(\.name)))
+                        NetworkPath(
+                            isSatisfied: path.status == .satisfied, interfaces: path.availableInterfaces.map(\.name),
+                            gateways: path.gateways.map { "\($0)" }))
                 }
                 monitor.start(queue: DispatchQueue(label: "typewire.network-path"))
                 defer { monitor.cancel() }
