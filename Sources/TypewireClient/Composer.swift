@@ -25,11 +25,15 @@ public final class Composer: Sendable {
         var isEnded = false
     }
 
-    private let handle: ConversationHandle
+    /// The conversation, and its lane: not its handle, which the client's view of it holds this composer
+    /// (a handle released without `close()` still closes).
+    private let conversation: String
+    private let lane: AsyncStream<ConversationStep>.Continuation
     private let machine: NIOLockedValueBox<Machine>
 
     init(handle: ConversationHandle, configuration: TypingEmitter<ContinuousClock.Instant>.Configuration, isConnected: Bool) {
-        self.handle = handle
+        self.conversation = handle.id
+        self.lane = handle.lane
         var emitter = TypingEmitter<ContinuousClock.Instant>(configuration: configuration)
         if !isConnected { _ = emitter.handle(.connectionLost, now: .now) }
         machine = NIOLockedValueBox(Machine(emitter: emitter))
@@ -62,7 +66,7 @@ public final class Composer: Sendable {
     @discardableResult
     public func send(_ text: String) async throws -> String {
         didSend()
-        return try await handle.send(text)
+        return try await lane.send(text, in: conversation)
     }
 
     /// Stops the composer: typing it announced stops, its timer and its task end, and later calls do
@@ -89,7 +93,7 @@ public final class Composer: Sendable {
         machine.withLockedValue { machine in
             guard !machine.isEnded else { return }
             if let frame = machine.emitter.handle(input, now: now) {
-                if case .messageSent = input { handle.enqueue(.sent) } else { handle.enqueue(.activity(frame.activity)) }
+                lane.yield(input == .messageSent ? .sent : .activity(frame.activity))
             }
             if machine.timer == nil, machine.emitter.nextDeadline != nil { machine.timer = startTimer() }
         }
@@ -104,7 +108,7 @@ public final class Composer: Sendable {
                 guard !Task.isCancelled, let self else { return }
                 let now = ContinuousClock.now
                 machine.withLockedValue { machine in
-                    if let frame = machine.emitter.tick(now: now) { handle.enqueue(.activity(frame.activity)) }
+                    if let frame = machine.emitter.tick(now: now) { lane.yield(.activity(frame.activity)) }
                 }
             }
         }

@@ -36,7 +36,7 @@ public final class ConversationHandle: Sendable {
     /// Tells this handle from others open on the same conversation.
     let view: Int
     private let client: TypewireClient
-    private let lane: AsyncStream<ConversationStep>.Continuation
+    let lane: AsyncStream<ConversationStep>.Continuation
 
     init(
         id: String, thread: String?, view: Int, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation,
@@ -69,16 +69,7 @@ public final class ConversationHandle: Sendable {
     ///   closed before the call.
     @discardableResult
     public func send(_ text: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            if case .terminated = lane.yield(.send(text, continuation)) {
-                continuation.resume(throwing: TypewireClientError.closed(id))
-            }
-        }
-    }
-
-    /// Puts a step on the conversation's lane (steps after the handle closed are dropped).
-    func enqueue(_ step: ConversationStep) {
-        lane.yield(step)
+        try await lane.send(text, in: id)
     }
 
     /// Replaces the text of one of the user's own messages; returns the edited message once the server

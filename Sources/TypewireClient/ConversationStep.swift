@@ -15,3 +15,16 @@ enum ConversationStep: Sendable {
     /// Send a message; the continuation gets the server's id once stored.
     case send(String, CheckedContinuation<String, any Error>)
 }
+
+extension AsyncStream<ConversationStep>.Continuation {
+    /// Puts a message on the lane of conversation `id` and waits for the server's id for it.
+    /// - Throws: ``TypewireClientError/Reason/closed`` if the lane ended (its handle closed); the server's
+    ///   refusal otherwise.
+    func send(_ text: String, in id: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            if case .terminated = yield(.send(text, continuation)) {
+                continuation.resume(throwing: TypewireClientError.closed(id))
+            }
+        }
+    }
+}

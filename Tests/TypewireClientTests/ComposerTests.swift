@@ -115,6 +115,19 @@ struct ComposerTests: ClientTesting {
         }
     }
 
+    /// The client keeps the composers of each view; a composer that kept its handle made a cycle, and a
+    /// handle released with a composer never closed (before: the test timed out with the view still open).
+    @Test func aHandleWithAComposerReleasedWithoutClosingClosesItself() async throws {
+        try await TestServer.run { server in
+            try await withClients(["alice"], of: server) { clients in
+                let composer = try await openChat(clients[0]).composer()
+                composer.textDidChange("typing, then the screen goes")
+                try await waitUntil(clients[0]) { $0.liveCounts == LiveCounts() }
+                #expect(!composer.hasTimer, "the composer ended with its view")
+            }
+        }
+    }
+
     @Test func typingGoingOnDuringAServerRestartIsAnnouncedAgain() async throws {
         var chats: [ConversationHandle] = []
         var composer: Composer?
