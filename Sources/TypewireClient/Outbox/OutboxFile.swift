@@ -15,12 +15,25 @@ public struct OutboxFile: Sendable, Hashable {
         self.url = url
     }
 
-    /// The default: `Typewire/outbox.json` in the app's Application Support folder on Apple platforms
-    /// (backed up, not purged like caches); nil elsewhere (messages then live in memory only).
+    /// The default: `Typewire/outbox.json` in the app's Application Support folder on Apple platforms (not
+    /// purged like caches); nil elsewhere (messages then live in memory only).
     public static var standard: OutboxFile? {
         #if canImport(Darwin)
             guard let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first else { return nil }
             return OutboxFile(url: folder.appendingPathComponent("Typewire/outbox.json"))
+        #else
+            return nil
+        #endif
+    }
+
+    /// `Typewire/outbox.json` in the Application Support folder of an App Group's shared container (an app
+    /// and its share extension sending as one client); nil if the app is not in the group, and off Apple
+    /// platforms. `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)` (iOS 7, macOS 10.8):
+    /// compiled on Apple platforms only, to review by eye.
+    public static func appGroup(_ identifier: String) -> OutboxFile? {
+        #if canImport(Darwin)
+            guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier) else { return nil }
+            return OutboxFile(url: container.appendingPathComponent("Library/Application Support/Typewire/outbox.json"))
         #else
             return nil
         #endif
@@ -32,9 +45,23 @@ public struct OutboxFile: Sendable, Hashable {
         return try JSONDecoder().decode(UnsentMessages.self, from: Data(contentsOf: url))
     }
 
-    /// Replaces what the file holds.
+    /// Replaces what the file holds. The messages' text is the user's: on iOS the file is readable only
+    /// once the device was first unlocked after a restart, and on Apple platforms it stays out of backups
+    /// (a message waits minutes, not years). Compiled on Apple platforms only, to review by eye:
+    /// `Data.WritingOptions.completeFileProtectionUntilFirstUserAuthentication` (iOS 4) and
+    /// `URLResourceValues.isExcludedFromBackup` (iOS 5.1, macOS 10.8).
     func save(_ messages: UnsentMessages) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try JSONEncoder().encode(messages).write(to: url, options: .atomic)
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            try JSONEncoder().encode(messages).write(to: url, options: [.atomic, .completeFileProtectionUntilFirstUserAuthentication])
+        #else
+            try JSONEncoder().encode(messages).write(to: url, options: .atomic)
+        #endif
+        #if canImport(Darwin)
+            var file = url
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            try file.setResourceValues(values)
+        #endif
     }
 }
