@@ -31,6 +31,21 @@ extension TypewireClient {
         tokenTask?.cancel()
         socketTask?.cancel()
         await socketTask?.value
+        releaseWaiters()
+    }
+
+    /// `run()` ended: nobody waits for ever. A send waiting for its `ack` fails, and stays in the outbox to
+    /// go out when the client runs again (the server stores it once); a waiting edit fails.
+    private func releaseWaiters() {
+        let stopped = TypewireClientError(
+            reason: .closed,
+            message: "The client stopped before the server acknowledged this; a message is sent again when the client runs next.")
+        for id in pendingSends.keys {
+            pendingSends[id]!.continuation?.resume(throwing: stopped)
+            pendingSends[id]!.continuation = nil
+        }
+        for edit in pendingEdits.values { edit.fail(stopped) }
+        pendingEdits.removeAll()
     }
 
     /// Feeds one event to the machine, runs its actions and publishes the state it leads to.

@@ -64,6 +64,29 @@ struct LifecycleTests: ClientTesting {
         }
     }
 
+    /// A send waiting for its `ack` when `run()` ends fails instead of waiting for ever (before: the test
+    /// timed out), and the message goes out when the client runs again.
+    @Test func aSendWaitingWhenRunEndsFailsAndGoesOutOnTheNextRun() async throws {
+        try await TestServer.run { server in
+            var configuration = Self.quickBackoff
+            configuration.outbox = nil
+            let alice = client("alice", of: server, configuration: configuration)
+            let connection = Task { try await alice.run() }
+            let chat = try await openChat(alice)
+            await alice.disconnect()
+            let send = Task { try await chat.send("before the stop") }
+            while await alice.pendingSends.isEmpty { await Task.yield() }
+            connection.cancel()
+            await #expect(throws: TypewireClientError.self) { try await send.value }
+            let again = Task { try await alice.run() }
+            defer { again.cancel() }
+            await alice.reconnectNow()  // it was disconnected
+            try await withChats(["bob"], of: server) { _, chats in
+                _ = try await first(chats[0].messages) { $0.text == "before the stop" }
+            }
+        }
+    }
+
     @Test func aNetworkChangeConnectsAtOnceInsteadOfWaitingOutTheBackoff() async throws {
         var configuration = Self.quickBackoff
         configuration.backoff = Backoff(initial: .seconds(60), maximum: .seconds(60), jitter: 0)
