@@ -269,10 +269,17 @@ def test_a_node_that_loses_its_listen_connection_closes_its_sockets_with_1001_an
         bob = stack.enter_context(peer(nodes[0].socket_url, mint_token("bob", "Bob"), "bob"))
         bob.subscribe(GROUP)
         database_name = url.rsplit("/", 1)[1]
-        terminated = subprocess.run(
-            [psql_binary(), url, "-tAc", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-             f"WHERE datname = '{database_name}' AND query ILIKE 'LISTEN%'"], capture_output=True, text=True, check=True)
-        assert int(terminated.stdout.strip()) == 2, f"the two nodes' LISTEN connections: {terminated.stdout!r}"
+        listening = f"FROM pg_stat_activity WHERE datname = '{database_name}' AND query ILIKE 'LISTEN%'"
+
+        def sql(query):
+            return subprocess.run([psql_binary(), url, "-tAc", query], capture_output=True, text=True, check=True).stdout.strip()
+
+        deadline = time.monotonic() + 10
+        while int(sql(f"SELECT count(*) {listening}")) < 2:  # both nodes listen
+            assert time.monotonic() < deadline, "the two nodes' LISTEN connections did not show"
+            time.sleep(0.1)
+        terminated = sql(f"SELECT count(pg_terminate_backend(pid)) {listening}")
+        assert int(terminated) == 2, f"the two nodes' LISTEN connections: {terminated!r}"
         cut = time.monotonic()
         wait_closed(bob, 1 + 2 + MARGIN, "its node lost LISTEN (listened again after 1 s)")
         closed_after = bob.closed_at - cut
