@@ -30,7 +30,8 @@ struct ClientConnectionStateMachine {
         var backgroundGrace: Duration = .seconds(10)
         /// How long the token provider may take before its answer is given up (and asked again later).
         var tokenTimeout: Duration = .seconds(30)
-        /// How long a network path must stay unchanged before the socket is dropped for it.
+        /// How long a network path must stay unchanged before the socket is dropped for it
+        /// (``TypewireClient/Configuration/networkPathSettle``).
         var pathSettle: Duration = .seconds(1)
     }
 

@@ -52,8 +52,18 @@ extension TypewireClient {
     func handle(_ event: (inout ClientConnectionStateMachine, ContinuousClock.Instant) -> [ClientConnectionStateMachine.Action]) {
         let now = ContinuousClock.now
         for action in event(&machine, now) { perform(action) }
-        setState(machine.state(now: now))
+        publishState(now: now)
         wake?.finish()  // the deadline may have moved
+    }
+
+    /// Publishes the machine's state at `now`. A wait is told once, with the time left when it began: an
+    /// event that leaves the same wait under way publishes nothing (not the wait again with less time left).
+    private func publishState(now: ContinuousClock.Instant) {
+        let new = machine.state(now: now)
+        let waitEnd: ContinuousClock.Instant? = if case .waiting(let until) = machine.link { until } else { nil }
+        if case .waitingToReconnect = new, case .waitingToReconnect = state, waitEnd == publishedWaitEnd { return }
+        publishedWaitEnd = waitEnd
+        setState(new)
     }
 
     private func perform(_ action: ClientConnectionStateMachine.Action) {

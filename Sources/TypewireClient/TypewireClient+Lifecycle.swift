@@ -47,7 +47,8 @@ extension TypewireClient {
 
     /// The device's network path was updated. While no path is satisfied the client waits (no token asked,
     /// nothing dialled), and connects at once when one is; a change of interface or gateway drops the
-    /// socket (it may be dead without a word) once the path has been still for a second. On Apple platforms
+    /// socket (it may be dead without a word) once the path has been still for
+    /// ``Configuration/networkPathSettle`` (1 s by default). On Apple platforms
     /// the client follows `NWPathMonitor` itself (``Configuration/followsNetworkPath``).
     public func networkPathUpdated(_ path: NetworkPath) {
         handle { $0.pathUpdated(path, now: $1) }

@@ -54,6 +54,10 @@ public actor TypewireClient {
         /// platforms only) and connects again at once when the network comes back or changes interface
         /// (``TypewireClient/networkPathUpdated(_:)``). Default true.
         public var followsNetworkPath: Bool
+        /// How long a changed network path (another interface or gateway) must stay unchanged before the
+        /// socket opened on the old one is dropped and the client connects again: a path that flaps while a
+        /// phone walks out of Wi-Fi costs one reconnect, not one per change. Default 1 s.
+        public var networkPathSettle: Duration
         /// Whether the client follows the app's lifecycle itself (UIKit's background and foreground
         /// notifications, on iOS only): ``TypewireClient/enterBackground()`` and
         /// ``TypewireClient/enterForeground()`` are called for the app. Default true; set it to false to call
@@ -85,6 +89,7 @@ public actor TypewireClient {
             self.pingInterval = pingInterval
             self.backgroundGrace = backgroundGrace
             self.followsNetworkPath = true
+            self.networkPathSettle = .seconds(1)
             self.followsAppLifecycle = true
             self.outbox = .standard
         }
@@ -122,9 +127,12 @@ public actor TypewireClient {
     private var serverClockOffset: Double = 0
     /// How many times a thread's replies were asked for over REST (for tests).
     var repliesFetches = 0
+    /// The end of the wait last published as ``ConnectionState/waitingToReconnect(retryIn:)``.
+    var publishedWaitEnd: ContinuousClock.Instant?
     /// The number the machine gave the current socket: tells what was asked on it.
     private(set) var socketNumber = 0
-    /// Whether the current socket was welcomed: frames are sent only then.
+    /// Whether the current socket was welcomed: frames are sent only then, and still while it closes (the
+    /// machine's link is `.closing` by then), so that a stop sent on the way out reaches the server.
     private(set) var welcomed = false
     /// The messages waiting for their `ack`, as the outbox file keeps them.
     var unsent = UnsentMessages()
@@ -141,7 +149,7 @@ public actor TypewireClient {
     /// once; send messages through the app's own backend and call ``Composer/didSend()``, which stops
     /// the typing with a frame of its own.
     public var storesMessages: Bool { serverConfiguration?.storesMessages ?? true }
-    private var state: ConnectionState = .connecting
+    private(set) var state: ConnectionState = .connecting
     private var stateObservers: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
     var conversations: [String: ConversationState] = [:]
     var pendingSends: [String: PendingSend] = [:]
@@ -177,7 +185,8 @@ public actor TypewireClient {
         self.machine = ClientConnectionStateMachine(
             settings: .init(
                 backoff: configuration.backoff, refusalsBeforeFailing: configuration.authenticationAttempts,
-                backgroundGrace: configuration.backgroundGrace, tokenTimeout: configuration.tokenTimeout),
+                backgroundGrace: configuration.backgroundGrace, tokenTimeout: configuration.tokenTimeout,
+                pathSettle: configuration.networkPathSettle),
             seed: UInt64.random(in: .min ... .max))
     }
 

@@ -41,11 +41,13 @@ def cannot(reason):
     pytest.skip(reason)
 
 
-def free_port():
-    """A port of 127.0.0.1 free now (nothing listens on it until a test starts something there)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def reserved_port():
+    """A socket bound to a port of 127.0.0.1 the kernel picked, not listening: a connection to it is refused, as to
+    a receiver that is down, and nothing else can take the port until the test listens on this socket or closes it
+    (a port handed out free and bound later could be taken in between)."""
+    reserved = socket.socket()
+    reserved.bind(("127.0.0.1", 0))
+    return reserved
 
 
 def mint_token(user, name):

@@ -25,6 +25,7 @@ skipped (a failure under CI=true).
 import contextlib
 import glob
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -35,7 +36,7 @@ import uuid
 
 import pytest
 
-from faultkit import (ARTIFACTS, SECRET, activity_with, cannot, cuttable_proxy, free_port, mint_token, peer, presence, record,
+from faultkit import (ARTIFACTS, SECRET, activity_with, cannot, cuttable_proxy, mint_token, peer, presence, record,
                       typers)
 import typewire_server
 
@@ -68,25 +69,32 @@ def database():
 
 @contextlib.contextmanager
 def nats_cluster(count, name):
-    """`count` nats-servers routed to each other; yields their (process, client URL)."""
+    """`count` nats-servers routed to each other; yields their (process, client URL). Each takes ports the kernel
+    picks (`-1`) and says them in its log, so no port is handed out free and bound later by someone else; the first
+    is the others' seed, and routes to the rest are gossiped."""
     binary = shutil.which("nats-server") or ("/usr/sbin/nats-server" if os.path.exists("/usr/sbin/nats-server") else None)
     if not binary:
         cannot("nats-server is not installed (apt-get install nats-server)")
-    ports = [(free_port(), free_port()) for _ in range(count)]
-    routes = ",".join(f"nats://127.0.0.1:{cluster}" for _, cluster in ports)
-    servers = []
+    servers, processes = [], []
     try:
-        for index, (client, cluster) in enumerate(ports):
+        seed = None
+        for index in range(count):
             log = ARTIFACTS / f"{name}-nats-{index + 1}.log"
             log.parent.mkdir(parents=True, exist_ok=True)
             log.unlink(missing_ok=True)
-            process = subprocess.Popen([binary, "-a", "127.0.0.1", "-p", str(client), "--cluster_name", "faults",
-                                        "--cluster", f"nats://127.0.0.1:{cluster}", "--routes", routes, "-l", str(log)])
-            servers.append((process, f"nats://127.0.0.1:{client}"))
+            routes = ["--routes", seed] if seed else []
+            process = subprocess.Popen([binary, "-a", "127.0.0.1", "-p", "-1", "--cluster_name", "faults",
+                                        "--cluster", "nats://127.0.0.1:-1", *routes, "-l", str(log)])
+            processes.append(process)
             deadline = time.monotonic() + 10
-            while not (log.exists() and "Server is ready" in log.read_text()):
-                assert time.monotonic() < deadline, f"nats-server {index + 1} did not start: {log}"
+            while not (log.exists() and (ports := re.findall(r"Listening for (client|route) connections on 127\.0\.0\.1:(\d+)",
+                                                             log.read_text()))
+                       and len(ports) == 2):
+                assert process.poll() is None and time.monotonic() < deadline, f"nats-server {index + 1} did not start: {log}"
                 time.sleep(0.02)
+            ports = dict(ports)
+            servers.append((process, f"nats://127.0.0.1:{ports['client']}"))
+            seed = seed or f"nats://127.0.0.1:{ports['route']}"
         # The routes: every server has the two others before the nodes come.
         deadline = time.monotonic() + 10
         while not all((ARTIFACTS / f"{name}-nats-{i + 1}.log").read_text().count("Route connection created") >= count - 1
@@ -95,7 +103,7 @@ def nats_cluster(count, name):
             time.sleep(0.05)
         yield servers
     finally:
-        for process, _ in servers:
+        for process in processes:
             if process.poll() is None:
                 process.send_signal(signal.SIGCONT)
                 process.kill()

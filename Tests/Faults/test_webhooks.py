@@ -11,6 +11,8 @@ import os
 import threading
 import time
 
+import pytest
+
 import faultkit
 
 WEBHOOK_SECRET = "fault-tests-webhook-secret-0123456789abcdef"
@@ -26,9 +28,10 @@ def signature_is_valid(header, body, now):
 
 
 class Receiver:
-    """An app's backend on 127.0.0.1:`port`: records every delivery, refuses a bad signature (401)."""
+    """An app's backend listening on `reserved` (a `faultkit.reserved_port()`): records every delivery, refuses a bad
+    signature (401)."""
 
-    def __init__(self, port, status=200):
+    def __init__(self, reserved, status=200):
         self.deliveries = []  # (event document, signature valid, status answered)
         self.status = status  # what it answers a valid delivery: 200, or 503 while "down"
         self.lock = threading.Lock()
@@ -48,7 +51,10 @@ class Receiver:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.server = http.server.ThreadingHTTPServer(reserved.getsockname(), Handler, bind_and_activate=False)
+        self.server.socket.close()
+        self.server.socket = reserved
+        self.server.server_activate()
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
@@ -75,12 +81,30 @@ class Receiver:
 
 
 @contextlib.contextmanager
-def receiving(port, status=200):
-    receiver = Receiver(port, status)
+def receiving(reserved, status=200):
+    receiver = Receiver(reserved, status)
     try:
         yield receiver
     finally:
         receiver.close()
+
+
+@pytest.fixture
+def reserve():
+    """Makes `faultkit.reserved_port()`s for a test, each closed after it; a test gives the server the port number."""
+    reserved = []
+
+    def reserve():
+        reserved.append(faultkit.reserved_port())
+        return reserved[-1]
+
+    yield reserve
+    for held in reserved:
+        held.close()
+
+
+def port_of(reserved):
+    return reserved.getsockname()[1]
 
 
 def webhook_arguments(port, max_delay_ms):
@@ -98,10 +122,10 @@ def send_messages(alice, texts):
         alice.wait_for(lambda f, text=text: f["type"] == "ack" and f["clientMessageId"] == f"m-{text}", 20, f"the ack of {text}")
 
 
-def test_a_sigkill_between_storing_messages_and_delivering_their_events_loses_none(tmp_path):
-    port = faultkit.free_port()  # nothing listens there yet: every attempt fails
+def test_a_sigkill_between_storing_messages_and_delivering_their_events_loses_none(tmp_path, reserve):
+    held = reserve()  # nothing listens there yet: every attempt fails
     sqlite = str(tmp_path / "typewire.sqlite")
-    arguments = webhook_arguments(port, 500)
+    arguments = webhook_arguments(port_of(held), 500)
     texts = [f"stored before the kill {index}" for index in range(20)]
     with faultkit.running_server("webhooks-before-kill", sqlite, extra=arguments) as server:
         with faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), "alice") as alice:
@@ -109,18 +133,18 @@ def test_a_sigkill_between_storing_messages_and_delivering_their_events_loses_no
         assert server.metric("typewire_webhook_delivered_total") == 0
         server.process.kill()  # SIGKILL: no shutdown, the outbox is what the file holds
         server.process.wait(10)
-    with receiving(port) as receiver, faultkit.running_server("webhooks-after-kill", sqlite, extra=arguments):
+    with receiving(held) as receiver, faultkit.running_server("webhooks-after-kill", sqlite, extra=arguments):
         created = receiver.wait_for("message.created", len(texts), 30)
         assert sorted(event["data"]["message"]["text"] for event in created) == sorted(texts)
         assert all(event["data"]["offline"] == ["bob"] for event in created)
         assert all(valid for _, valid, _ in receiver.deliveries), "every delivery was signed with the secret"
 
 
-def test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe(tmp_path):
-    port = faultkit.free_port()
+def test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe(tmp_path, reserve):
+    held = reserve()
     sqlite = str(tmp_path / "typewire.sqlite")
     outage = 60
-    with faultkit.running_server("webhooks-receiver-down", sqlite, extra=webhook_arguments(port, 2000)) as server:
+    with faultkit.running_server("webhooks-receiver-down", sqlite, extra=webhook_arguments(port_of(held), 2000)) as server:
         texts = []
         with faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), "alice") as alice:
             started = time.monotonic()
@@ -133,7 +157,7 @@ def test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe(tmp_pat
                 time.sleep(2)
             assert server.metric("typewire_webhook_delivered_total") == 0
             assert server.metric("typewire_webhook_retried_total") > 0
-            with receiving(port) as receiver:
+            with receiving(held) as receiver:
                 created = receiver.wait_for("message.created", len(texts), 30)
                 assert sorted(event["data"]["message"]["text"] for event in created) == sorted(texts)
                 per_message = {}
@@ -175,8 +199,8 @@ def file_bytes(sqlite):
     return sum(os.path.getsize(path) for path in (sqlite, sqlite + "-wal") if os.path.exists(path))
 
 
-def test_edits_while_receivers_are_down_keep_one_delivery_per_message_and_the_outbox_within_its_caps(tmp_path):
-    ports = [faultkit.free_port(), faultkit.free_port()]  # two endpoints, both down: every attempt fails
+def test_edits_while_receivers_are_down_keep_one_delivery_per_message_and_the_outbox_within_its_caps(tmp_path, reserve):
+    ports = [port_of(reserve()), port_of(reserve())]  # two endpoints, both down: every attempt fails
     sqlite = str(tmp_path / "typewire.sqlite")
     cap = 300_000
     arguments = webhook_arguments(ports[0], 2000) + [
@@ -215,11 +239,11 @@ def test_edits_while_receivers_are_down_keep_one_delivery_per_message_and_the_ou
         assert "Webhook deliveries were given up unsent" in server.log
 
 
-def test_a_failing_receiver_gets_probes_not_every_delivery_and_all_once_it_is_back(tmp_path):
-    port = faultkit.free_port()
+def test_a_failing_receiver_gets_probes_not_every_delivery_and_all_once_it_is_back(tmp_path, reserve):
+    held = reserve()
     sqlite = str(tmp_path / "typewire.sqlite")
-    with receiving(port, status=503) as receiver, \
-            faultkit.running_server("webhooks-circuit", sqlite, extra=webhook_arguments(port, 2000)) as server, \
+    with receiving(held, status=503) as receiver, \
+            faultkit.running_server("webhooks-circuit", sqlite, extra=webhook_arguments(port_of(held), 2000)) as server, \
             contextlib.ExitStack() as stack:
         peers = [stack.enter_context(faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), f"alice-{i}"))
                  for i in range(10)]
@@ -242,14 +266,14 @@ def test_a_failing_receiver_gets_probes_not_every_delivery_and_all_once_it_is_ba
         assert server.metric("typewire_webhook_failing_endpoints") == 0
 
 
-def test_deliveries_for_an_endpoint_no_longer_configured_are_given_up_at_start_and_never_sent(tmp_path):
-    old, new = faultkit.free_port(), faultkit.free_port()
+def test_deliveries_for_an_endpoint_no_longer_configured_are_given_up_at_start_and_never_sent(tmp_path, reserve):
+    old, new = reserve(), reserve()
     sqlite = str(tmp_path / "typewire.sqlite")
-    with faultkit.running_server("webhooks-old-endpoint", sqlite, extra=webhook_arguments(old, 2000)) as server:
+    with faultkit.running_server("webhooks-old-endpoint", sqlite, extra=webhook_arguments(port_of(old), 2000)) as server:
         with faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), "alice") as alice:
             send_messages(alice, [f"for the old endpoint {index}" for index in range(5)])
     with receiving(old) as removed, receiving(new) as kept, \
-            faultkit.running_server("webhooks-new-endpoint", sqlite, extra=webhook_arguments(new, 2000)) as server:
+            faultkit.running_server("webhooks-new-endpoint", sqlite, extra=webhook_arguments(port_of(new), 2000)) as server:
         with faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), "alice") as alice:
             send_messages(alice, ["for the new endpoint"])
         kept.wait_for("message.created", 1, 20)

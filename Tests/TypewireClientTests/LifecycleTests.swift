@@ -102,6 +102,37 @@ struct LifecycleTests: ClientTesting {
         )
     }
 
+    /// A wait is told once: an event that leaves the wait under way does not publish it again with less
+    /// time left (before, each one did).
+    @Test func aWaitIsToldOnceNotAgainAtEveryEventDuringIt() async throws {
+        var configuration = Self.quickBackoff
+        configuration.backoff = Backoff(initial: .seconds(60), maximum: .seconds(60), jitter: 0)
+        configuration.followsNetworkPath = false  // the test is the path monitor
+        let path = NetworkPath(isSatisfied: true, interfaces: ["en0"])
+        try await acrossARestart(
+            ["alice"], configuration: configuration,
+            whileUp: { clients in await clients[0].networkPathUpdated(path) },
+            duringOutage: { clients in
+                let seen = NIOLockedValueBox<[ConnectionState]>([])
+                let states = await clients[0].states()
+                let recording = Task { for await state in states { seen.withLockedValue { $0.append(state) } } }
+                defer { recording.cancel() }
+                func waits() -> Int {
+                    seen.withLockedValue { $0.filter { if case .waitingToReconnect = $0 { true } else { false } }.count }
+                }
+                try await eventually { waits() == 1 }
+                for _ in 0..<3 {
+                    try await Task.sleep(for: .milliseconds(20))
+                    await clients[0].networkPathUpdated(path)  // the same path: the wait goes on
+                }
+                await clients[0].disconnect()
+                try await eventually { seen.withLockedValue { $0.last == .paused } }
+                #expect(waits() == 1, "\(seen.withLockedValue { $0 })")
+            },
+            afterRestart: { _, _ in }
+        )
+    }
+
     @Test func theNetworkPathComingBackConnectsAtOnce() async throws {
         var configuration = Self.quickBackoff
         configuration.backoff = Backoff(initial: .seconds(60), maximum: .seconds(60), jitter: 0)

@@ -28,7 +28,7 @@ public enum HostileValues {
     ]
 
     /// Nested arrays and objects, balanced and not, up to 10 000 levels deep.
-    public static let nested: [String] = [10, 511, 512, 513, 10_000].flatMap { depth in
+    public static let nested: [String] = [10, 511, 512, 513, 10_000].flatMap { (depth: Int) -> [String] in
         [
             String(repeating: "[", count: depth) + String(repeating: "]", count: depth),
             String(repeating: "[", count: depth),

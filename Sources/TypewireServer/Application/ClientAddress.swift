@@ -59,9 +59,10 @@ struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     var description: String {
         switch value {
         case .v4(let address):
-            return (0..<4).map { String(address >> (24 - 8 * $0) & 0xFF) }.joined(separator: ".")
+            return (0..<4).map { (index: UInt32) -> String in String(address >> (24 - 8 * index) & 0xFF) }.joined(separator: ".")
         case .v6(let prefix):
-            return (0..<4).map { String(prefix >> (48 - 16 * $0) & 0xFFFF, radix: 16) }.joined(separator: ":") + "::/64"
+            let groups = (0..<4).map { (index: UInt64) -> String in String(prefix >> (48 - 16 * index) & 0xFFFF, radix: 16) }
+            return groups.joined(separator: ":") + "::/64"
         }
     }
 }

@@ -132,7 +132,7 @@ struct ClusterReplayWindowTests {
         var window = ClusterReplayWindow(window: 30_000)
         var generator = SystemRandomNumberGenerator()
         // Counters 1…5 000 delivered in blocks of 64, each block shuffled: out of order, but never by a whole width.
-        let counters = stride(from: 1, through: 5_000, by: 64).flatMap { start in
+        let counters: [UInt64] = stride(from: 1, through: 5_000, by: 64).flatMap { (start: Int) -> [UInt64] in
             Array(UInt64(start)...UInt64(min(start + 63, 5_000))).shuffled(using: &generator)
         }
         #expect(counters.allSatisfy { window.admit(node: "a", counter: $0, sentAt: 0, now: 0) == .accepted })
