@@ -1,6 +1,5 @@
 import Foundation
 import TypewireCore
-import WSClient
 
 // The connection: every event goes to the machine (``ClientConnectionStateMachine``), and its actions are
 // run here, in one place. The client keeps only what the machine cannot: tasks and the transport.
@@ -80,7 +79,7 @@ extension TypewireClient {
             socketTask = Task { await self.connect(socket, token: token) }
         case .close(let socket, let reason):
             if socket == socketNumber, let outgoing {
-                outgoing.yield(.close(reason.text))
+                outgoing.yield(.close(reason))
             } else {
                 closeAsked = (socket, reason)
             }
@@ -106,10 +105,8 @@ extension TypewireClient {
     /// Opens socket `socket`, says hello with `token`, and reads its frames until it closes.
     private func connect(_ socket: Int, token: String) async {
         let pingInterval = configuration.pingInterval ?? serverConfiguration?.pingInterval.map { .milliseconds($0) } ?? .seconds(15)
-        var socketConfiguration = WebSocketClientConfiguration(maxFrameSize: 1 << 20)
-        socketConfiguration.autoPing = .enabled(timePeriod: pingInterval)
         do {
-            try await SocketTransport.connect(url: url, configuration: socketConfiguration, logger: logger) { inbound, outbound, _ in
+            try await transport.connect(url: url, pingInterval: pingInterval, logger: logger) { reader, writer in
                 let (items, continuation) = AsyncStream.makeStream(of: Outgoing.self)
                 continuation.yield(.text(Self.encode(.hello(.init(token: token)))))
                 await self.attach(continuation, socket: socket, token: token)
@@ -117,15 +114,13 @@ extension TypewireClient {
                     group.addTask {
                         for await item in items {
                             switch item {
-                            case .text(let text): try await outbound.write(.text(text))
-                            case .close(let reason): return try await outbound.close(.normalClosure, reason: reason)
+                            case .text(let text): try await writer.send(text)
+                            case .close(let reason): return try await writer.close(reason.goesAway, reason.text)
                             }
                         }
                     }
-                    for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message,
-                            let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8))
-                        else { continue }
+                    while let text = try await reader.next() {
+                        guard let frame = try? FrameCodec.decodeServerFrame(Data(text.utf8)) else { continue }
                         await self.receive(frame)
                     }
                     group.cancelAll()
@@ -189,6 +184,16 @@ extension TypewireClient {
 }
 
 extension ClientConnectionStateMachine.CloseReason {
+    /// Whether the close frame says 1001 (going away) rather than 1000: the app went to the background or
+    /// the network changed, so the server keeps the user's presence for its grace (`--presence-grace`) and
+    /// a quick switch back does not blink them offline to others. The app or the user meant to leave: 1000.
+    var goesAway: Bool {
+        switch self {
+        case .background, .networkChanged: true
+        case .app, .signedOut, .stopped: false
+        }
+    }
+
     /// The close frame's reason.
     var text: String {
         switch self {

@@ -4,8 +4,9 @@ import TypewireCore
 // the network. Each is an event of the machine (``ClientConnectionStateMachine``).
 extension TypewireClient {
     /// The app went to the background: the user stops typing everywhere at once, and after
-    /// ``Configuration/backgroundGrace`` the socket closes, so the others see the user offline (rather than
-    /// after the server's ping timeout, once the system has suspended the app). On iOS the grace runs in
+    /// ``Configuration/backgroundGrace`` the socket closes with 1001 (going away), so the others see the
+    /// user offline once the server's presence grace has run out too (rather than after its ping timeout,
+    /// once the system has suspended the app). On iOS the grace runs in
     /// background time asked of the system, and the socket closes early if the system takes it back. Back
     /// in the foreground within the grace, nothing was closed. On iOS the client calls this itself
     /// (``Configuration/followsAppLifecycle``).

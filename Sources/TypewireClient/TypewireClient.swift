@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import TypewireCore
-import WSClient
 
 /// A connection to a Typewire server, for an app.
 ///
@@ -46,8 +45,8 @@ public actor TypewireClient {
         /// it (docs/INTEGRATION.md mirrors conversations from Firestore). Default 30 s.
         public var conversationWait: Duration
         /// How long after ``TypewireClient/enterBackground()`` the socket stays open (a quick switch to
-        /// another app and back keeps it); then it closes, and the others see the user offline. 0 closes it
-        /// at once. On iOS the client asks the system for that much background time, and closes the socket
+        /// another app and back keeps it); then it closes with 1001 (going away), and the others see the
+        /// user offline after the server's presence grace (`--presence-grace`, 5 s). 0 closes it at once. On iOS the client asks the system for that much background time, and closes the socket
         /// early if the system takes it back. Default 10 s.
         public var backgroundGrace: Duration
         /// Whether the client follows the device's network path itself (`NWPathMonitor`, on Apple
@@ -96,6 +95,8 @@ public actor TypewireClient {
     }
 
     let url: String
+    /// How the socket reaches the server.
+    let transport: any SocketTransport
     let token: @Sendable (TokenRequest) async throws -> String
     let configuration: Configuration
     let formatter: TypingText
@@ -177,7 +178,16 @@ public actor TypewireClient {
         url: String, configuration: Configuration = .init(), logger: Logger = Logger(label: "typewire.client"),
         token: @escaping @Sendable (TokenRequest) async throws -> String
     ) {
+        self.init(url: url, configuration: configuration, logger: logger, transport: NIOSocketTransport(), token: token)
+    }
+
+    /// Creates a client whose socket goes over `transport` (tests give one that injects faults).
+    init(
+        url: String, configuration: Configuration, logger: Logger, transport: any SocketTransport,
+        token: @escaping @Sendable (TokenRequest) async throws -> String
+    ) {
         self.url = url
+        self.transport = transport
         self.token = token
         self.configuration = configuration
         self.formatter = TypingText(configuration: configuration.text)
@@ -205,8 +215,8 @@ public actor TypewireClient {
     enum Outgoing: Sendable {
         /// A frame.
         case text(String)
-        /// Close the socket (normal closure), saying why.
-        case close(String)
+        /// Close the socket with the reason's code, saying why.
+        case close(ClientConnectionStateMachine.CloseReason)
     }
 
     /// The connection's state, now and as it changes.
@@ -240,7 +250,7 @@ public actor TypewireClient {
         outgoing = continuation
         socketToken = token
         welcomed = false
-        if let closeAsked, closeAsked.socket == socket { continuation.yield(.close(closeAsked.reason.text)) }
+        if let closeAsked, closeAsked.socket == socket { continuation.yield(.close(closeAsked.reason)) }
         closeAsked = nil
     }
 

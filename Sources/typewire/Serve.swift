@@ -117,6 +117,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "How long a user whose last socket closed with 1001 (their app went to the background, a page was left) still shows online, in milliseconds, 0 to 60000 (TYPEWIRE_PRESENCE_GRACE; default 5000)."
+    )
+    var presenceGrace: Int?
+
+    @Option(
+        help:
             "The most memory the unsent frames of one socket may hold, in bytes; a socket that reads too slowly to stay under it is cut off with 1001 (TYPEWIRE_MAX_QUEUED_BYTES; default 4194304)."
     )
     var maxQueuedBytes: Int?
@@ -288,6 +294,10 @@ struct Serve: AsyncParsableCommand {
         }
         if let timeout = try setting(closeTimeout, "TYPEWIRE_CLOSE_TIMEOUT", Self.integer) {
             configuration.sockets.closeTimeout = .milliseconds(timeout)
+        }
+        if let grace = try setting(presenceGrace, "TYPEWIRE_PRESENCE_GRACE", Self.integer) {
+            guard (0...60_000).contains(grace) else { throw CommandError("--presence-grace must be 0 to 60000 milliseconds.") }
+            configuration.sockets.presenceGrace = .milliseconds(grace)
         }
         if let bytes = try setting(maxQueuedBytes, "TYPEWIRE_MAX_QUEUED_BYTES", Self.integer) {
             configuration.sockets.maxQueuedBytes = bytes

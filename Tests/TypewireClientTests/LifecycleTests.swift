@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import Testing
 import TypewireCore
@@ -60,6 +61,37 @@ struct LifecycleTests: ClientTesting {
                 try await eventually { seen.withLockedValue { $0.last == false } }
                 await alice.enterForeground()
                 try await eventually { seen.withLockedValue { $0.last == true } }
+            }
+        }
+    }
+
+    /// The client closes for the background with 1001 (going away): the server holds the user's presence
+    /// for its grace, so a quick switch to another app and back shows others nothing, and a disconnect
+    /// (1000) shows them offline at once (with 1000 for the background too, Bob saw Alice go and come back).
+    @Test func aQuickSwitchToAnotherAppAndBackShowsOthersNothing() async throws {
+        var configuration = Self.quickBackoff
+        configuration.backgroundGrace = .zero  // the socket closes as the app leaves the foreground
+        try await TestServer.run(configure: { $0.sockets.presenceGrace = .seconds(60) }) { server in
+            let alice = client("alice", of: server, configuration: configuration)
+            let connection = Task { try await alice.run() }
+            defer { connection.cancel() }
+            try await withChats(["bob"], of: server) { _, chats in
+                try await waitUntilConnected(alice)
+                let seen = NIOLockedValueBox<[Bool]>([])  // Alice's presence as Bob sees it, in order
+                let watching = Task {
+                    for await presence in chats[0].presence where presence.user == "alice" {
+                        seen.withLockedValue { $0.append(presence.online) }
+                    }
+                }
+                defer { watching.cancel() }
+                try await eventually { seen.withLockedValue { $0 == [true] } }
+                await alice.enterBackground()
+                _ = try await first(await alice.states()) { $0 == .paused }
+                await alice.enterForeground()
+                try await waitUntilConnected(alice)
+                await alice.disconnect()
+                try await eventually { seen.withLockedValue { $0.last == false } }
+                #expect(seen.withLockedValue { $0 } == [true, false], "only the disconnect showed her offline")
             }
         }
     }
@@ -171,6 +203,28 @@ struct LifecycleTests: ClientTesting {
                 try await waitUntilConnected(clients[0])
                 #expect(await clients[0].serverConfiguration?.refreshInterval == 500)
             }
+        }
+    }
+}
+
+/// The transport seam (``SocketTransport``): whatever carries the socket, the client above it connects
+/// through refused connects, and a socket that dies before its `ack` is read loses and doubles nothing.
+@Suite("Client over a faulty transport", .timeLimit(.minutes(1)))
+struct FaultyTransportTests: ClientTesting {
+    @Test func refusedConnectsAndASocketThatDiesBeforeItsAckLoseAndDoubleNothing() async throws {
+        try await TestServer.run { server in
+            let transport = FaultyTransport(refusals: 3, drops: 1) { $0.contains(#""type":"ack""#) }
+            let alice = TypewireClient(
+                url: server.socketURL, configuration: Self.quickBackoff, logger: Logger(label: "typewire.test"), transport: transport
+            ) { _ in try await server.token("alice") }
+            let connection = Task { try await alice.run() }
+            defer { connection.cancel() }
+            let chat = try await openChat(alice)
+            #expect(transport.connects == 4, "three refused, then one")
+            _ = try await chat.send("through the faults")  // its first ack died with the socket
+            #expect(transport.dropped == 1 && transport.connects == 5)
+            let stored = try await history(as: "bob", on: server).filter { $0.text == "through the faults" }
+            #expect(stored.count == 1, "sent again on the next socket, stored once")
         }
     }
 }

@@ -9,10 +9,11 @@
     /// The socket runs on Network.framework (swift-websocket's client on a `NIOTSEventLoopGroup`), not on
     /// POSIX sockets, which do not bring up cellular, VPN on demand or the system's proxies (Apple's
     /// TN3151). `wss` uses the system's TLS and trust store.
-    extension SocketTransport {
-        /// Connects to `url` on Network.framework and runs `handler` until the socket closes.
-        static func connect(
-            url: String, configuration: WebSocketClientConfiguration, logger: Logger, handler: @escaping Handler
+    extension NIOSocketTransport {
+        /// Opens the socket on Network.framework and runs `handler` until it closes.
+        static func open(
+            url: String, configuration: WebSocketClientConfiguration, logger: Logger,
+            handler: @escaping WebSocketDataHandler<WebSocketClient.Context>
         ) async throws {
             _ = try await WebSocketClient.connect(
                 url: url, configuration: configuration, transportServicesTLSOptions: .options(NWProtocolTLS.Options()),

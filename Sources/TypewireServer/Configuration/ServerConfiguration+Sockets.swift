@@ -9,6 +9,12 @@ extension ServerConfiguration {
         /// How long a socket the server closes waits for the peer's close frame; then the connection is
         /// dropped. It bounds how long a peer that never answers holds a shutdown. Default 3 s.
         public var closeTimeout = Duration.seconds(3)
+        /// How long a user whose last socket closed with 1001 (going away: the client's app went to the
+        /// background, a page was left or reloaded) still shows online, so that a quick switch to another
+        /// app and back does not blink them offline to others; a socket of theirs back within it shows
+        /// nothing. Their typing clears at once all the same, and a new message's webhook counts them
+        /// offline at once (a push must not wait). Zero: offline at once. Default 5 s.
+        public var presenceGrace = Duration.seconds(5)
         /// The largest frame accepted, in bytes. Default 16 KiB.
         public var maxFrameSize = 16_384
         /// Bytes of frames queued for one socket that it has not read yet (their buffers included,

@@ -190,8 +190,12 @@ public final class Hub: Sendable {
 
     /// Forgets a closed socket in every shard: its activity is cleared at once, and if it was the user's
     /// last socket, the user goes offline. The socket's place against the user's cap is free again.
-    public func disconnect(_ id: ConnectionID) async {
-        await stopServing(id)
+    /// - Parameter wentAway: The peer's close said it goes away (1001: its app went to the background, a
+    ///   page was left): the user, if that was their last socket, shows online for
+    ///   ``ServerConfiguration/Sockets/presenceGrace`` more, and a socket of theirs back within it shows
+    ///   nothing to others. A new message's webhook counts them offline at once.
+    public func disconnect(_ id: ConnectionID, wentAway: Bool = false) async {
+        await stopServing(id, wentAway: wentAway)
         userSockets.withLockedValue { $0.release(id) }
     }
 
@@ -207,19 +211,43 @@ public final class Hub: Sendable {
     /// Forgets a socket in every shard, once.
     /// - Returns: Whether this call forgot it (false: it was forgotten already).
     @discardableResult
-    private func stopServing(_ id: ConnectionID) async -> Bool {
-        guard let forgotten = await shards[0].forget(id) else { return false }
-        for shard in shards.dropFirst() { await shard.forget(id) }
+    private func stopServing(_ id: ConnectionID, wentAway: Bool = false) async -> Bool {
+        let holds = wentAway && configuration.sockets.presenceGrace > .zero
+        guard let forgotten = await shards[0].forget(id, wentAway: holds) else { return false }
+        for shard in shards.dropFirst() { await shard.forget(id, wentAway: holds) }
         forgotten.outbox.finish()
         metrics.connections.decrement()
         let user = forgotten.user
-        guard userSockets.withLockedValue({ $0.stopServing(of: user) }) else { return true }
-        streams.withLockedValue { $0.forget(bot: user) }
+        switch userSockets.withLockedValue({ $0.stopServing(of: user, wentAway: holds) }) {
+        case .stays: return true
+        case .offline:
+            streams.withLockedValue { $0.forget(bot: user) }
+            await tellOthersOffline(user)
+        case .held(let hold):
+            streams.withLockedValue { $0.forget(bot: user) }
+            let grace = configuration.sockets.presenceGrace
+            Task {
+                try? await Task.sleep(for: grace)
+                await endPresenceHold(hold, of: user)
+            }
+        }
+        return true
+    }
+
+    /// The presence grace of hold `hold` ran out: the user goes offline, unless a socket of theirs came back.
+    /// The cluster and the webhooks are told first, so that a socket opened meanwhile is told after it.
+    private func endPresenceHold(_ hold: Int, of user: String) async {
+        guard userSockets.withLockedValue({ $0.endHold(hold, of: user) }) else { return }
+        await tellOthersOffline(user)
+        for shard in shards { await shard.endPresenceHold(of: user) }
+    }
+
+    /// The user has no socket on this node any more: the other nodes and the app's backend are told.
+    private func tellOthersOffline(_ user: String) async {
         cluster?.publish(.presence(user: user, online: false))
         if let webhooks, webhooks.wants(.presenceChanged), await !shards[0].isConnectedElsewhere(user) {
             webhooks.record(.presenceChanged(user: user, online: false))
         }
-        return true
     }
 
     /// Closes every socket with the going-away code and takes no socket any more: the server is stopping.

@@ -21,19 +21,30 @@ extension HubShard {
     }
 
     /// Forgets a closed socket: its activity in this shard's conversations is cleared at once, and if it was
-    /// the user's last socket, the user goes offline there.
+    /// the user's last socket, the user goes offline there (or, `wentAway`, shows online until
+    /// ``endPresenceHold(of:)``).
     /// - Returns: Whose socket it was and its outbox; nil if it was forgotten already.
     @discardableResult
-    func forget(_ id: ConnectionID) -> (user: String, outbox: any Outbox)? {
+    func forget(_ id: ConnectionID, wentAway: Bool = false) -> (user: String, outbox: any Outbox)? {
         guard let connection = connections.removeValue(forKey: id) else { return nil }
         apply(subscriptions.removeAll(of: id), to: connection)
         for conversation in board.clear(connection: id) { publishActivity(of: conversation) }
         let user = connection.identity.userID
-        if case .left(let wentOffline) = users.disconnect(id, of: user) {
+        switch users.disconnect(id, of: user, wentAway: wentAway) {
+        case .stays, .held: break
+        case .left(let wentOffline):
             if wentOffline { announcePresence(of: user, online: false) }  // with the user's blocks and settings
             users.forgetSettings(of: user)
         }
         return (user, connection.outbox)
+    }
+
+    /// The presence grace of a user whose last socket went away ran out: unless a socket of theirs came
+    /// back meanwhile, they go offline here.
+    func endPresenceHold(of user: String) {
+        guard users.endHold(of: user) else { return }
+        if !users.isOnline(user) { announcePresence(of: user, online: false) }
+        users.forgetSettings(of: user)
     }
 
     /// Closes every socket with the going-away code, so clients reconnect elsewhere or later; returns once

@@ -99,7 +99,7 @@ extension HubShard {
     /// notification of a new message is for (the members are cached: a send checked them).
     private func offlineMembers(of conversation: String, besides user: String) -> [String] {
         guard webhooks?.wants(.messageCreated) == true, let members = members[conversation] else { return [] }
-        return members.filter { $0 != user && !users.isOnline($0) }.sorted()
+        return members.filter { $0 != user && (!users.isOnline($0) || users.isHeld($0)) }.sorted()
     }
 
     /// Sends a new or edited message to the conversation's subscribers, here and on the other nodes.

@@ -7,6 +7,9 @@ struct UserDirectory {
     private var socketsOfUser: [String: Set<ConnectionID>] = [:]
     /// For each user online on other nodes of the cluster, those nodes.
     private var remoteNodes: [String: Set<String>] = [:]
+    /// Users whose last socket here went away (1001), shown online for the presence grace; what was loaded
+    /// for them stays until the hold ends.
+    private var held: Set<String> = []
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
     private var notSharingTyping: Set<String> = []
     /// What connected users may see of each other: blocks both ways, presence shared with nobody (loaded on
@@ -26,9 +29,16 @@ struct UserDirectory {
         socketsOfUser[user] != nil
     }
 
-    /// Whether the user has a socket on this node or on another node of the cluster.
+    /// Whether the user shows online: a socket on this node or on another node of the cluster, or held
+    /// online for the presence grace.
     func isOnline(_ user: String) -> Bool {
-        socketsOfUser[user] != nil || remoteNodes[user] != nil
+        socketsOfUser[user] != nil || remoteNodes[user] != nil || held.contains(user)
+    }
+
+    /// Whether the user is held online for the presence grace (no socket open anywhere): a push for a new
+    /// message counts them offline.
+    func isHeld(_ user: String) -> Bool {
+        held.contains(user)
     }
 
     /// Whether the user has a socket on another node of the cluster.
@@ -45,6 +55,7 @@ struct UserDirectory {
     /// - Returns: Whether the user came online (no socket here before, none elsewhere in the cluster).
     mutating func connect(_ id: ConnectionID, of user: String, settings: UserSettings) -> Bool {
         let wasOnline = isOnline(user)
+        held.remove(user)
         if settings.sharesTyping { notSharingTyping.remove(user) } else { notSharingTyping.insert(user) }
         visibility.connected(user, blocked: settings.blocked, blockers: settings.blockers, sharesPresence: settings.sharesPresence)
         socketsOfUser[user, default: []].insert(id)
@@ -59,20 +70,33 @@ struct UserDirectory {
         /// What was loaded for the user stays until ``forgetSettings(of:)`` (an announcement that the user
         /// went offline still heeds their blocks and settings).
         case left(wentOffline: Bool)
+        /// It was the user's last socket, and it went away: they show online until ``endHold(of:)``.
+        case held
     }
 
-    /// A socket of the user closed.
-    mutating func disconnect(_ id: ConnectionID, of user: String) -> Departure {
+    /// A socket of the user closed; `wentAway` if its user is to be held online for the presence grace
+    /// (its peer said it goes away).
+    mutating func disconnect(_ id: ConnectionID, of user: String, wentAway: Bool = false) -> Departure {
         socketsOfUser[user]?.remove(id)
         guard socketsOfUser[user]?.isEmpty == true else { return .stays }
         socketsOfUser[user] = nil
+        if wentAway, remoteNodes[user] == nil {
+            held.insert(user)
+            return .held
+        }
         return .left(wentOffline: remoteNodes[user] == nil)
+    }
+
+    /// The presence grace of a user held online ran out.
+    /// - Returns: Whether they were held (false: a socket of theirs came back meanwhile).
+    mutating func endHold(of user: String) -> Bool {
+        held.remove(user) != nil
     }
 
     /// Forgets what was loaded for a user whose last socket here closed (reloaded from the store when the user
     /// connects again).
     mutating func forgetSettings(of user: String) {
-        guard !isConnected(user) else { return }
+        guard !isConnected(user), !held.contains(user) else { return }
         visibility.disconnected(user)
         notSharingTyping.remove(user)
     }

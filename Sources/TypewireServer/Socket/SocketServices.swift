@@ -51,8 +51,8 @@ final class SocketServices: Sendable {
         case answer(ServerFrame.Failure)
         /// Close the socket for flooding (it is read no more already), after the answers to its earlier frames.
         case closeForFlooding(reason: String)
-        /// The socket closed.
-        case disconnect
+        /// The socket closed; `wentAway` if its peer's close frame said 1001 (going away).
+        case disconnect(wentAway: Bool)
     }
 
     /// What the hub knows the socket as, once `hello` went through; the lane's (a mutex only hands it over
@@ -125,9 +125,9 @@ final class SocketServices: Sendable {
             hub.metrics.sent("error")
         case .closeForFlooding(let reason):
             return .flooded(reason: reason)
-        case .disconnect:
+        case .disconnect(let wentAway):
             guard let id = registration.clear() else { return .done }
-            await hub.disconnect(id)
+            await hub.disconnect(id, wentAway: wentAway)
         }
         return .done
     }

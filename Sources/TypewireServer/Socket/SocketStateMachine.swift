@@ -37,6 +37,8 @@ struct SocketStateMachine {
     /// Whether the socket counts as refused for its client's address when it closes: until it is welcomed
     /// (unless the server was at fault), and once it is closed for flooding.
     private(set) var countsAsRefused = true
+    /// Whether the peer's close frame said it goes away (1001).
+    private var peerWentAway = false
     /// Its work for the hub piles up (``SocketLane``): it is not read until the lane catches up.
     private var laneIsFull = false
     /// NIO holds more of its frames than the high water mark: the peer does not read what it is sent, so
@@ -106,11 +108,13 @@ struct SocketStateMachine {
     }
 
     /// The peer sent a close frame: answered (unless ours went first, `closeSent`; ``PeerClose``), then the
-    /// connection closes.
+    /// connection closes. A peer that goes away (1001: its app went to the background, a page was left)
+    /// keeps its user's presence for the grace (``ServerConfiguration/Sockets/presenceGrace``).
     mutating func peerClosed(_ payload: ByteBuffer, closeSent: Bool) -> [Action] {
         phase = .closing
         guard !closeSent else { return [.closeConnection] }
         let answer = PeerClose.answer(to: payload)
+        peerWentAway = answer.code == .goingAway
         return [.close(answer.code, answer.reason, then: .closeNow)]
     }
 
@@ -149,7 +153,7 @@ struct SocketStateMachine {
     /// The channel is gone: the hub forgets the socket, the timers stop.
     mutating func closed() -> [Action] {
         phase = .closing
-        return [.cancelTimers, .submit(.disconnect), .releaseLane] + (countsAsRefused ? [.countRefusal] : [])
+        return [.cancelTimers, .submit(.disconnect(wentAway: peerWentAway)), .releaseLane] + (countsAsRefused ? [.countRefusal] : [])
     }
 
     // MARK: Timers

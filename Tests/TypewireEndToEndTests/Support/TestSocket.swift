@@ -38,7 +38,7 @@ final class TestSocket: Sendable {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for await frame in outgoingFrames { try await outbound.write(frame) }
-                            try await outbound.close(.normalClosure, reason: nil)
+                            try await outbound.close(await inbox.leavingCode, reason: nil)
                         }
                         for try await message in inbound.messages(maxSize: 1 << 20) {
                             if case .text(let text) = message { await inbox.append(text) }
@@ -80,6 +80,12 @@ final class TestSocket: Sendable {
 
     /// Closes the socket cleanly.
     func close() {
+        outgoing.finish()
+    }
+
+    /// Closes the socket cleanly with 1001 (going away), as the SDK does when its app goes to the background.
+    func goAway() async {
+        await inbox.leave(with: .goingAway)
         outgoing.finish()
     }
 
@@ -162,6 +168,12 @@ private actor Inbox {
     private var pending: [(index: Int, frame: ServerFrame)] = []
     private(set) var closed = false
     private(set) var closeCode: WebSocketErrorCode?
+    /// The code the socket's own close frame says.
+    private(set) var leavingCode = WebSocketErrorCode.normalClosure
+
+    func leave(with code: WebSocketErrorCode) {
+        leavingCode = code
+    }
 
     func append(_ text: String) {
         texts.append(text)

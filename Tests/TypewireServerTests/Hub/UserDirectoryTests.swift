@@ -31,6 +31,29 @@ struct UserDirectoryTests {
         #expect(users.visibility.hidden(from: "alice").isEmpty)
     }
 
+    @Test func aUserWhoseLastSocketWentAwayShowsOnlineButCountsOfflineForPushesUntilTheHoldEnds() {
+        var users = UserDirectory()
+        _ = users.connect(1, of: "alice", settings: Self.quiet)
+        let away = users.disconnect(1, of: "alice", wentAway: true)
+        #expect(away == .held)
+        #expect(users.isOnline("alice") && users.isHeld("alice"))
+        users.forgetSettings(of: "alice")
+        #expect(!users.visibility.showsPresence(of: "alice", to: "bob"), "her settings stay while she is held")
+        let back = users.connect(2, of: "alice", settings: Self.quiet)
+        #expect(!back, "back within the grace: nothing to announce")
+        let heldAfterReturn = users.endHold(of: "alice")
+        #expect(!users.isHeld("alice") && !heldAfterReturn)
+        let again = users.disconnect(2, of: "alice", wentAway: true)
+        #expect(again == .held)
+        let ended = users.endHold(of: "alice")
+        #expect(ended)
+        #expect(!users.isOnline("alice"), "the grace ran out")
+        _ = users.setRemote("alice", on: "node-b", online: true)
+        _ = users.connect(3, of: "alice", settings: Self.quiet)
+        let elsewhere = users.disconnect(3, of: "alice", wentAway: true)
+        #expect(elsewhere == .left(wentOffline: false), "online elsewhere: no hold")
+    }
+
     @Test func aUserOnAnotherNodeStaysOnlineWhenTheLastLocalSocketCloses() {
         var users = UserDirectory()
         let change5 = users.setRemote("alice", on: "node-b", online: true)

@@ -15,8 +15,8 @@ struct UserSocketsTests {
     @Test func aCutOffSocketHoldsItsPlaceUntilItIsGone() {
         var sockets = UserSockets()
         _ = sockets.take(1, of: "erin", limit: 1)
-        let wentOffline = sockets.stopServing(of: "erin")
-        #expect(wentOffline, "cut off: her last socket served, she goes offline")
+        let departure = sockets.stopServing(of: "erin")
+        #expect(departure == .offline, "cut off: her last socket served, she goes offline")
         #expect(sockets.take(2, of: "erin", limit: 1) == nil, "but it still holds her place")
         sockets.release(1)
         #expect(sockets.places(of: "erin") == 0)
@@ -31,6 +31,33 @@ struct UserSocketsTests {
         _ = sockets.take(2, of: "erin", limit: 5)
         let first = sockets.stopServing(of: "erin")
         let second = sockets.stopServing(of: "erin")
-        #expect(!first && second)
+        #expect(first == .stays && second == .offline)
+    }
+
+    @Test func aUserWhoseLastSocketWentAwayIsHeldOnlineUntilTheHoldEndsOrASocketComesBack() {
+        var sockets = UserSockets()
+        _ = sockets.take(1, of: "erin", limit: 5)
+        let away = sockets.stopServing(of: "erin", wentAway: true)
+        guard case .held(let first) = away else {
+            Issue.record("\(away)")
+            return
+        }
+        let back = sockets.take(2, of: "erin", limit: 5)
+        #expect(back == false, "back within the grace: she does not come online, she never left")
+        let endedWithTheSocket = sockets.endHold(first, of: "erin")
+        #expect(!endedWithTheSocket, "the hold ended with the socket that came back")
+        let again = sockets.stopServing(of: "erin", wentAway: true)
+        guard case .held(let second) = again else {
+            Issue.record("\(again)")
+            return
+        }
+        let earlier = sockets.endHold(first, of: "erin")
+        #expect(!earlier, "an earlier hold's grace does not end a later hold")
+        let own = sockets.endHold(second, of: "erin")
+        #expect(own, "her own grace ran out: she goes offline")
+        let twice = sockets.endHold(second, of: "erin")
+        #expect(!twice, "once")
+        let online = sockets.take(3, of: "erin", limit: 5)
+        #expect(online == true, "then a socket brings her online")
     }
 }

@@ -108,12 +108,12 @@ struct SocketStateMachineTests {
                 .close(.policyViolation, "invalid token", then: .waitForPeer)
             ])
         #expect(client.countsAsRefused)
-        #expect(client.closed() == [.cancelTimers, .submit(.disconnect), .releaseLane, .countRefusal])
+        #expect(client.closed() == [.cancelTimers, .submit(.disconnect(wentAway: false)), .releaseLane, .countRefusal])
         var server = Self.machine()
         _ = server.text(Self.hello)
         _ = server.refused(.unknown(1013), "storage", blame: .server)
         #expect(!server.countsAsRefused)
-        #expect(server.closed() == [.cancelTimers, .submit(.disconnect), .releaseLane])
+        #expect(server.closed() == [.cancelTimers, .submit(.disconnect(wentAway: false)), .releaseLane])
     }
 
     @Test func anOpenedAnswerAfterTheSocketClosedOnlyEndsTheHelloDeadline() {
@@ -245,6 +245,24 @@ struct SocketStateMachineTests {
         #expect(answered.pingReceived(payload, now: 0) == [])
     }
 
+    /// Only the peer's own 1001 says it goes away (its user's presence is held for the grace); a 1001
+    /// answering the server's close, or any other code, does not.
+    @Test func aPeerThatGoesAwaySaysSoWhenTheSocketCloses() {
+        var goingAway = ByteBuffer()
+        goingAway.write(webSocketErrorCode: .goingAway)
+        var normal = ByteBuffer()
+        normal.write(webSocketErrorCode: .normalClosure)
+        var away = Self.openMachine()
+        #expect(away.peerClosed(goingAway, closeSent: false) == [.close(.goingAway, "", then: .closeNow)])
+        #expect(away.closed().contains(.submit(.disconnect(wentAway: true))))
+        var closed = Self.openMachine()
+        _ = closed.peerClosed(normal, closeSent: false)
+        #expect(closed.closed().contains(.submit(.disconnect(wentAway: false))))
+        var answering = Self.openMachine()
+        _ = answering.peerClosed(goingAway, closeSent: true)
+        #expect(answering.closed().contains(.submit(.disconnect(wentAway: false))))
+    }
+
     @Test func protocolViolationsCloseAtOnceOutsideTheClosingPhase() {
         var machine = Self.machine()
         #expect(machine.violated("an unmasked frame") == [.close(.protocolError, "an unmasked frame", then: .closeNow)])
@@ -255,7 +273,7 @@ struct SocketStateMachineTests {
     @Test func theServersShutdownClosesWithGoingAwayAndBlamesNoOneBeforeWelcome() {
         var machine = Self.machine()
         #expect(machine.quiesced() == [.close(.goingAway, "server shutting down", then: .waitForPeer)])
-        #expect(machine.closed() == [.cancelTimers, .submit(.disconnect), .releaseLane])
+        #expect(machine.closed() == [.cancelTimers, .submit(.disconnect(wentAway: false)), .releaseLane])
         var half = Self.openMachine()
         #expect(half.inputClosed() == [.closeChannel])
     }
