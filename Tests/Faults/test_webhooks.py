@@ -283,3 +283,35 @@ def test_deliveries_for_an_endpoint_no_longer_configured_are_given_up_at_start_a
         time.sleep(2)  # past a poll: the old endpoint's rows would have been claimed by now
         assert removed.deliveries == [], "an endpoint removed from --webhook-url is sent nothing"
         assert [event["data"]["message"]["text"] for event in kept.events("message.created")] == ["for the new endpoint"]
+
+
+def test_a_receiver_that_hangs_costs_others_typing_nothing(tmp_path, reserve):
+    """A receiver that takes connections and never answers (the kernel accepts them into a backlog nobody
+    reads): each attempt waits out its 2 s timeout, 20 at once. Meanwhile Alice's typing reaches Bob at once:
+    a delivery's wait is the sender's, never the hub's."""
+    held = reserve()
+    held.listen(256)
+    sqlite = str(tmp_path / "typewire.sqlite")
+    with faultkit.running_server("webhooks-hanging", sqlite, extra=webhook_arguments(port_of(held), 2000)) as server, \
+            faultkit.peer(server.socket_url, faultkit.mint_token("alice", "Alice"), "alice") as alice, \
+            faultkit.peer(server.socket_url, faultkit.mint_token("bob", "Bob"), "bob") as bob:
+        alice.subscribe(faultkit.DIRECT)
+        bob.subscribe(faultkit.DIRECT)
+        send_messages(alice, [f"for a receiver that hangs {index}" for index in range(20)])
+        started = time.monotonic()
+        delays = []
+        while time.monotonic() - started < 6:  # past the attempts' 2 s timeout and their retries
+            since = bob.mark()
+            sent = time.monotonic()
+            alice.send({"type": "activity", "conversation": faultkit.DIRECT, "activity": "typing"})
+            # A liveness bound a loaded machine meets; a hub waiting on the receiver would take its 2 s timeout.
+            arrival, _ = bob.wait_for(faultkit.activity_with("alice"), 1, "alice typing", since=since)
+            delays.append(arrival - sent)
+            alice.send({"type": "activity", "conversation": faultkit.DIRECT, "activity": "none"})
+            bob.wait_for(faultkit.activity_without("alice"), 1, "alice's stop", since=since)
+            time.sleep(0.2)
+        delays.sort()
+        faultkit.record("webhook_receiver_hangs", rounds=len(delays), typing_p50_ms=round(delays[len(delays) // 2] * 1000, 1),
+                        typing_max_ms=round(delays[-1] * 1000, 1))
+        assert server.metric("typewire_webhook_delivered_total") == 0, "the receiver answered nothing"
+        assert server.metric("typewire_webhook_retried_total") >= 1, "attempts timed out while Bob was typed to"

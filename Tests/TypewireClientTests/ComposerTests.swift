@@ -26,6 +26,31 @@ struct ComposerTests: ClientTesting {
         }
     }
 
+    /// The sender's throttle end to end: 20 keys a second for 3 s reach the server as a start and a refresh
+    /// every 2 s, not a frame per key (the server's `/metrics` counts what arrived).
+    @Test func typingFastSendsAStartAndARefreshEveryTwoSecondsNotAFramePerKey() async throws {
+        try await TestServer.run(configure: { $0.typing.activityTTL = .seconds(60) }) { server in
+            try await withChats(["alice"], of: server) { _, chats in
+                let composer = await chats[0].composer(configuration: .init(refreshInterval: .seconds(2), idleTimeout: .seconds(60)))
+                let before = try await framesReceived("activity", on: server)
+                let started = ContinuousClock.now
+                var text = ""
+                for _ in 0..<60 {
+                    text += "a"
+                    composer.textDidChange(text)
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                composer.didClear()  // the stop: nothing is sent after it
+                let typed = started.duration(to: .now)
+                // The start, at least the refresh at 2 s, and the stop.
+                try await eventually { try await framesReceived("activity", on: server) >= before + 3 }
+                let sent = try await framesReceived("activity", on: server) - before
+                let mostRefreshes = Int(typed / .seconds(2))
+                #expect(sent <= 2 + mostRefreshes, "\(sent) activity frames for 60 keys in \(typed)")
+            }
+        }
+    }
+
     @Test func refreshesKeepTypingAliveLongerThanTheTTL() async throws {
         // A ttl of 3 s: without the composer's refresh every 300 ms, Bob would lose Alice after 3 s (a refresh
         // may come 2.7 s late on a loaded machine). Alice keeps typing (an idle timeout of a minute) until the
