@@ -97,7 +97,12 @@ let package = Package(
             name: "TypewireClient",
             dependencies: [
                 "TypewireCore",
-                .product(name: "WSClient", package: "swift-websocket"),
+                // Off Apple platforms only: there the socket is URLSession's WebSocket task, and no SwiftNIO stack
+                // is linked for it (`Transport/URLSessionSocketTransport.swift`).
+                .product(
+                    name: "WSClient", package: "swift-websocket",
+                    condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])
+                ),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]

@@ -178,7 +178,7 @@ public actor TypewireClient {
         url: String, configuration: Configuration = .init(), logger: Logger = Logger(label: "typewire.client"),
         token: @escaping @Sendable (TokenRequest) async throws -> String
     ) {
-        self.init(url: url, configuration: configuration, logger: logger, transport: NIOSocketTransport(), token: token)
+        self.init(url: url, configuration: configuration, logger: logger, transport: platformSocketTransport(), token: token)
     }
 
     /// Creates a client whose socket goes over `transport` (tests give one that injects faults).

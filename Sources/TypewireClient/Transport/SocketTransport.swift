@@ -1,10 +1,9 @@
 import Logging
-import WSClient
 
 /// How the client reaches the server: a socket of text frames, whatever network stack carries it. The
-/// client's one view of the network, and the SDK's own type: ``NIOSocketTransport`` is swift-websocket's
-/// client on NIO's POSIX sockets (on Apple platforms, on Network.framework); a transport on
-/// `URLSessionWebSocketTask` can take its place without a change above it. Everything above it (the
+/// client's one view of the network, and the SDK's own type: on Apple platforms URLSession's WebSocket task
+/// (`URLSessionSocketTransport`, the system's stack: no SwiftNIO is linked for it), elsewhere
+/// swift-websocket's client on NIO's POSIX sockets (``NIOSocketTransport``). Everything above it (the
 /// protocol, the reconnects, the machine) is the same for every transport.
 protocol SocketTransport: Sendable {
     /// Opens a socket to `url` and runs `body` on it until `body` returns or the socket closes; throws if
@@ -42,43 +41,16 @@ struct SocketWriter: Sendable {
     let close: @Sendable (_ goingAway: Bool, _ reason: String) async throws -> Void
 }
 
-/// swift-websocket's client: NIO's POSIX sockets, or Network.framework on Apple platforms
-/// (`SocketTransport+Network.swift` opens the connection there).
-struct NIOSocketTransport: SocketTransport {
-    /// The largest frame read from the server.
-    static let maxFrameSize = 1 << 20
-
-    func connect(
-        url: String, pingInterval: Duration, logger: Logger,
-        _ body: @escaping @Sendable (SocketReader, SocketWriter) async throws -> Void
-    ) async throws {
-        var configuration = WebSocketClientConfiguration(maxFrameSize: Self.maxFrameSize)
-        configuration.autoPing = .enabled(timePeriod: pingInterval)
-        try await Self.open(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-            var messages = inbound.messages(maxSize: Self.maxFrameSize).makeAsyncIterator()
-            let reader = SocketReader {
-                while let message = try await messages.next() {
-                    if case .text(let text) = message { return text }
-                }
-                return nil
-            }
-            let writer = SocketWriter(
-                send: { try await outbound.write(.text($0)) },
-                close: { goingAway, reason in try await outbound.close(goingAway ? .goingAway : .normalClosure, reason: reason) }
-            )
-            try await body(reader, writer)
-        }
-    }
+extension SocketTransport {
+    /// The largest frame a transport reads from the server.
+    static var maxFrameSize: Int { 1 << 20 }
 }
 
-#if !canImport(Network)
-    extension NIOSocketTransport {
-        /// Opens the socket on NIO's POSIX sockets and runs `handler` until it closes.
-        static func open(
-            url: String, configuration: WebSocketClientConfiguration, logger: Logger,
-            handler: @escaping WebSocketDataHandler<WebSocketClient.Context>
-        ) async throws {
-            _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger, handler: handler)
-        }
-    }
-#endif
+/// The platform's transport: URLSession's WebSocket task on Apple platforms, swift-websocket on NIO elsewhere.
+func platformSocketTransport() -> any SocketTransport {
+    #if canImport(Network)
+        URLSessionSocketTransport()
+    #else
+        NIOSocketTransport()
+    #endif
+}
