@@ -60,8 +60,9 @@ class ChatPage:
 
     # ---- signing in and opening a conversation ---------------------------------------------------
 
-    def sign_in(self, user):
-        self.driver.get(self.base_url + "/")
+    def sign_in(self, user, query=""):
+        """Loads the demo (with `query`, e.g. `?lang=es`) and picks `user`."""
+        self.driver.get(self.base_url + "/" + query)
         # Liveness bounds: the first page of a run loads beside the fault tests' lane on a loaded 2-core machine
         # (a CI run's first page showed no picker within 10 s, its scripts all loaded).
         self.wait(lambda d: d.find_elements(*testid(f"pick-{user}")), 30, "the user picker shows")
