@@ -4,10 +4,6 @@ import TypewireCore
 import TypewireServer
 import TypewireTesting
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// A socket that goes away (1001: the SDK's app went to the background) keeps its user online for the
 /// presence grace: a quick switch back shows others nothing, a push for a message meanwhile still counts the
 /// user offline, and past the grace they go offline.
@@ -32,7 +28,7 @@ struct PresenceGraceTests {
                 _ = try await bob.next { if case .presence(let p) = $0 { p.user == "alice" && p.online } else { false } }
                 let since = await bob.received.count
                 await alice.goAway()
-                try await eventually { try await connections(on: server) == 1 }  // the server forgot her socket
+                try await eventually { try await server.metric("typewire_connections") == 1 }  // the server forgot her socket
                 bob.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "While you were away")))
                 let created = try await receiver.event("message.created") {
                     ($0.data["message"] as? [String: Any])?["text"] as? String == "While you were away"
@@ -69,12 +65,5 @@ struct PresenceGraceTests {
             _ = try await bob.next { if case .presence(let p) = $0 { p.user == "alice" && !p.online } else { false } }
             #expect(closed.duration(to: .now) < grace, "a normal close is not held")
         }
-    }
-
-    /// The open authenticated sockets, as `/metrics` counts them.
-    private func connections(on server: TestServer) async throws -> Int {
-        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/metrics")!)
-        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("typewire_connections ") }
-        return line.flatMap { Double($0.dropFirst("typewire_connections ".count)) }.map { Int($0) } ?? -1
     }
 }

@@ -15,6 +15,13 @@ extension TestServer {
         return (answer.status, answer.body)
     }
 
+    /// The value of a counter or gauge in `/metrics` (0 if absent), as ``ServerProcess/metric(_:)`` reads a node's.
+    func metric(_ name: String) async throws -> Double {
+        let metrics = try await request("GET", "/metrics", as: nil).body
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
     /// Calls the REST API as a user and returns the status, the body and the headers.
     func requestWithHeaders(
         _ method: String, _ path: String, as user: String, json: String? = nil

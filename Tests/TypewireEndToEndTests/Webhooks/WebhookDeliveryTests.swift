@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import TypewireCore
 import TypewireServer
@@ -12,7 +13,8 @@ struct WebhookDeliveryTests {
 
     /// A server whose webhooks go to the receiver, retried after 20-100 ms.
     private func run(
-        with receiver: WebhookReceiver, concurrency: Int = 32, _ body: @escaping (TestServer) async throws -> Void
+        with receiver: WebhookReceiver, concurrency: Int = 32, giveUpAfter: Duration = .seconds(3_600),
+        _ body: @escaping (TestServer) async throws -> Void
     ) async throws {
         try await receiver.serve { url in
             try await TestServer.run(configure: {
@@ -21,7 +23,7 @@ struct WebhookDeliveryTests {
                 $0.webhooks.endpoints = [url]
                 $0.webhooks.secret = Self.secret
                 $0.webhooks.retry = WebhookRetryPolicy(
-                    firstDelay: .milliseconds(40), maxDelay: .milliseconds(100), giveUpAfter: .seconds(3_600))
+                    firstDelay: .milliseconds(40), maxDelay: .milliseconds(100), giveUpAfter: giveUpAfter)
                 $0.webhooks.pollInterval = .milliseconds(200)
             }) { server in try await body(server) }
         }
@@ -75,6 +77,27 @@ struct WebhookDeliveryTests {
             }
             #expect(
                 metrics.contains("typewire_webhook_retried_total 3"), "\(metrics.split(separator: "\n").filter { $0.contains("webhook") })")
+        }
+    }
+
+    /// A delivery the receiver never takes is given up once it is older than the retry policy allows (24 h
+    /// by default, 1 s here), counted, and never sent again, also once the receiver takes deliveries.
+    @Test func aDeliveryNeverTakenIsGivenUpAfterItsTimeAndNeverSentAgain() async throws {
+        let receiver = WebhookReceiver()
+        let refusing = NIOLockedValueBox(true)
+        receiver.answer { _ in refusing.withLockedValue { $0 } ? 503 : 200 }
+        try await run(with: receiver, giveUpAfter: .seconds(1)) { server in
+            let alice = try await server.socket("alice")
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "never taken")))
+            _ = try await alice.next { if case .ack = $0 { true } else { false } }
+            // Her presence's event and the message's, each given up after its second.
+            try await eventually { try await server.metric("typewire_webhook_failed_total") >= 2 }
+            refusing.withLockedValue { $0 = false }
+            alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m2", text: "taken")))
+            _ = try await receiver.event("message.created") { ($0.data["message"] as? [String: Any])?["text"] as? String == "taken" }
+            let texts = receiver.takenEvents.compactMap { ($0.data["message"] as? [String: Any])?["text"] as? String }
+            #expect(texts == ["taken"], "the given-up delivery was not sent again")
+            #expect(receiver.deliveries.contains { $0.status == 503 }, "it was tried before it was given up")
         }
     }
 
