@@ -1,3 +1,4 @@
+import Foundation
 import TypewireCore
 
 /// Something the client asked for could not be done; `message` says why, for a person.
@@ -58,4 +59,10 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
         message:
             "This server keeps no messages (typing-only mode): send the message through your app's own backend and call Composer.didSend()."
     )
+}
+
+extension TypewireClientError: LocalizedError {
+    /// The explanation, for a person: what `localizedDescription` shows (an alert, a "Not sent" label), not
+    /// "The operation couldn't be completed".
+    public var errorDescription: String? { message }
 }

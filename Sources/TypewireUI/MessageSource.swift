@@ -1,3 +1,4 @@
+import Foundation
 import TypewireCore
 
 /// The app's own store of a conversation's messages, for a Typewire server that keeps none (typing-only
@@ -44,4 +45,9 @@ public enum MessageSourceError: Error, Sendable, Hashable, CustomStringConvertib
             "This message source stores no replies in threads: implement MessageSource.send(_:to:thread:) to store them."
         }
     }
+}
+
+extension MessageSourceError: LocalizedError {
+    /// What `localizedDescription` shows: ``description``.
+    public var errorDescription: String? { description }
 }

@@ -24,3 +24,12 @@ struct UITextTests {
         #expect(TypingLocale.device == TypingLocale.preferred(from: Locale.preferredLanguages))
     }
 }
+
+/// What an app shows for a message source's refusal: its description.
+@Suite("MessageSourceError: what an app shows")
+struct MessageSourceErrorTests {
+    @Test func itDescribesItselfForAPerson() {
+        let error: any Error = MessageSourceError.threadsNotSupported
+        #expect(error.localizedDescription == MessageSourceError.threadsNotSupported.description)
+    }
+}
