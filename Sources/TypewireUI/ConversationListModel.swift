@@ -39,6 +39,11 @@ public final class ConversationListModel {
 
     @ObservationIgnored private let client: TypewireClient?
     @ObservationIgnored private var readUpTo: [String: Int64]
+    /// The ids of each conversation's unread messages, so that a message delivered again (every appear
+    /// re-delivers the recent ones) counts once; at most ``maxUnreadIDs`` per conversation.
+    @ObservationIgnored private var unreadIDs: [String: Set<String>] = [:]
+    /// The most unread messages a row counts (and ids it keeps).
+    public static let maxUnreadIDs = 999
     @ObservationIgnored private var handles: [ConversationHandle] = []
     @ObservationIgnored private var listening: Task<Void, Never>?
 
@@ -95,6 +100,7 @@ public final class ConversationListModel {
     public func markRead(_ conversationID: String) {
         guard let index = rows.firstIndex(where: { $0.id == conversationID }) else { return }
         rows[index].unreadCount = 0
+        unreadIDs[conversationID] = nil
         if let sentAt = rows[index].lastMessage?.sentAt { readUpTo[conversationID] = sentAt }
     }
 
@@ -105,7 +111,12 @@ public final class ConversationListModel {
             return
         }
         if message.sentAt >= rows[index].lastMessage?.sentAt ?? .min { rows[index].lastMessage = message }
-        if message.sender != userID, message.sentAt > readUpTo[message.conversation] ?? .min { rows[index].unreadCount += 1 }
+        if message.sender != userID, message.sentAt > readUpTo[message.conversation] ?? .min,
+            unreadIDs[message.conversation, default: []].count < Self.maxUnreadIDs
+        {
+            unreadIDs[message.conversation, default: []].insert(message.id)
+            rows[index].unreadCount = unreadIDs[message.conversation]!.count
+        }
         rows.sort { ($0.lastMessage?.sentAt ?? .min) > ($1.lastMessage?.sentAt ?? .min) }
     }
 

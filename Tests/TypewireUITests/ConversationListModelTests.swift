@@ -61,6 +61,32 @@ struct ConversationListModelTests {
         }
     }
 
+    /// Every appear re-delivers each conversation's recent messages: counted by id, an unread message counts
+    /// once however often the list comes back (counted by arrival, 20 round trips added them again).
+    @Test func comingBackToTheListTwentyTimesCountsEachUnreadMessageOnce() async throws {
+        try await TestServer.run { server in
+            let clients = ["alice", "bob"].map { user in
+                TypewireClient(url: server.socketURL) { try await server.token(user) }
+            }
+            let connections = clients.map { client in Task { try await client.run() } }
+            defer { connections.forEach { $0.cancel() } }
+            let chat = await clients[0].conversation("direct-alice-bob")
+            for text in ["one", "two"] { _ = try await chat.send(text) }
+            let list = ConversationListModel(client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice")])
+            await list.appear()
+            try await eventually { list.rows.first?.unreadCount == 2 }
+            for _ in 0..<20 {
+                await list.disappear()
+                await list.appear()
+            }
+            _ = try await chat.send("three")  // after the last appear's history on the same socket
+            try await eventually { list.rows.first?.lastMessage?.text == "three" }
+            #expect(list.rows.first?.unreadCount == 3)
+            await list.disappear()
+            await chat.close()
+        }
+    }
+
     @Test func onAColdStartTheUsersOwnMessagesAreNotUnread() async throws {
         try await TestServer.run { server in
             let clients = ["alice", "bob"].map { user in
