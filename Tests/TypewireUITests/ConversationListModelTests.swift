@@ -12,52 +12,43 @@ import TypewireUI
 struct ConversationListModelTests {
     @Test func lastMessageUnreadCountAndPresenceNoTypingAndNothingLeftBehind() async throws {
         try await TestServer.run { server in
-            let clients = ["alice", "bob"].map { user in
-                TypewireClient(url: server.socketURL) { try await server.token(user) }
-            }
-            let connections = clients.map { client in Task { try await client.run() } }
-            defer { connections.forEach { $0.cancel() } }
-            for client in clients {
-                var connected = false
-                for await state in await client.states() where state == .connected {
-                    connected = true
-                    break
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
+                let list = ConversationListModel(
+                    client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice"), (id: "group-six", title: "The six")]
+                )
+                await list.appear()
+                try await eventually { list.rows.first { $0.id == "direct-alice-bob" }?.onlineMembers.contains("alice") == true }
+
+                let group = ConversationModel(client: clients[0], conversationID: "group-six")
+                await group.appear()
+                group.draft = "Plans for"
+                group.draft = "Plans for Friday?"
+                await group.send()
+                try await eventually { list.rows.first?.id == "group-six" }  // the newest conversation first
+                let row = try #require(list.rows.first)
+                #expect(row.lastMessage?.text == "Plans for Friday?" && row.unreadCount == 1)
+                list.markRead("group-six")
+                #expect(list.rows.first?.unreadCount == 0)
+
+                // Bob opens the group beside the list: both follow it; closing the screen keeps the list's.
+                let bobsScreen = ConversationModel(client: clients[1], conversationID: "group-six")
+                await bobsScreen.appear()
+                group.draft = "Or Saturday"
+                await group.send()
+                try await eventually {
+                    bobsScreen.messages.last?.text == "Or Saturday" && list.rows.first?.lastMessage?.text == "Or Saturday"
                 }
-                try #require(connected, "the client's states ended before it connected")
+                #expect(list.rows.first?.unreadCount == 1)
+                await bobsScreen.disappear()
+                group.draft = "Saturday it is"
+                await group.send()
+                try await eventually { list.rows.first?.lastMessage?.text == "Saturday it is" }
+
+                await group.disappear()
+                await list.disappear()
+                let counts = await clients[1].liveCounts
+                #expect(counts == LiveCounts())
             }
-            let list = ConversationListModel(
-                client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice"), (id: "group-six", title: "The six")]
-            )
-            await list.appear()
-            try await eventually { list.rows.first { $0.id == "direct-alice-bob" }?.onlineMembers.contains("alice") == true }
-
-            let group = ConversationModel(client: clients[0], conversationID: "group-six")
-            await group.appear()
-            group.draft = "Plans for"
-            group.draft = "Plans for Friday?"
-            await group.send()
-            try await eventually { list.rows.first?.id == "group-six" }  // the newest conversation first
-            let row = try #require(list.rows.first)
-            #expect(row.lastMessage?.text == "Plans for Friday?" && row.unreadCount == 1)
-            list.markRead("group-six")
-            #expect(list.rows.first?.unreadCount == 0)
-
-            // Bob opens the group beside the list: both follow it; closing the screen keeps the list's.
-            let bobsScreen = ConversationModel(client: clients[1], conversationID: "group-six")
-            await bobsScreen.appear()
-            group.draft = "Or Saturday"
-            await group.send()
-            try await eventually { bobsScreen.messages.last?.text == "Or Saturday" && list.rows.first?.lastMessage?.text == "Or Saturday" }
-            #expect(list.rows.first?.unreadCount == 1)
-            await bobsScreen.disappear()
-            group.draft = "Saturday it is"
-            await group.send()
-            try await eventually { list.rows.first?.lastMessage?.text == "Saturday it is" }
-
-            await group.disappear()
-            await list.disappear()
-            let counts = await clients[1].liveCounts
-            #expect(counts == LiveCounts())
         }
     }
 
@@ -65,33 +56,28 @@ struct ConversationListModelTests {
     /// once however often the list comes back (counted by arrival, 20 round trips added them again).
     @Test func comingBackToTheListTwentyTimesCountsEachUnreadMessageOnce() async throws {
         try await TestServer.run { server in
-            let clients = ["alice", "bob"].map { user in
-                TypewireClient(url: server.socketURL) { try await server.token(user) }
-            }
-            let connections = clients.map { client in Task { try await client.run() } }
-            defer { connections.forEach { $0.cancel() } }
-            let chat = await clients[0].conversation("direct-alice-bob")
-            for text in ["one", "two"] { _ = try await chat.send(text) }
-            let list = ConversationListModel(client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice")])
-            await list.appear()
-            try await eventually { list.rows.first?.unreadCount == 2 }
-            for _ in 0..<20 {
-                await list.disappear()
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
+                let chat = await clients[0].conversation("direct-alice-bob")
+                for text in ["one", "two"] { _ = try await chat.send(text) }
+                let list = ConversationListModel(client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice")])
                 await list.appear()
+                try await eventually { list.rows.first?.unreadCount == 2 }
+                for _ in 0..<20 {
+                    await list.disappear()
+                    await list.appear()
+                }
+                _ = try await chat.send("three")  // after the last appear's history on the same socket
+                try await eventually { list.rows.first?.lastMessage?.text == "three" }
+                #expect(list.rows.first?.unreadCount == 3)
+                await list.disappear()
+                await chat.close()
             }
-            _ = try await chat.send("three")  // after the last appear's history on the same socket
-            try await eventually { list.rows.first?.lastMessage?.text == "three" }
-            #expect(list.rows.first?.unreadCount == 3)
-            await list.disappear()
-            await chat.close()
         }
     }
 
     @Test func onAColdStartTheUsersOwnMessagesAreNotUnread() async throws {
         try await TestServer.run { server in
-            let clients = ["alice", "bob"].map { user in
-                TypewireClient(url: server.socketURL) { try await server.token(user) }
-            }
+            let clients = clients(of: server)
             // Bob's list appears before his client ever connected: who he is is not known yet.
             let list = ConversationListModel(client: clients[1], conversations: [(id: "group-six", title: "The six")])
             await list.appear()
@@ -117,29 +103,34 @@ struct ConversationListModelTests {
 
     @Test func whatTheUserReadIsNotUnreadAndOnlyAnEditOfTheLastMessageChangesTheRow() async throws {
         try await TestServer.run { server in
-            let clients = ["alice", "bob"].map { user in TypewireClient(url: server.socketURL) { try await server.token(user) } }
-            let connections = clients.map { client in Task { try await client.run() } }
-            defer { connections.forEach { $0.cancel() } }
-            let alice = await clients[0].conversation("group-six")
-            for text in ["one", "two", "three"] { _ = try await alice.send(text) }
-            var stored: [ChatMessage] = []  // as the conversation delivers them to Alice too, with the server's times
-            for await message in alice.messages where ["one", "two", "three"].contains(message.text) {
-                stored.append(message)
-                if stored.count == 3 { break }
-            }
-            // Bob read up to "two": the history's "three" is his only unread message.
-            let list = ConversationListModel(
-                client: clients[1], conversations: [(id: "group-six", title: "The six")], readUpTo: ["group-six": stored[1].sentAt])
-            await list.appear()
-            try await eventually { list.rows.first?.lastMessage?.text == "three" }
-            #expect(list.rows.first?.unreadCount == 1)
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
+                let alice = await clients[0].conversation("group-six")
+                for text in ["one", "two", "three"] { _ = try await alice.send(text) }
+                var stored: [ChatMessage] = []  // as the conversation delivers them to Alice too, with the server's times
+                for await message in alice.messages where ["one", "two", "three"].contains(message.text) {
+                    stored.append(message)
+                    if stored.count == 3 { break }
+                }
+                // Bob read up to "two": the history's "three" is his only unread message.
+                let list = ConversationListModel(
+                    client: clients[1], conversations: [(id: "group-six", title: "The six")], readUpTo: ["group-six": stored[1].sentAt])
+                await list.appear()
+                try await eventually { list.rows.first?.lastMessage?.text == "three" }
+                #expect(list.rows.first?.unreadCount == 1)
 
-            _ = try await alice.edit(stored[0].id, text: "one, edited")
-            _ = try await alice.edit(stored[2].id, text: "three, edited")
-            try await eventually { list.rows.first?.lastMessage?.text == "three, edited" }
-            #expect(list.rows.first?.lastMessage?.id == stored[2].id && list.rows.first?.unreadCount == 1, "an edit is not a new message")
-            await alice.close()
-            await list.disappear()
+                _ = try await alice.edit(stored[0].id, text: "one, edited")
+                _ = try await alice.edit(stored[2].id, text: "three, edited")
+                try await eventually { list.rows.first?.lastMessage?.text == "three, edited" }
+                #expect(
+                    list.rows.first?.lastMessage?.id == stored[2].id && list.rows.first?.unreadCount == 1, "an edit is not a new message")
+                await alice.close()
+                await list.disappear()
+            }
         }
+    }
+
+    /// Alice's and Bob's clients, not running yet.
+    private func clients(of server: TestServer) -> [TypewireClient] {
+        ["alice", "bob"].map { user in TypewireClient(url: server.socketURL) { try await server.token(user) } }
     }
 }

@@ -12,28 +12,6 @@ import TypewireUI
 struct ConversationModelTests {
     static let direct = "direct-alice-bob"
 
-    /// Runs connected clients of the users for the body's duration.
-    private func withClients(_ users: [String], of server: TestServer, _ body: ([TypewireClient]) async throws -> Void) async throws {
-        let clients = users.map { user in
-            TypewireClient(
-                url: server.socketURL, configuration: .init(backoff: .init(initial: .milliseconds(50), maximum: .milliseconds(200)))
-            ) {
-                try await server.token(user)
-            }
-        }
-        let connections = clients.map { client in Task { try await client.run() } }
-        defer { connections.forEach { $0.cancel() } }
-        for client in clients {
-            var connected = false
-            for await state in await client.states() where state == .connected {
-                connected = true
-                break
-            }
-            try #require(connected, "the client's states ended before it connected")
-        }
-        try await body(clients)
-    }
-
     /// Alice's and Bob's models of their direct conversation, both on screen, with their clients.
     private func withAliceAndBob(
         _ body: (_ alice: ConversationModel, _ bob: ConversationModel, _ clients: [TypewireClient]) async throws -> Void
@@ -43,7 +21,7 @@ struct ConversationModelTests {
             $0.typing.activityTTL = .seconds(60)
             $0.typing.idleTimeout = .seconds(60)
         }) { server in
-            try await withClients(["alice", "bob"], of: server) { clients in
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
                 let alice = ConversationModel(client: clients[0], conversationID: Self.direct)
                 let bob = ConversationModel(client: clients[1], conversationID: Self.direct)
                 await bob.appear()
@@ -60,7 +38,7 @@ struct ConversationModelTests {
         _ body: (_ alice: ConversationModel, _ reply: BotReply, _ clients: [TypewireClient]) async throws -> Void
     ) async throws {
         try await TestServer.run { server in
-            try await withClients(["alice", "clawd"], of: server) { clients in
+            try await withConnectedClients(["alice", "clawd"], of: server) { clients in
                 let alice = ConversationModel(client: clients[0], conversationID: "bot-clawd")
                 await alice.appear()
                 let chat = await clients[1].conversation("bot-clawd")
@@ -196,7 +174,7 @@ struct ConversationModelTests {
 
     @Test func someoneGoingOfflineLeavesTheOnlineMembers() async throws {
         try await TestServer.run { server in
-            try await withClients(["alice", "bob"], of: server) { clients in
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
                 let bob = ConversationModel(client: clients[1], conversationID: Self.direct)
                 await bob.appear()
                 try await eventually { bob.onlineMembers.contains("alice") }

@@ -11,24 +11,9 @@ import TypewireUI
 @Suite("ConversationModel on a typing-only server", .timeLimit(.minutes(1)))
 @MainActor
 struct TypingOnlyModelTests {
-    private func withClients(_ users: [String], of server: TestServer, _ body: ([TypewireClient]) async throws -> Void) async throws {
-        let clients = users.map { user in TypewireClient(url: server.socketURL) { try await server.token(user) } }
-        let connections = clients.map { client in Task { try await client.run() } }
-        defer { connections.forEach { $0.cancel() } }
-        for client in clients {
-            var connected = false
-            for await state in await client.states() where state == .connected {
-                connected = true
-                break
-            }
-            try #require(connected, "the client's states ended before it connected")
-        }
-        try await body(clients)
-    }
-
     @Test func theBotStreamsWithItsCursorAndItsStoredReplyTakesTheBubblesPlace() async throws {
         try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
-            try await withClients(["alice", "clawd"], of: server) { clients in
+            try await withConnectedClients(["alice", "clawd"], of: server) { clients in
                 let firestore = MemoryMessageSource(sender: "alice")
                 let alice = ConversationModel(client: clients[0], conversationID: "bot-clawd", messageSource: firestore)
                 await alice.appear()
@@ -62,7 +47,7 @@ struct TypingOnlyModelTests {
             $0.typing.activityTTL = .seconds(60)
             $0.typing.idleTimeout = .seconds(60)  // the composer's stop, not its idle timeout
         }) { server in
-            try await withClients(["alice", "bob"], of: server) { clients in
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
                 let firestore = MemoryMessageSource(sender: "alice")
                 let alice = ConversationModel(client: clients[0], conversationID: "direct-alice-bob", messageSource: firestore)
                 let bob = ConversationModel(
