@@ -3,12 +3,12 @@ import NIOConcurrencyHelpers
 
 @testable import TypewireClient
 
-/// The client's own transport (NIO's sockets to a real server) with faults put in at the SDK's seam: the
+/// The client's own transport (the platform's, to a real server) with faults put in at the SDK's seam: the
 /// first `refusals` connects fail before any socket opens, and the first `drops` sockets die (no close
 /// frame, as a network that goes away) when the server's next frame is one `dropsOn` matches, which the
 /// client then never reads.
 final class FaultyTransport: SocketTransport {
-    private let inner = NIOSocketTransport()
+    private let inner = platformSocketTransport()
     private let refusals: Int
     private let drops: Int
     private let dropsOn: @Sendable (String) -> Bool
