@@ -1,11 +1,11 @@
 /// Waits until a condition holds, checking it every 10 ms, for at most `timeout`.
 ///
 /// For state that nothing announces (a socket's count on the server, a closed flag); what arrives as a
-/// frame or an element of a sequence is better awaited directly. The default timeout is a liveness
-/// bound for a loaded 2-core machine, not a measure of speed.
+/// frame or an element of a sequence is better awaited directly. The default timeout is
+/// ``livenessBound``.
 /// - Throws: ``EventuallyTimedOut`` if the condition still does not hold at the deadline.
 public func eventually(
-    within timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+    within timeout: Duration = livenessBound, isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while try await !condition() {

@@ -154,7 +154,7 @@ struct ThreadHandleTests: ClientTesting {
                 return nil
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: livenessBound)
                 return nil
             }
             defer { group.cancelAll() }

@@ -56,9 +56,9 @@ struct TokenRefreshTests: ClientTesting {
             let tokens = NIOLockedValueBox(0)
             let alice = TypewireClient(url: server.socketURL, configuration: Self.quickBackoff) {
                 tokens.withLockedValue { $0 += 1 }
-                // 8 s: a refresh goes out 2 s (a quarter of the life) ahead of the expiry, a liveness bound
-                // for the refresh's round trip on a loaded machine (with 4 s tokens it had 1 s).
-                return try await server.token("alice", lifetime: .seconds(8))
+                // 12 s: a refresh goes out 3 s (a quarter of the life) ahead of the expiry, a liveness bound
+                // for the refresh's round trip on a loaded machine (with 8 s tokens, 2 s fell short once).
+                return try await server.token("alice", lifetime: .seconds(12))
             }
             let states = NIOLockedValueBox<[ConnectionState]>([])
             let observing = Task { for await state in await alice.states() { states.withLockedValue { $0.append(state) } } }
@@ -75,7 +75,7 @@ struct TokenRefreshTests: ClientTesting {
                 let connection = Task { try await alice.run() }
                 defer { connection.cancel() }
                 _ = try await openChat(alice)
-                // The hello's token and two refreshes: about 12 s of 8 s tokens.
+                // The hello's token and two refreshes: about 18 s of 12 s tokens.
                 try await waitUntil(tokens, reaches: 3)
                 try await waitUntil(alice) { $0.socketTokenIsAccepted }
                 let seen = states.withLockedValue { $0 }

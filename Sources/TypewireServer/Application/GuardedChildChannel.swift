@@ -15,6 +15,8 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     let maxHeadBytes: Int
     let headTimeout: TimeAmount
+    /// Whether the server still listens (``RequestHeadGuard`` waits for a connection's registration until not).
+    let listener: ListenerState
     /// Where each loop's guards arm their deadlines.
     let timers: TimerQueues
     let refusals: AddressRefusals
@@ -33,7 +35,9 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
         return channel.eventLoop.makeCompletedFuture {
             let (refusals, pendingHandshakes) = (refusals, pendingHandshakes)
             try channel.pipeline.syncOperations.addHandler(
-                RequestHeadGuard(maxBytes: maxHeadBytes, timeout: headTimeout, timers: timers.queue(for: channel.eventLoop)) { ending in
+                RequestHeadGuard(
+                    maxBytes: maxHeadBytes, timeout: headTimeout, listener: listener, timers: timers.queue(for: channel.eventLoop)
+                ) { ending in
                     pendingHandshakes.ended(peer)
                     if ending == .timedOutPartway { refusals.refused(peer) }
                 })

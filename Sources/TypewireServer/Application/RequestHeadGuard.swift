@@ -9,12 +9,13 @@ import NIOCore
 /// Hummingbird's idle timeout, which are set up only after the first head (the upgrade decision) and so
 /// do not cover it. Neither HummingbirdCore nor NIOHTTP1 has a head deadline of its own.
 ///
-/// It also closes a connection that is not active within ``activationDeadline``. NIO registers an accepted
-/// connection only once the child channel's setup has run and the listener's pipeline has passed it on; a
-/// connection accepted as the listener closes (a client reconnecting during a shutdown) is set up but never
-/// registered, so it is neither read nor closed, and its client would wait for an answer until the head
-/// timeout. Closing it lets the client retry at once. (The gap is NIO's, in its async server bootstrap:
-/// apple/swift-nio#2637; ``TypewireService`` also closes the listener before the sockets, which makes it rare.)
+/// It also closes a connection that never becomes active (registered with its event loop): one accepted as
+/// the listener closes (a client reconnecting during a shutdown) is set up but never registered, so it is
+/// neither read nor closed, and its client would wait for an answer until the head timeout (the gap is NIO's,
+/// in its async server bootstrap: apple/swift-nio#2637; ``TypewireService`` also closes the listener before
+/// the sockets, which makes it rare). A connection not active yet looks every ``activationCheck`` and closes
+/// once ``ListenerState`` says the listener has closed: while it listens, a registration late on a loaded
+/// machine is waited for (closing then would reset a request the client already sent).
 final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -31,6 +32,8 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     let maxBytes: Int
     let timeout: TimeAmount
+    /// Whether the server still listens, for a connection not active yet.
+    private let listener: ListenerState
     /// Told once how the first head ended.
     private let ended: (Ending) -> Void
     private var hasEnded = false
@@ -43,9 +46,12 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     private var activation: TimerQueue.Timer?
     private var refused = false
 
-    init(maxBytes: Int, timeout: TimeAmount, timers: TimerQueue, ended: @escaping (Ending) -> Void = { _ in }) {
+    init(
+        maxBytes: Int, timeout: TimeAmount, listener: ListenerState, timers: TimerQueue, ended: @escaping (Ending) -> Void = { _ in }
+    ) {
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.listener = listener
         self.timers = timers
         self.ended = ended
     }
@@ -55,13 +61,17 @@ final class RequestHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
             self.end(self.seen > 0 ? .timedOutPartway : .closed)
             context.close(promise: nil)
         }
-        if !context.channel.isActive {
-            activation = timers.schedule(in: Self.activationDeadline) { context.close(promise: nil) }
-        }
+        if !context.channel.isActive { checkActivation(context: context) }
     }
 
-    /// How long an accepted connection may take to become active (registered with its event loop).
-    static let activationDeadline = TimeAmount.seconds(1)
+    /// How often a connection not active yet looks whether the listener has closed.
+    static let activationCheck = TimeAmount.seconds(1)
+
+    private func checkActivation(context: ChannelHandlerContext) {
+        activation = timers.schedule(in: Self.activationCheck) {
+            if self.listener.isClosed { context.close(promise: nil) } else { self.checkActivation(context: context) }
+        }
+    }
 
     func channelActive(context: ChannelHandlerContext) {
         cancel(&activation)

@@ -109,6 +109,7 @@ public enum TypewireApplication {
         let allowedOrigins = Set(configuration.http.allowedOrigins)
         let sockets = OpenSockets(gauge: metrics.sockets)
         let acceptErrors = AcceptErrors(metrics: metrics, logger: logger)
+        let listener = ListenerState()
         let application = Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -119,12 +120,13 @@ public enum TypewireApplication {
                         installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(services: services)) }
                     ),
                     maxHeadBytes: configuration.http.maxHeaderBytes, headTimeout: TimeAmount(configuration.http.headerTimeout),
-                    timers: timers, refusals: refusals, pendingHandshakes: pendingHandshakes
+                    listener: listener, timers: timers, refusals: refusals, pendingHandshakes: pendingHandshakes
                 )
             },
             configuration: .init(
                 address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "typewire", backlog: 4_096),
             onServerRunning: { channel in
+                listener.follow(channel)
                 try? await channel.pipeline.addHandler(acceptErrors, position: .first).get()
                 await onServerRunning(channel.localAddress?.port ?? configuration.http.port)
             },

@@ -92,7 +92,7 @@ extension ClientTesting {
 
     /// The first element of a sequence that matches, within a deadline.
     func first<S: AsyncSequence & Sendable>(
-        _ sequence: S, within timeout: Duration = .seconds(10), where matches: @escaping @Sendable (S.Element) -> Bool
+        _ sequence: S, within timeout: Duration = livenessBound, where matches: @escaping @Sendable (S.Element) -> Bool
     ) async throws -> S.Element where S.Element: Sendable {
         try await withThrowingTaskGroup(of: S.Element?.self) { group in
             group.addTask {
@@ -115,7 +115,7 @@ extension ClientTesting {
 
     /// Waits (polling, with a deadline) until a condition on the client holds.
     func waitUntil(
-        _ client: TypewireClient, within timeout: Duration = .seconds(10), _ condition: @Sendable (isolated TypewireClient) -> Bool
+        _ client: TypewireClient, within timeout: Duration = livenessBound, _ condition: @Sendable (isolated TypewireClient) -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         while !(await client.check(condition)) {
@@ -149,7 +149,7 @@ extension ClientTesting {
     /// type (a sender's refreshes, which time the wait without a sleep) and goes away only after `stop`.
     ///
     /// The indicator's sequence has one consumer: it is read here until it shows `.idle`.
-    /// - Throws: If the frames or the clear do not come within liveness bounds (30 s and 10 s).
+    /// - Throws: If the frames or the clear do not come within ``livenessBound``.
     func staysShownUntilStopped<S: AsyncSequence & Sendable>(
         _ typing: S, untilTheServerReceives count: Int, moreFramesOf type: String, on server: TestServer,
         then stop: () async -> Void
@@ -160,13 +160,13 @@ extension ClientTesting {
             return false
         }
         let before = try await framesReceived(type, on: server)
-        try await eventually(within: .seconds(30)) { try await framesReceived(type, on: server) >= before + count }
+        try await eventually { try await framesReceived(type, on: server) >= before + count }
         stopped.set()
         await stop()
         return try await withThrowingTaskGroup(of: Bool?.self) { group in
             group.addTask { try await clearedAfterStop.value }
             group.addTask {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: livenessBound)
                 return nil
             }
             defer { group.cancelAll() }

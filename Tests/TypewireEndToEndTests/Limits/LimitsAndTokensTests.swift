@@ -71,7 +71,7 @@ struct LimitsAndTokensTests {
         // 10 000 probes on one socket run in Tests/Faults against a server process; here, the rule.
         try await TestServer.run(configure: {
             $0.budgets.subscribes.burst = 20
-            $0.budgets.subscribes.rate = 1
+            $0.budgets.subscribes.rate = 0.01  // one more in 100 s: the count does not grow with a loaded machine's time
         }) { server in
             let mallory = try await server.socket("alice")
             let bob = try await server.subscribedSocket("bob", to: "group-six")
@@ -84,7 +84,7 @@ struct LimitsAndTokensTests {
             let codes = answers.compactMap { if case .error(let failure) = $0 { failure.code } else { nil } }
             let unknown = codes.filter { $0 == .unknownConversation }.count
             let limited = codes.filter { $0 == .rateLimited }.count
-            #expect((20...25).contains(unknown), "the burst (and a token a second) reaches the store: \(unknown)")
+            #expect((20...21).contains(unknown), "the burst reaches the store: \(unknown)")
             #expect(unknown + limited == 300, "the rest is refused before it, each with an answer")
         }
     }

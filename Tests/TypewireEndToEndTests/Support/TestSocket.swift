@@ -4,6 +4,7 @@ import Logging
 import NIOWebSocket
 import Testing
 import TypewireCore
+import TypewireTesting
 import WSClient
 
 /// A real WebSocket client for tests: sends frames, collects what the server sends, and waits (with a
@@ -99,7 +100,7 @@ final class TestSocket: Sendable {
     /// With `since` (a ``received`` count taken before an action), only frames that arrived after it.
     @discardableResult
     func next(
-        within timeout: Duration = .seconds(10), since: Int = 0, sourceLocation: SourceLocation = #_sourceLocation,
+        within timeout: Duration = livenessBound, since: Int = 0, sourceLocation: SourceLocation = #_sourceLocation,
         where matches: @escaping @Sendable (ServerFrame) -> Bool
     ) async throws -> ServerFrame {
         let deadline = ContinuousClock.now + timeout
@@ -115,7 +116,7 @@ final class TestSocket: Sendable {
     /// The next `activity` frame of a conversation whose entries satisfy the predicate.
     @discardableResult
     func activity(
-        in conversation: String, within timeout: Duration = .seconds(10), since: Int = 0,
+        in conversation: String, within timeout: Duration = livenessBound, since: Int = 0,
         sourceLocation: SourceLocation = #_sourceLocation, where matches: @escaping @Sendable ([ActivityEntry]) -> Bool
     ) async throws -> ActivityUpdate {
         let frame = try await next(within: timeout, since: since, sourceLocation: sourceLocation) { frame in
@@ -126,7 +127,7 @@ final class TestSocket: Sendable {
     }
 
     /// The next `error` frame (after the first `since` frames received).
-    func error(within timeout: Duration = .seconds(10), since: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws
+    func error(within timeout: Duration = livenessBound, since: Int = 0, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> ServerFrame.Failure
     {
         let frame = try await next(within: timeout, since: since, sourceLocation: sourceLocation) {

@@ -4,6 +4,7 @@ import Logging
 import NIOConcurrencyHelpers
 import Testing
 import TypewireServer
+import TypewireTesting
 
 /// An app's backend for the webhook tests: a real HTTP server on loopback that records every delivery and
 /// answers with the status its script gives (200 unless told otherwise).
@@ -49,7 +50,7 @@ final class WebhookReceiver: Sendable {
 
     /// Waits until a taken event matches.
     func event(
-        _ type: String, within timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+        _ type: String, within timeout: Duration = livenessBound, sourceLocation: SourceLocation = #_sourceLocation,
         where matches: (Delivery) -> Bool = { _ in true }
     ) async throws -> Delivery {
         let deadline = ContinuousClock.now + timeout

@@ -283,7 +283,7 @@ struct TypingOverSocketsTests {
     }
 
     private func waitUntilClosed(
-        _ socket: TestSocket, within timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation
+        _ socket: TestSocket, within timeout: Duration = livenessBound, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

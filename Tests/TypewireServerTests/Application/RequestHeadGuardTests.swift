@@ -7,16 +7,22 @@ import Testing
 @Suite("RequestHeadGuard: a new connection is bounded in time before its first head")
 struct RequestHeadGuardTests {
     /// A connection set up but never registered (accepted as the listener closed) is closed, so its client
-    /// retries at once instead of waiting for the head timeout.
-    @Test func aConnectionThatNeverBecomesActiveIsClosedAfterTheActivationDeadline() throws {
+    /// retries at once instead of waiting for the head timeout; one registered late while the server listens
+    /// (a loaded machine) is waited for: closing it would reset the request its client already sent.
+    @Test func aConnectionNotActiveYetWaitsWhileTheServerListensAndClosesOnceItDoesNot() throws {
         let channel = EmbeddedChannel()
         var closed = false
         channel.closeFuture.assumeIsolated().whenComplete { _ in closed = true }
-        try channel.pipeline.syncOperations.addHandler(headGuard(on: channel))
-        channel.embeddedEventLoop.advanceTime(by: RequestHeadGuard.activationDeadline - .milliseconds(1))
-        #expect(!closed)
-        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
-        #expect(closed, "the never-active connection is still open")
+        let listening = EmbeddedChannel()
+        let listener = ListenerState()
+        listener.follow(listening)
+        try channel.pipeline.syncOperations.addHandler(headGuard(on: channel, listener: listener))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(5))
+        #expect(!closed, "a connection still waiting for its registration was closed while the server listens")
+        try listening.close().wait()
+        listening.embeddedEventLoop.run()  // its close future completes on its loop
+        channel.embeddedEventLoop.advanceTime(by: RequestHeadGuard.activationCheck)
+        #expect(closed, "the never-active connection is still open a check after the listener closed")
     }
 
     @Test func aConnectionThatBecomesActiveWaitsForItsHeadUntilTheHeadTimeout() throws {
@@ -52,7 +58,11 @@ struct RequestHeadGuardTests {
     }
 
     /// A guard of 1 KiB and 10 s, its timers on the channel's loop.
-    private func headGuard(on channel: EmbeddedChannel, ended: @escaping (RequestHeadGuard.Ending) -> Void = { _ in }) -> RequestHeadGuard {
-        RequestHeadGuard(maxBytes: 1_024, timeout: .seconds(10), timers: TimerQueue(eventLoop: channel.eventLoop), ended: ended)
+    private func headGuard(
+        on channel: EmbeddedChannel, listener: ListenerState = ListenerState(),
+        ended: @escaping (RequestHeadGuard.Ending) -> Void = { _ in }
+    ) -> RequestHeadGuard {
+        RequestHeadGuard(
+            maxBytes: 1_024, timeout: .seconds(10), listener: listener, timers: TimerQueue(eventLoop: channel.eventLoop), ended: ended)
     }
 }
