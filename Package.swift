@@ -244,6 +244,13 @@ let package = Package(
             name: "TypewireUITests",
             dependencies: ["TypewireCore", "TypewireClient", "TypewireUI", "TypewireTesting"]
         ),
+        // docs/INTEGRATION.md's Firestore source against a fake of the Firestore calls it makes, compiled as a new
+        // Xcode app target compiles it (isolated to the main actor by default).
+        .testTarget(
+            name: "TypewireFirestoreSampleTests",
+            dependencies: ["TypewireCore", "TypewireClient", "TypewireUI", "TypewireTesting"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
+        ),
         .testTarget(name: "TypewireSimulationTests", dependencies: ["TypewireCore", "TypewireSimulation"]),
         // The NATS client: its decoder (fuzzed) and state machine as values, and the client against nats-server.
         .testTarget(

@@ -12,12 +12,20 @@ extension ConversationModel {
         guard let composer, text.contains(where: { !$0.isWhitespace }) else { return }
         clearDraft()  // before any suspension: a second send of the same draft finds it empty
         if userID == nil, let client { userID = await client.userID }  // a screen opened before the first welcome
-        let key = "pending-\(UUID().uuidString.lowercased())"
-        thread.addPending(key: key, sender: userID ?? "", senderName: nil, text: text, sentAt: Int64(Date().timeIntervalSince1970 * 1_000))
+        let id = UUID().uuidString.lowercased()
+        let key = "pending-\(id)"
+        let sentAt = Int64(Date().timeIntervalSince1970 * 1_000)
+        // With a source the id is made here, before the store sees the message, so its copy (which a
+        // listener hands on before the store commits it) takes this bubble's place.
+        thread.addPending(
+            key: key, messageID: messageSource.map { _ in id }, sender: userID ?? "", senderName: nil, text: text, sentAt: sentAt)
         do {
             if let messageSource {
                 composer.didSend()
-                thread.acknowledge(key: key, messageID: try await messageSource.send(text, to: conversationID, thread: parentMessageID))
+                let message = OutgoingMessage(
+                    id: id, conversation: conversationID, sender: userID ?? "", text: text, thread: parentMessageID)
+                try await messageSource.send(message)
+                thread.acknowledge(key: key)
             } else {
                 thread.acknowledge(key: key, messageID: try await composer.send(text))
             }

@@ -20,6 +20,7 @@ public struct MessageThread: Hashable, Sendable {
         let index =
             items.firstIndex { $0.messageID == message.id }
             ?? streamKey.flatMap { key in items.firstIndex { $0.id == key } }
+            ?? message.clientMessageId.flatMap { sent in items.firstIndex { $0.messageID == sent } }  // a source's own id
         guard let index else {
             // Stored messages in the server's order: one from a history that arrives after a newer live
             // message (a second screen's `subscribed`) goes before it, not under it.
@@ -35,19 +36,29 @@ public struct MessageThread: Hashable, Sendable {
         items[index].text = message.text
         items[index].senderName = message.senderName ?? items[index].senderName
         items[index].editedAt = message.editedAt
-        items[index].isPending = false
         items[index].isStreaming = false
+        // A pending bubble stays pending until its send returns (``acknowledge(key:messageID:)``): a store's
+        // listener hands on a local write long before the server has it.
     }
 
-    /// A message of this device's user, on its way.
-    public mutating func addPending(key: String, sender: String, senderName: String?, text: String, sentAt: Int64) {
-        items.append(MessageItem(id: key, sender: sender, senderName: senderName, text: text, sentAt: sentAt, isPending: true))
+    /// A message of this device's user, on its way; `messageID` if its id is known before it is stored (a
+    /// ``MessageSource``'s ``OutgoingMessage/id``), so that its stored copy takes this bubble's place.
+    public mutating func addPending(key: String, messageID: String? = nil, sender: String, senderName: String?, text: String, sentAt: Int64)
+    {
+        items.append(
+            MessageItem(
+                id: key, messageID: messageID, sender: sender, senderName: senderName, text: text, sentAt: sentAt, isPending: true))
     }
 
-    /// The server stored the pending message `key` as `messageID`. If its copy arrived first, the
-    /// pending bubble goes and the copy stays where it is.
-    public mutating func acknowledge(key: String, messageID: String) {
+    /// The pending message `key` is stored, as `messageID` if the server gave it one then (nil: it had its
+    /// id already). If its copy arrived first as a bubble of its own, the pending bubble goes and the copy
+    /// stays where it is.
+    public mutating func acknowledge(key: String, messageID: String? = nil) {
         guard let index = items.firstIndex(where: { $0.id == key }) else { return }
+        guard let messageID else {
+            items[index].isPending = false
+            return
+        }
         if items.contains(where: { $0.messageID == messageID && $0.id != key }) {
             items.remove(at: index)
         } else {

@@ -54,6 +54,27 @@ struct MessageThreadTests {
         #expect(thread.items.map(\.messageID) == ["7"] && thread.items.allSatisfy { !$0.isPending })
     }
 
+    /// A message source's: the id is made before the write, and a listener hands on the local write at once.
+    @Test func aPendingMessageWithItsIdTakesItsCopyAndStaysPendingUntilItsSendReturns() {
+        var thread = MessageThread()
+        thread.addPending(key: "pending-a", messageID: "a", sender: "alice", senderName: nil, text: "text a", sentAt: 50)
+        thread.receive(message("a", at: 60))  // the local write
+        #expect(thread.items.map(\.id) == ["pending-a"] && thread.items[0].isPending, "one bubble, still on its way")
+        thread.receive(message("a", at: 70))  // the commit
+        thread.acknowledge(key: "pending-a")
+        #expect(thread.items.map(\.id) == ["pending-a"] && !thread.items[0].isPending && thread.items[0].messageID == "a")
+    }
+
+    @Test func aStoreThatMakesItsOwnIdsNamesThePendingMessageByClientMessageId() {
+        var thread = MessageThread()
+        thread.addPending(key: "pending-a", messageID: "a", sender: "alice", senderName: nil, text: "mine", sentAt: 50)
+        thread.receive(
+            ChatMessage(conversation: "c", id: "row-41", sender: "alice", senderName: nil, text: "mine", sentAt: 60, clientMessageId: "a"))
+        thread.acknowledge(key: "pending-a")
+        thread.receive(ChatMessage(conversation: "c", id: "row-41", sender: "alice", senderName: nil, text: "mine, edited", sentAt: 60))
+        #expect(thread.items.map(\.messageID) == ["row-41"] && thread.items[0].text == "mine, edited" && !thread.items[0].isPending)
+    }
+
     @Test func anEditReplacesTheTextInPlace() {
         var thread = MessageThread()
         thread.receive(message("1", at: 100))

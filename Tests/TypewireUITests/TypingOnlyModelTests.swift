@@ -14,7 +14,7 @@ struct TypingOnlyModelTests {
     @Test func theBotStreamsWithItsCursorAndItsStoredReplyTakesTheBubblesPlace() async throws {
         try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
             try await withConnectedClients(["alice", "clawd"], of: server) { clients in
-                let firestore = MemoryMessageSource(sender: "alice")
+                let firestore = MemoryMessageSource()
                 let alice = ConversationModel(client: clients[0], conversationID: "bot-clawd", messageSource: firestore)
                 await alice.appear()
                 let clawd = await clients[1].conversation("bot-clawd")
@@ -48,10 +48,10 @@ struct TypingOnlyModelTests {
             $0.typing.idleTimeout = .seconds(60)  // the composer's stop, not its idle timeout
         }) { server in
             try await withConnectedClients(["alice", "bob"], of: server) { clients in
-                let firestore = MemoryMessageSource(sender: "alice")
+                let firestore = MemoryMessageSource()
                 let alice = ConversationModel(client: clients[0], conversationID: "direct-alice-bob", messageSource: firestore)
                 let bob = ConversationModel(
-                    client: clients[1], conversationID: "direct-alice-bob", messageSource: MemoryMessageSource(sender: "bob"))
+                    client: clients[1], conversationID: "direct-alice-bob", messageSource: MemoryMessageSource())
                 await alice.appear()
                 await bob.appear()
                 alice.draft = "On my way"

@@ -12,12 +12,6 @@ final class MemoryMessageSource: MessageSource {
     }
 
     private let state = NIOLockedValueBox(State())
-    private let sender: String
-
-    /// A store whose `send` writes as `sender`.
-    init(sender: String) {
-        self.sender = sender
-    }
 
     func messages(of conversationID: String) -> AsyncStream<ChatMessage> {
         let (stream, continuation) = AsyncStream.makeStream(of: ChatMessage.self)
@@ -30,15 +24,11 @@ final class MemoryMessageSource: MessageSource {
         return stream
     }
 
-    func send(_ text: String, to conversationID: String) async throws -> String {
-        try await send(text, to: conversationID, thread: nil)
-    }
-
-    func send(_ text: String, to conversationID: String, thread: String?) async throws -> String {
+    func send(_ message: OutgoingMessage) async throws {
         store(
             ChatMessage(
-                conversation: conversationID, id: UUID().uuidString, sender: sender, senderName: nil, text: text, sentAt: now(),
-                thread: thread))
+                conversation: message.conversation, id: message.id, sender: message.sender, senderName: nil, text: message.text,
+                sentAt: now(), thread: message.thread))
     }
 
     /// Stores a message (as the app's backend would, e.g. a bot's finished reply) and hands it to the
