@@ -47,8 +47,10 @@ extension ConversationModel {
         userID = await client.userID
         isOpen = true
         let messages = messageSource?.messages(of: conversationID) ?? handle.messages
+        let connection = await client.states()
         listening = Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await state in connection { await self?.show(state) } }
                 group.addTask { for await state in handle.typing { await self?.show(state) } }
                 group.addTask { for await message in messages { await self?.receive(message) } }
                 group.addTask { for await change in handle.presence { await self?.show(change) } }

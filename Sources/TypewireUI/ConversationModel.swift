@@ -42,6 +42,11 @@ public final class ConversationModel {
     public internal(set) var lastError: (any Error)?
     /// Whether the screen follows the conversation (between ``appear()`` and ``disappear()``).
     public internal(set) var isOpen = false
+    /// The client's connection, followed while the screen is open.
+    public internal(set) var connection: ConnectionState = .connecting
+    /// What the screen says about the connection, if anything ("Connecting…" after a drop, "No
+    /// connection", "Can't connect"): ``ConnectionBanner``.
+    public internal(set) var connectionBanner: ConnectionBanner?
     /// The text being written. Every change tells the composer, which tells the others "is typing"; a
     /// Return typed at its end sends it (``returnKeySends``).
     public var draft: String = "" {
@@ -159,6 +164,11 @@ public final class ConversationModel {
         announce(announcer.stateChanged(state, now: .now))
         bots.typersChanged(state.typers, now: .now)
         step()
+    }
+
+    func show(_ state: ConnectionState) {
+        connection = state
+        connectionBanner = ConnectionBanner.after(state, previous: connectionBanner)
     }
 
     func show(_ change: ServerFrame.Presence) {

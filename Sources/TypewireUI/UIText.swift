@@ -1,6 +1,6 @@
 import Foundation
 
-/// TypewireUI's own words ("Message", "Send", "Not sent"), in the five languages of ``TypingLocale``,
+/// TypewireUI's own words ("Message", "Send", "Not sent", the connection's banner), in the five languages of ``TypingLocale``,
 /// from the package's bundle (`Bundle.module`), not the app's: an app that has no such strings still shows
 /// them in the user's language.
 public enum UIText: String, CaseIterable, Sendable {
@@ -10,6 +10,12 @@ public enum UIText: String, CaseIterable, Sendable {
     case send = "Send"
     /// Under a message the server refused.
     case notSent = "Not sent"
+    /// A conversation's banner while the client gets a dropped connection back (``ConnectionBanner``).
+    case reconnecting = "Connecting…"
+    /// The banner while no network path reaches the server.
+    case offline = "No connection"
+    /// The banner once the client gave up connecting.
+    case cannotConnect = "Can't connect"
 
     /// In the device's language (the bundle picks it among its five), English otherwise.
     public var localized: String {

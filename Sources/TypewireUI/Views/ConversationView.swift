@@ -2,8 +2,8 @@
     import SwiftUI
     import TypewireClient
 
-    /// A conversation screen made of the pieces above: the messages, the thinking or typing indicator, and
-    /// a composer. It shows model properties only; the model follows the screen's and the app's lifecycle.
+    /// A conversation screen made of the pieces above: the connection's banner while it is down, the
+    /// messages, the thinking or typing indicator, and a composer. It shows model properties only; the model follows the screen's and the app's lifecycle.
     /// VoiceOver hears who starts typing (``ConversationModel/announcement``); Return sends, Shift-Return
     /// on a hardware keyboard adds a line.
     ///
@@ -37,6 +37,14 @@
 
         public var body: some View {
             VStack(spacing: 0) {
+                if let banner = model.connectionBanner {
+                    Text(banner.text)
+                        .font(.footnote)
+                        .foregroundStyle(.secondary)
+                        .frame(maxWidth: .infinity)
+                        .padding(.vertical, 4)
+                        .background(.bar)
+                }
                 ScrollView {
                     LazyVStack(spacing: 6) {
                         ForEach(model.messages) { item in
