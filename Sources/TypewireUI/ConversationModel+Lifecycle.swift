@@ -1,22 +1,30 @@
 import TypewireClient
 
 extension ConversationModel {
-    /// The screen shows: subscribe, and follow typing, messages, presence and replies.
-    public func appear() async { await want(\.isOnScreen, true) }
+    /// A screen showing the model appeared: subscribe, and follow typing, messages, presence and replies.
+    /// Each appear counts: a model shown in two windows follows the conversation until both have called
+    /// ``disappear()``.
+    public func appear() async {
+        lifecycle.appearances += 1
+        await converge()
+    }
 
-    /// The screen went away: typing stops, the subscription ends, nothing keeps running. The draft and
-    /// the messages stay for the next ``appear()``.
-    public func disappear() async { await want(\.isOnScreen, false) }
+    /// A screen showing the model went away; once every one has: typing stops, the subscription ends,
+    /// nothing keeps running. The draft and the messages stay for the next ``appear()``.
+    public func disappear() async {
+        lifecycle.appearances = max(0, lifecycle.appearances - 1)
+        await converge()
+    }
 
     /// The app went to the background: as ``disappear()``, until ``enterForeground()``.
-    public func enterBackground() async { await want(\.isInBackground, true) }
+    public func enterBackground() async {
+        lifecycle.isInBackground = true
+        await converge()
+    }
 
     /// The app came back: the screen follows the conversation again if it is still on screen.
-    public func enterForeground() async { await want(\.isInBackground, false) }
-
-    /// Records what one call asks for, then follows it.
-    private func want(_ flag: WritableKeyPath<ScreenLifecycle, Bool>, _ value: Bool) async {
-        lifecycle[keyPath: flag] = value
+    public func enterForeground() async {
+        lifecycle.isInBackground = false
         await converge()
     }
 

@@ -7,10 +7,10 @@ import TypewireCore
 /// while it streams), who is typing, who is online, where a bot's reply stands, and the draft, whose
 /// every change drives a ``Composer``.
 ///
-/// Call ``appear()`` when the screen shows and ``disappear()`` when it goes; ``enterBackground()`` and
-/// ``enterForeground()`` when the app does, in any order and as often as they come: the model follows
-/// the last of them. Nothing here blocks the main actor: the client is an actor of its own, and a
-/// keystroke is a lock and an enqueue.
+/// Call ``appear()`` when a screen showing it shows and ``disappear()`` when it goes (each appear counts:
+/// two windows keep it open until both went); ``enterBackground()`` and ``enterForeground()`` when the
+/// app does, the last of them winning. The calls may come in any order and overlap. Nothing here blocks
+/// the main actor: the client is an actor of its own, and a keystroke is a lock and an enqueue.
 ///
 /// A thread's screen is a model of its own (``init(client:conversationID:parentMessageID:messageSource:)``):
 /// its bubbles are the thread's replies, its indicator says who types in the thread, and its draft sends a

@@ -110,6 +110,22 @@ struct ConversationModelTests {
         }
     }
 
+    /// One model in two windows (two screens showing it): closing one leaves the other following.
+    @Test func aModelShownTwiceFollowsTheConversationUntilBothScreensWentAway() async throws {
+        try await withAliceAndBob { alice, bob, clients in
+            await alice.appear()  // a second window; withAliceAndBob showed the first
+            alice.draft = "On my w"
+            try await eventually { bob.typingText == "Alice is typing…" }
+            await alice.disappear()
+            #expect(alice.isOpen, "the other window still shows the conversation")
+            #expect(await clients[0].liveCounts.conversations == 1)
+            await alice.disappear()
+            #expect(!alice.isOpen)
+            try await eventually { bob.typingText == nil }  // the ttl is a minute: the close's stop did it
+            await alice.appear()  // withAliceAndBob's own disappear follows
+        }
+    }
+
     @Test func goingToTheBackgroundStopsTypingAndComingBackFollowsAgain() async throws {
         try await withAliceAndBob { alice, bob, _ in
             alice.draft = "Let me"

@@ -3,39 +3,79 @@
     import TypewireClient
 
     /// A conversation screen made of the pieces above: the connection's banner while it is down, the
-    /// messages, the thinking or typing indicator, and a composer. It shows model properties only; the model follows the screen's and the app's lifecycle.
-    /// VoiceOver hears who starts typing (``ConversationModel/announcement``); Return sends, Shift-Return
-    /// on a hardware keyboard adds a line.
+    /// messages, the thinking or typing indicator, and a composer. It shows model properties only; the model
+    /// follows the screen's and the app's lifecycle. VoiceOver hears who starts typing
+    /// (``ConversationModel/announcement``); Return sends, Shift-Return on a hardware keyboard adds a line.
     ///
-    /// Compiled on Apple platforms only (SwiftUI); everything it shows is a property of the model, tested
-    /// on Linux.
+    /// Compiled on Apple platforms only (SwiftUI, iOS 17 / macOS 14 API); everything it shows is a property
+    /// of the model, tested on Linux.
     public struct ConversationView: View {
-        @State private var model: ConversationModel
+        private let content: Content
         /// The current user's id, to put their bubbles on the trailing side.
         let userID: String?
-        @Environment(\.scenePhase) private var scenePhase
 
-        /// A screen for a model the app owns (and keeps for as long as the screen lives).
+        private enum Content {
+            /// The app's model: the view shows whichever it is given.
+            case given(ConversationModel)
+            /// The view's own: one per conversation and thread, made anew when they change.
+            case owned(key: ModelKey, make: @MainActor () -> ConversationModel)
+        }
+
+        private struct ModelKey: Hashable {
+            let conversationID: String
+            let parentMessageID: String?
+        }
+
+        /// A screen for a model the app owns (and keeps for as long as the screen lives); a new model given
+        /// on an update is shown from then on.
         public init(model: ConversationModel, userID: String?) {
-            _model = State(initialValue: model)
+            content = .given(model)
             self.userID = userID
         }
 
-        /// A screen that owns its model: one per conversation id, kept across the parent's updates (give
-        /// the view `.id(conversationID)` where the conversation can change). `parentMessageID`: the
-        /// message whose thread it shows (nil: the main timeline). `messageSource`: the app's own
-        /// messages, for a typing-only server.
+        /// A screen that owns its model: one per conversation (and thread), kept across the parent's updates
+        /// and made anew when `conversationID` or `parentMessageID` changes (a split view's detail needs no
+        /// `.id`). `parentMessageID`: the message whose thread it shows (nil: the main timeline).
+        /// `messageSource`: the app's own messages, for a typing-only server.
         public init(
             client: TypewireClient, conversationID: String, parentMessageID: String? = nil, userID: String?,
             messageSource: (any MessageSource)? = nil
         ) {
-            _model = State(
-                initialValue: ConversationModel(
-                    client: client, conversationID: conversationID, parentMessageID: parentMessageID, messageSource: messageSource))
+            content = .owned(key: ModelKey(conversationID: conversationID, parentMessageID: parentMessageID)) {
+                ConversationModel(
+                    client: client, conversationID: conversationID, parentMessageID: parentMessageID, messageSource: messageSource)
+            }
             self.userID = userID
         }
 
         public var body: some View {
+            switch content {
+            case .given(let model): ConversationScreen(model: model, userID: userID).id(ObjectIdentifier(model))
+            case .owned(let key, let make): OwnedConversationScreen(make: make, userID: userID).id(key)
+            }
+        }
+    }
+
+    /// The screen of a model it owns: made once per identity (the owning view's `.id` gives a new one).
+    private struct OwnedConversationScreen: View {
+        @State private var model: ConversationModel
+        let userID: String?
+
+        init(make: @MainActor () -> ConversationModel, userID: String?) {
+            _model = State(initialValue: make())
+            self.userID = userID
+        }
+
+        var body: some View { ConversationScreen(model: model, userID: userID) }
+    }
+
+    /// The screen of one model.
+    private struct ConversationScreen: View {
+        let model: ConversationModel
+        let userID: String?
+        @Environment(\.scenePhase) private var scenePhase
+
+        var body: some View {
             VStack(spacing: 0) {
                 if let banner = model.connectionBanner {
                     Text(banner.text)
