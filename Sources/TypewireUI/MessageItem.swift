@@ -41,3 +41,16 @@ public struct MessageItem: Identifiable, Hashable, Sendable {
         self.editedAt = editedAt
     }
 }
+
+extension MessageItem {
+    /// What VoiceOver reads for the bubble: who wrote it, the text, and its state, in the device's language
+    /// (or `language`): "Alice, On my way", "You, On my way, Sending", "You, Too long, Not sent", "Bob,
+    /// Fine, Edited".
+    public func accessibilityLabel(isMine: Bool, language: String? = nil) -> String {
+        var parts = [isMine ? UIText.you.localized(in: language) : senderName ?? sender, text]
+        if isPending { parts.append(UIText.sending.localized(in: language)) }
+        if isFailed { parts.append(UIText.notSent.localized(in: language)) }
+        if editedAt != nil { parts.append(UIText.edited.localized(in: language)) }
+        return parts.joined(separator: ", ")
+    }
+}

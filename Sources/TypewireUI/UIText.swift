@@ -16,14 +16,21 @@ public enum UIText: String, CaseIterable, Sendable {
     case offline = "No connection"
     /// The banner once the client gave up connecting.
     case cannotConnect = "Can't connect"
+    /// VoiceOver's name for the user's own bubbles (``MessageItem/accessibilityLabel(isMine:language:)``).
+    case you = "You"
+    /// VoiceOver's word for a bubble on its way.
+    case sending = "Sending"
+    /// VoiceOver's word for an edited message.
+    case edited = "Edited"
 
     /// In the device's language (the bundle picks it among its five), English otherwise.
     public var localized: String {
         Bundle.module.localizedString(forKey: rawValue, value: rawValue, table: nil)
     }
 
-    /// In one language (`"de"`, …); English for a language the bundle does not have.
-    public func localized(in language: String) -> String {
+    /// In one language (`"de"`, …); English for a language the bundle does not have; nil: ``localized``.
+    public func localized(in language: String?) -> String {
+        guard let language else { return localized }
         guard let path = Bundle.module.path(forResource: language, ofType: "lproj"), let bundle = Bundle(path: path) else {
             return rawValue
         }

@@ -19,6 +19,18 @@ struct UITextTests {
         #expect(UIText.send.localized(in: "nl") == "Send", "a language the bundle lacks: English")
     }
 
+    @Test func aBubbleReadsWhoWroteItItsTextAndItsState() {
+        let bobs = MessageItem(id: "m1", messageID: "1", sender: "bob", senderName: "Bob", text: "Fine", editedAt: 5)
+        #expect(bobs.accessibilityLabel(isMine: false, language: "en") == "Bob, Fine, Edited")
+        let nameless = MessageItem(id: "m2", sender: "carol", text: "Hi")
+        #expect(nameless.accessibilityLabel(isMine: false, language: "en") == "carol, Hi")
+        let mine = MessageItem(id: "pending-1", sender: "alice", text: "On my way", isPending: true)
+        #expect(mine.accessibilityLabel(isMine: true, language: "en") == "You, On my way, Sending")
+        #expect(mine.accessibilityLabel(isMine: true, language: "de") == "Du, On my way, Wird gesendet")
+        let refused = MessageItem(id: "pending-2", sender: "alice", text: "Too long", isFailed: true)
+        #expect(refused.accessibilityLabel(isMine: true, language: "ja") == "あなた, Too long, 未送信")
+    }
+
     @Test func theClientSpeaksTheDevicesLanguageByDefault() {
         #expect(TypewireClient.Configuration().text.locale == TypingLocale.device)
         #expect(TypingLocale.device == TypingLocale.preferred(from: Locale.preferredLanguages))

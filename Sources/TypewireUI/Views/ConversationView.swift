@@ -119,7 +119,11 @@
                 .padding()
             }
             .onChange(of: model.announcement) { _, announcement in
-                if let announcement { AccessibilityNotification.Announcement(announcement.text).post() }
+                guard let announcement else { return }
+                // Queued behind what VoiceOver is reading, not interrupting it (iOS 17 / macOS 14).
+                var spoken = AttributedString(announcement.text)
+                spoken.accessibilitySpeechAnnouncementPriority = .low
+                AccessibilityNotification.Announcement(spoken).post()
             }
             .task { await model.appear() }
             .onDisappear { Task { await model.disappear() } }

@@ -3,8 +3,9 @@
 
     /// A message bubble; a bot's reply that is still streaming ends in a blinking cursor after its last
     /// word (``TypingCursor``), a message on its way is faded, and one the server refused says so.
+    /// VoiceOver reads who wrote it, its text and its state (``MessageItem/accessibilityLabel(isMine:language:)``).
     ///
-    /// Compiled on Apple platforms only (SwiftUI).
+    /// Compiled on Apple platforms only (SwiftUI, iOS 17 / macOS 14 API).
     public struct StreamingMessageBubble: View {
         let item: MessageItem
         let isMine: Bool
@@ -28,7 +29,8 @@
                 }
             }
             .frame(maxWidth: .infinity, alignment: isMine ? .trailing : .leading)
-            .accessibilityElement(children: .combine)
+            .accessibilityElement(children: .ignore)
+            .accessibilityLabel(item.accessibilityLabel(isMine: isMine))
         }
     }
 #endif
