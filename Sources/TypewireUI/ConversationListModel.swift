@@ -46,6 +46,10 @@ public final class ConversationListModel {
     public static let maxUnreadIDs = 999
     @ObservationIgnored private var handles: [ConversationHandle] = []
     @ObservationIgnored private var listening: Task<Void, Never>?
+    /// What the calls so far ask for (each appear counts, as a ``ConversationModel``'s do).
+    @ObservationIgnored private var lifecycle = ScreenLifecycle()
+    /// Where opening and closing run, one after another.
+    @ObservationIgnored private let lane = ChangeLane()
 
     /// A list of the app's conversations.
     /// - Parameters:
@@ -65,11 +69,37 @@ public final class ConversationListModel {
         rows = previewRows
     }
 
-    /// The list shows: follow every conversation's messages and presence.
+    /// A list released while open ends what it started: its listening and its handles (each ends its
+    /// subscription unless another handle follows the conversation).
+    deinit {
+        listening?.cancel()
+        for handle in handles { Task { await handle.close() } }
+    }
+
+    /// The list shows: follow every conversation's messages and presence. Each appear counts: a list shown
+    /// twice follows until both called ``disappear()``. The calls may overlap; opening and closing never do.
     public func appear() async {
-        guard let client, !isOpen else { return }
-        isOpen = true
+        lifecycle.appearances += 1
+        await lane.run { [weak self] in await self?.follow() }
+    }
+
+    /// The list went away; once every appear has its disappear, every subscription it holds ends (a
+    /// conversation on screen keeps its own).
+    public func disappear() async {
+        lifecycle.appearances = max(0, lifecycle.appearances - 1)
+        await lane.run { [weak self] in await self?.follow() }
+    }
+
+    /// Opens or closes until the list is as the calls ask (they may change while it waits).
+    private func follow() async {
+        while let client, lifecycle.wantsOpen != isOpen {
+            if lifecycle.wantsOpen { await open(client) } else { await close() }
+        }
+    }
+
+    private func open(_ client: TypewireClient) async {
         for row in rows { handles.append(await client.conversation(row.id)) }
+        isOpen = true
         let handles = handles
         listening = Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
@@ -85,14 +115,13 @@ public final class ConversationListModel {
         }
     }
 
-    /// The list went away: every subscription it holds ends (a conversation on screen keeps its own).
-    public func disappear() async {
-        guard isOpen else { return }
+    private func close() async {
         isOpen = false
         listening?.cancel()
         listening = nil
-        for handle in handles { await handle.close() }
+        let closing = handles
         handles = []
+        for handle in closing { await handle.close() }
         for index in rows.indices { rows[index].onlineMembers = [] }
     }
 

@@ -28,17 +28,9 @@ extension ConversationModel {
         await converge()
     }
 
-    /// Brings what is open in line with what the calls so far ask for, after every change already under
-    /// way: opening and closing never overlap, and a call returns once the model follows it (or a later
-    /// call). A caller's cancellation does not stop it halfway.
+    /// Brings what is open in line with what the calls so far ask for, on the model's ``ChangeLane``.
     private func converge() async {
-        let previous = converging
-        let change = Task { [weak self] in
-            await previous?.value
-            await self?.follow()
-        }
-        converging = change
-        await change.value
+        await lane.run { [weak self] in await self?.follow() }
     }
 
     /// Opens or closes until the model is as the last calls ask (they may change while it waits).

@@ -74,8 +74,8 @@ public final class ConversationModel {
     @ObservationIgnored var announcementTimer: Task<Void, Never>?
     /// What the calls so far ask for (on screen, in the background).
     @ObservationIgnored var lifecycle = ScreenLifecycle()
-    /// The last of the lifecycle's changes, each waiting for the one before (one ordered lane).
-    @ObservationIgnored var converging: Task<Void, Never>?
+    /// Where the lifecycle's changes run, one after another.
+    @ObservationIgnored let lane = ChangeLane()
 
     /// A model of one conversation of a client (which runs elsewhere: `Task { try await client.run() }`).
     /// - Parameters:

@@ -75,6 +75,45 @@ struct ConversationListModelTests {
         }
     }
 
+    /// SwiftUI starts each lifecycle call in a task of its own: 100 appear and disappear pairs that overlap
+    /// end with the list closed and nothing held, and what it then counts is exact.
+    @Test func aHundredOverlappingRoundTripsLeaveNoSubscriptionAndExactCounts() async throws {
+        try await TestServer.run { server in
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
+                let chat = await clients[0].conversation("group-six")
+                for text in ["one", "two"] { _ = try await chat.send(text) }
+                let list = ConversationListModel(
+                    client: clients[1], conversations: [(id: "group-six", title: "The six"), (id: "direct-alice-bob", title: "Alice")])
+                var calls: [Task<Void, Never>] = []
+                for _ in 0..<100 {
+                    calls.append(Task { await list.appear() })
+                    calls.append(Task { await list.disappear() })
+                }
+                for call in calls { await call.value }
+                #expect(!list.isOpen)
+                #expect(await clients[1].liveCounts == LiveCounts(), "the list left subscriptions open")
+                await list.appear()
+                try await eventually { list.rows.first?.lastMessage?.text == "two" }
+                _ = try await chat.send("three")
+                try await eventually { list.rows.first?.lastMessage?.text == "three" }
+                #expect(list.rows.first?.unreadCount == 3, "each message once, however often it was delivered")
+                await list.disappear()
+                #expect(await clients[1].liveCounts == LiveCounts())
+                await chat.close()
+            }
+        }
+    }
+
+    @Test func aListReleasedWhileOpenEndsItsSubscriptions() async throws {
+        let client = TypewireClient(url: "ws://127.0.0.1:9/v1/socket") { "never asked" }
+        var list: ConversationListModel? = ConversationListModel(
+            client: client, conversations: [(id: "group-six", title: "The six"), (id: "direct-alice-bob", title: "Alice")])
+        await list?.appear()
+        #expect(await client.liveCounts.conversations == 2)
+        list = nil
+        try await eventually { await client.liveCounts == LiveCounts() }
+    }
+
     @Test func onAColdStartTheUsersOwnMessagesAreNotUnread() async throws {
         try await TestServer.run { server in
             let clients = clients(of: server)
