@@ -48,13 +48,13 @@ extension ConversationModel {
         allowsNewline = true
     }
 
-    /// A change of the draft: a Return typed at its end sends it (unless a newline was asked for); any
-    /// other change is a keystroke for the composer.
+    /// A change of the draft: a Return typed at its end on a hardware keyboard sends it (unless a newline
+    /// was asked for); any other change is a keystroke for the composer.
     func draftChanged(from oldValue: String) {
         guard draft != oldValue, !isClearingDraft else { return }
         defer { allowsNewline = false }
         // One newline appended: checked without a copy of the draft (this runs on every keystroke).
-        if returnKeySends, !allowsNewline, draft.utf8.last == 0x0A, draft.utf8.count == oldValue.utf8.count + 1,
+        if returnKeySends, hasHardwareKeyboard, !allowsNewline, draft.utf8.last == 0x0A, draft.utf8.count == oldValue.utf8.count + 1,
             draft.utf8.starts(with: oldValue.utf8)
         {
             isClearingDraft = true

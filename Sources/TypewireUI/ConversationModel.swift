@@ -48,13 +48,27 @@ public final class ConversationModel {
     /// connection", "Can't connect"): ``ConnectionBanner``.
     public internal(set) var connectionBanner: ConnectionBanner?
     /// The text being written. Every change tells the composer, which tells the others "is typing"; a
-    /// Return typed at its end sends it (``returnKeySends``).
+    /// Return typed at its end on a hardware keyboard sends it (``returnKeySends``, ``hasHardwareKeyboard``).
     public var draft: String = "" {
         didSet { draftChanged(from: oldValue) }
     }
-    /// Whether Return at the end of the draft sends it, as in Messages (default true); a newline the
-    /// user asks for (``allowNewline()``, on Shift-Return) stays. False: Return is a newline.
+    /// Whether Return at the end of the draft sends it from a hardware keyboard, as in Messages (default
+    /// true); a newline the user asks for (``allowNewline()``, on Shift-Return) stays. False: Return is
+    /// always a newline.
     public var returnKeySends = true
+    /// Whether the user types on a hardware keyboard. On a software keyboard (or with VoiceOver's), Return
+    /// is a newline and the send button sends, as in Messages on iPhone. ``ConversationView`` keeps it up to
+    /// date on iOS; default false on iOS and visionOS, true elsewhere (a Mac's keyboard).
+    public var hasHardwareKeyboard = ConversationModel.typesOnAHardwareKeyboardByDefault
+
+    /// Where a software keyboard is the one to expect until told otherwise.
+    nonisolated static var typesOnAHardwareKeyboardByDefault: Bool {
+        #if os(iOS) || os(visionOS)
+            false
+        #else
+            true
+        #endif
+    }
     /// What VoiceOver should say now: someone started typing, a bot began thinking (``TypingAnnouncer``:
     /// not at every refresh, at most once every 5 s). The view posts each new one.
     public internal(set) var announcement: Announcement?

@@ -175,6 +175,23 @@ struct ConversationModelTests {
         }
     }
 
+    /// As Messages on iPhone: on the software keyboard Return is a newline and the button sends.
+    @Test func onASoftwareKeyboardReturnIsANewlineAndTheButtonSends() async throws {
+        try await withAliceAndBob { alice, bob, _ in
+            alice.hasHardwareKeyboard = false
+            alice.draft = "Line one"
+            alice.draft = "Line one\n"  // Return
+            #expect(alice.draft == "Line one\n" && alice.messages.isEmpty)
+            alice.draft = "Line one\nline two"
+            await alice.send()  // the send button
+            try await eventually { bob.messages.last?.text == "Line one\nline two" }
+            alice.hasHardwareKeyboard = true  // a keyboard connected
+            alice.draft = "From the keyboard"
+            alice.draft = "From the keyboard\n"
+            try await eventually { alice.draft.isEmpty && alice.messages.last?.text == "From the keyboard" }
+        }
+    }
+
     @Test func aRefusedSendIsMarkedFailedWithItsErrorAndAWhitespaceDraftIsNotSent() async throws {
         try await withAliceAndBob { alice, _, _ in
             alice.draft = "   \n "

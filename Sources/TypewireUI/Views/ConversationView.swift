@@ -1,11 +1,16 @@
 #if canImport(SwiftUI)
     import SwiftUI
     import TypewireClient
+    #if os(iOS)
+        import Combine
+        import GameController
+    #endif
 
     /// A conversation screen made of the pieces above: the connection's banner while it is down, the
     /// messages, the thinking or typing indicator, and a composer. It shows model properties only; the model
     /// follows the screen's and the app's lifecycle. VoiceOver hears who starts typing
-    /// (``ConversationModel/announcement``); Return sends, Shift-Return on a hardware keyboard adds a line.
+    /// (``ConversationModel/announcement``); on a hardware keyboard Return sends and Shift-Return adds a
+    /// line, on the software keyboard Return adds a line and the button sends.
     ///
     /// Compiled on Apple platforms only (SwiftUI, iOS 17 / macOS 14 API); everything it shows is a property
     /// of the model, tested on Linux.
@@ -127,6 +132,14 @@
             }
             .task { await model.appear() }
             .onDisappear { Task { await model.disappear() } }
+            #if os(iOS)
+                // Return sends from a hardware keyboard only; on the software one it is a newline (iOS 14 API).
+                .onAppear { model.hasHardwareKeyboard = GCKeyboard.coalesced != nil }
+                .onReceive(NotificationCenter.default.publisher(for: .GCKeyboardDidConnect)) { _ in model.hasHardwareKeyboard = true }
+                .onReceive(NotificationCenter.default.publisher(for: .GCKeyboardDidDisconnect)) { _ in
+                    model.hasHardwareKeyboard = GCKeyboard.coalesced != nil
+                }
+            #endif
             .onChange(of: scenePhase) { _, phase in
                 Task {
                     if phase == .background { await model.enterBackground() }
