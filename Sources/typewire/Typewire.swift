@@ -1,4 +1,5 @@
 import ArgumentParser
+import TypewireCore
 import TypewireServer
 
 /// The `typewire` command: the server, its tools, a client and the simulator.
@@ -7,6 +8,7 @@ struct Typewire: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "typewire",
         abstract: "Real-time typing indicators and presence for chat apps.",
+        version: TypewireVersion.current,
         subcommands: [Serve.self, Token.self, Client.self, Simulate.self, Bench.self, Relay.self]
     )
 

@@ -65,11 +65,14 @@ public enum ServerFrame: Hashable, Sendable {
         /// a longer message itself rather than send a frame the server must answer with `too_large`, or
         /// past four times this, close the socket for.
         public var maxFrameSize: Int64?
+        /// The server's release (``TypewireVersion/current`` on the server), for a client's diagnostics
+        /// (absent: not said).
+        public var serverVersion: String?
 
         /// Creates the configuration.
         public init(
             activityTTL: Int64, refreshInterval: Int64, idleTimeout: Int64, storesMessages: Bool = true, pingInterval: Int64? = nil,
-            maxMessageLength: Int64? = nil, maxFrameSize: Int64? = nil
+            maxMessageLength: Int64? = nil, maxFrameSize: Int64? = nil, serverVersion: String? = nil
         ) {
             self.activityTTL = activityTTL
             self.refreshInterval = refreshInterval
@@ -78,6 +81,7 @@ public enum ServerFrame: Hashable, Sendable {
             self.pingInterval = pingInterval
             self.maxMessageLength = maxMessageLength
             self.maxFrameSize = maxFrameSize
+            self.serverVersion = serverVersion
         }
 
         /// The shortest and longest interval a client takes from a server, in milliseconds: a `refreshInterval`
@@ -103,6 +107,7 @@ public enum ServerFrame: Hashable, Sendable {
             pingInterval = try container.decodeIfPresent(Int64.self, forKey: .pingInterval)
             maxMessageLength = try container.decodeIfPresent(Int64.self, forKey: .maxMessageLength)
             maxFrameSize = try container.decodeIfPresent(Int64.self, forKey: .maxFrameSize)
+            serverVersion = try container.decodeIfPresent(String.self, forKey: .serverVersion)
         }
     }
 

@@ -30,6 +30,7 @@ enum ServerFrameWriter {
             json.field("pingInterval", config.pingInterval)
             json.field("maxMessageLength", config.maxMessageLength)
             json.field("maxFrameSize", config.maxFrameSize)
+            json.field("serverVersion", config.serverVersion)
             json.raw("}")
         case .subscribed(let subscribed):
             json.field("conversation", subscribed.conversation)

@@ -70,7 +70,12 @@ public enum TypewireApplication {
         )
 
         let router = Router(context: BasicRequestContext.self)
-        router.get("/healthz") { _, _ in "ok" }
+        router.get("/healthz") { _, _ in
+            // The release in a header: the body stays `ok` for probes that compare it.
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .init("Typewire-Version")!: TypewireVersion.current],
+                body: .init(byteBuffer: .init(string: "ok")))
+        }
         let metricsKey = try configuration.http.metricsKey.map { try APIKey($0, name: "--metrics-key") }
         router.get("/metrics") { request, _ in
             if let metricsKey, !metricsKey.authorizes(request.headers[.authorization]) {

@@ -176,7 +176,8 @@ public final class Hub: Sendable {
                     refreshInterval: configuration.typing.refreshInterval.wholeMilliseconds,
                     idleTimeout: configuration.typing.idleTimeout.wholeMilliseconds, storesMessages: configuration.storage.storesMessages,
                     pingInterval: configuration.sockets.pingInterval.wholeMilliseconds,
-                    maxMessageLength: Int64(configuration.messages.maxLength), maxFrameSize: Int64(configuration.sockets.maxFrameSize)
+                    maxMessageLength: Int64(configuration.messages.maxLength), maxFrameSize: Int64(configuration.sockets.maxFrameSize),
+                    serverVersion: TypewireVersion.current
                 )
             ))
         outbox.enqueue(Self.encode(welcome))

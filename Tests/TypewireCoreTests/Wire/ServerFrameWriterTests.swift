@@ -27,7 +27,7 @@ struct ServerFrameWriterTests {
                         config: .init(
                             activityTTL: 6_000, refreshInterval: 2_000, idleTimeout: 5_000, storesMessages: present,
                             pingInterval: present ? 30_000 : nil, maxMessageLength: present ? 4_000 : nil,
-                            maxFrameSize: present ? nil : 65_536)
+                            maxFrameSize: present ? nil : 65_536, serverVersion: present ? text : nil)
                     )),
                 .subscribed(
                     .init(

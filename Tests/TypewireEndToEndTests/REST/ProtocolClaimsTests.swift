@@ -20,6 +20,30 @@ struct ProtocolClaimsTests {
         }
     }
 
+    /// The release, in one place: `typewire --version`, `/healthz` and `welcome` say the same.
+    @Test func theVersionIsTheSameOnTheCommandLineOnHealthzAndInWelcome() async throws {
+        try await TestServer.run { server in
+            let alice = try await server.socket("alice")
+            let welcome = try #require(await alice.received.first.map { try FrameCodec.decodeServerFrame(Data($0.utf8)) })
+            guard case .welcome(let frame) = welcome else {
+                Issue.record("the first frame is \(welcome)")
+                return
+            }
+            #expect(frame.config.serverVersion == TypewireVersion.current)
+            let health = try await server.requestWithHeaders("GET", "/healthz", as: "alice")
+            #expect(health.body == "ok" && health.headers["Typewire-Version"] as? String == TypewireVersion.current)
+        }
+        let command = Process()
+        command.executableURL = ServerProcess.executable
+        command.arguments = ["--version"]
+        let output = Pipe()
+        command.standardOutput = output
+        try command.run()
+        command.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines) == TypewireVersion.current)
+    }
+
     @Test func aPathThatIsNotPercentEncodingIsAnswered400() async throws {
         try await TestServer.run { server in
             // Percent-encoding of bytes that are not UTF-8 (Foundation's URL would re-encode a malformed "%ZZ").
