@@ -219,13 +219,13 @@ public final class Hub: Sendable {
         forgotten.outbox.finish()
         metrics.connections.decrement()
         let user = forgotten.user
-        switch userSockets.withLockedValue({ $0.stopServing(of: user, wentAway: holds) }) {
-        case .stays: return true
-        case .offline:
-            streams.withLockedValue { $0.forget(bot: user) }
-            await tellOthersOffline(user)
+        let departure = userSockets.withLockedValue { $0.stopServing(of: user, wentAway: holds) }
+        if case .stays = departure { return true }
+        streams.withLockedValue { $0.forget(bot: user) }  // their last socket: a bot's replies end with it
+        switch departure {
+        case .stays: break
+        case .offline: await tellOthersOffline(user)
         case .held(let hold):
-            streams.withLockedValue { $0.forget(bot: user) }
             let grace = configuration.sockets.presenceGrace
             Task {
                 try? await Task.sleep(for: grace)
