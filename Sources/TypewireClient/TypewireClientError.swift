@@ -44,7 +44,7 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
     }
 
     /// The conversation was closed (or the user removed from it) before the request was done.
-    static func closed(_ conversation: String) -> TypewireClientError {
+    package static func closed(_ conversation: String) -> TypewireClientError {
         TypewireClientError(reason: .closed, message: "The conversation \(conversation) was closed before the request was done.")
     }
 

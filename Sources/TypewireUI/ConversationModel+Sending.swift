@@ -35,6 +35,32 @@ extension ConversationModel {
         }
     }
 
+    /// Sends a message that failed (a "Not sent" bubble, ``MessageItem/isFailed``) again: it shows as pending
+    /// in its place, and as failed again, with ``lastError``, if this try fails too. Through a
+    /// ``MessageSource`` it goes under the first try's id, so a store that did keep that one keeps one copy.
+    /// A bubble of another user than the client's now (one signed out since) is not sent as this one's: it
+    /// stays failed, with ``TypewireClientError/signedOut``. Does nothing for a bubble that did not fail.
+    public func retry(itemID: MessageItem.ID) async {
+        guard let item = thread.retry(key: itemID) else { return }
+        do {
+            let user = await client?.userID
+            guard item.sender.isEmpty || item.sender == user else { throw TypewireClientError.signedOut }
+            if let messageSource {
+                let message = OutgoingMessage(
+                    id: item.messageID ?? UUID().uuidString.lowercased(), conversation: conversationID, sender: user ?? item.sender,
+                    text: item.text, thread: parentMessageID)
+                try await messageSource.send(message)
+                thread.acknowledge(key: itemID)
+            } else {
+                guard let handle else { throw TypewireClientError.closed(conversationID) }
+                thread.acknowledge(key: itemID, messageID: try await handle.send(item.text))
+            }
+        } catch {
+            thread.fail(key: itemID)
+            lastError = error
+        }
+    }
+
     /// The app sent the draft itself (through its own backend, without ``send()``): the typing stops at
     /// once and the draft clears; the message shows when its source delivers it.
     public func didSend() {

@@ -74,6 +74,15 @@ public struct MessageThread: Hashable, Sendable {
         items[index].isFailed = true
     }
 
+    /// The failed message `key` goes again: pending, no longer failed, in its place. Returns it, or nil if
+    /// `key` is not a failed message.
+    public mutating func retry(key: String) -> MessageItem? {
+        guard let index = items.firstIndex(where: { $0.id == key && $0.isFailed }) else { return nil }
+        items[index].isFailed = false
+        items[index].isPending = true
+        return items[index]
+    }
+
     /// A part of a bot's streamed reply.
     public mutating func stream(_ part: ServerFrame.StreamDelta, senderName: String?, now: Int64) {
         let key = Self.streamKey(part.user, part.messageId)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// TypewireUI's own words ("Message", "Send", "Not sent", the connection's banner), in the five languages of ``TypingLocale``,
+/// TypewireUI's own words ("Message", "Send", "Not sent", "Try Again", the connection's banner), in the five languages of ``TypingLocale``,
 /// from the package's bundle (`Bundle.module`), not the app's: an app that has no such strings still shows
 /// them in the user's language.
 public enum UIText: String, CaseIterable, Sendable {
@@ -10,6 +10,8 @@ public enum UIText: String, CaseIterable, Sendable {
     case send = "Send"
     /// Under a message the server refused.
     case notSent = "Not sent"
+    /// The button beside "Not sent" that sends the message again (``ConversationModel/retry(itemID:)``).
+    case tryAgain = "Try Again"
     /// A conversation's banner while the client gets a dropped connection back (``ConnectionBanner``).
     case reconnecting = "Connecting…"
     /// The banner while no network path reaches the server.

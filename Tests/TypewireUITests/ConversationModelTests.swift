@@ -202,6 +202,8 @@ struct ConversationModelTests {
             let failed = try #require(alice.messages.last)
             #expect(failed.isFailed && !failed.isPending && failed.messageID == nil)
             #expect((alice.lastError as? TypewireClientError)?.code == .tooLarge)
+            await alice.retry(itemID: failed.id)  // refused again by the server: failed, in its place
+            #expect(alice.messages.map(\.id) == [failed.id] && alice.messages[0].isFailed && !alice.messages[0].isPending)
         }
     }
 

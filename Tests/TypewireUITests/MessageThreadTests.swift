@@ -46,6 +46,18 @@ struct MessageThreadTests {
         #expect(thread.items.count == 2)
     }
 
+    @Test func onlyAFailedMessageIsRetriedAndItIsPendingAgainInItsPlace() {
+        var thread = MessageThread()
+        thread.addPending(key: "pending-1", sender: "bob", senderName: "Bob", text: "first", sentAt: 50)
+        thread.addPending(key: "pending-2", sender: "bob", senderName: "Bob", text: "second", sentAt: 60)
+        thread.fail(key: "pending-1")
+        #expect(thread.retry(key: "pending-2") == nil, "still pending: not sent twice")
+        let retried = thread.retry(key: "pending-1")
+        #expect(retried?.text == "first" && retried?.isPending == true && retried?.isFailed == false)
+        #expect(thread.items.map(\.id) == ["pending-1", "pending-2"] && thread.items[0].isPending && !thread.items[0].isFailed)
+        #expect(thread.retry(key: "pending-1") == nil, "pending again: a second tap sends nothing")
+    }
+
     @Test func aCopyThatArrivesBeforeItsAckLeavesOneBubble() {
         var thread = MessageThread()
         thread.addPending(key: "pending-1", sender: "alice", senderName: nil, text: "text 7", sentAt: 50)

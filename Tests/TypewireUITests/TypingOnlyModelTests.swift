@@ -74,4 +74,34 @@ struct TypingOnlyModelTests {
             }
         }
     }
+
+    @Test func aNotSentBubbleIsSentAgainInItsPlaceUnderItsFirstId() async throws {
+        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
+                let firestore = MemoryMessageSource()
+                let alice = ConversationModel(client: clients[0], conversationID: "direct-alice-bob", messageSource: firestore)
+                let bob = ConversationModel(client: clients[1], conversationID: "direct-alice-bob", messageSource: firestore)
+                await alice.appear()
+                await bob.appear()
+                firestore.isOffline = true
+                alice.draft = "Are you there?"
+                await alice.send()
+                let failed = try #require(alice.messages.last)
+                #expect(failed.isFailed && !failed.isPending && alice.lastError is MemoryMessageSource.Offline)
+                await alice.retry(itemID: failed.id)  // still offline: failed again, in its place
+                #expect(alice.messages.map(\.id) == [failed.id] && alice.messages[0].isFailed)
+
+                firestore.isOffline = false
+                await alice.retry(itemID: failed.id)
+                #expect(alice.messages.map(\.id) == [failed.id], "the same bubble, not a second one")
+                #expect(!alice.messages[0].isFailed && !alice.messages[0].isPending)
+                #expect(firestore.stored(in: "direct-alice-bob").map(\.id) == [failed.messageID], "stored under the first try's id")
+                try await eventually { bob.messages.map(\.text) == ["Are you there?"] }
+                await alice.retry(itemID: failed.id)  // not failed now: nothing is sent
+                #expect(firestore.stored(in: "direct-alice-bob").count == 1 && alice.messages.count == 1)
+                await alice.disappear()
+                await bob.disappear()
+            }
+        }
+    }
 }

@@ -93,7 +93,9 @@
                 ScrollView {
                     LazyVStack(spacing: 6) {
                         ForEach(model.messages) { item in
-                            StreamingMessageBubble(item: item, isMine: item.sender == userID)
+                            StreamingMessageBubble(item: item, isMine: item.sender == userID) {
+                                Task { await model.retry(itemID: item.id) }
+                            }
                             if let replying = item.messageID.flatMap(model.replyingText(for:)) {
                                 Text(replying)
                                     .font(.caption)

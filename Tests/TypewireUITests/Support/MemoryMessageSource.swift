@@ -8,6 +8,7 @@ import TypewireUI
 final class MemoryMessageSource: MessageSource {
     private struct State {
         var messages: [ChatMessage] = []
+        var isOffline = false
         var listeners: [UUID: (conversation: String, continuation: AsyncStream<ChatMessage>.Continuation)] = [:]
     }
 
@@ -24,7 +25,18 @@ final class MemoryMessageSource: MessageSource {
         return stream
     }
 
+    /// A send while the store is offline fails (an app's backend that cannot be reached).
+    struct Offline: Error {}
+
+    /// Whether sends fail.
+    var isOffline: Bool {
+        get { state.withLockedValue { $0.isOffline } }
+        set { state.withLockedValue { $0.isOffline = newValue } }
+    }
+
+    /// Stores the message under its id; the same id again replaces it (a retry), as a document's id does.
     func send(_ message: OutgoingMessage) async throws {
+        guard !isOffline else { throw Offline() }
         store(
             ChatMessage(
                 conversation: message.conversation, id: message.id, sender: message.sender, senderName: nil, text: message.text,
@@ -36,11 +48,20 @@ final class MemoryMessageSource: MessageSource {
     @discardableResult
     func store(_ message: ChatMessage) -> String {
         let listeners = state.withLockedValue { state in
-            state.messages.append(message)
+            if let index = state.messages.firstIndex(where: { $0.id == message.id }) {
+                state.messages[index] = message
+            } else {
+                state.messages.append(message)
+            }
             return state.listeners.values.filter { $0.conversation == message.conversation }.map(\.continuation)
         }
         for listener in listeners { listener.yield(message) }
         return message.id
+    }
+
+    /// The messages stored in a conversation.
+    func stored(in conversationID: String) -> [ChatMessage] {
+        state.withLockedValue { $0.messages.filter { $0.conversation == conversationID } }
     }
 
     /// How many listeners are open (a screen that went away ends its own).
