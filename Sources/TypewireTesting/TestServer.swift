@@ -5,7 +5,8 @@ import ServiceLifecycle
 import TypewireServer
 
 /// A real `typewire serve` for tests: on 127.0.0.1 with a port of its own and a real SQLite file in a
-/// temporary folder, seeded with the demo users and conversations.
+/// temporary folder, seeded with the demo users and conversations. Its configuration is the server's default
+/// but for a hello timeout of a minute (see ``run(folder:configure:wrapStore:isolation:_:)``).
 ///
 /// ```swift
 /// try await TestServer.run { server in
@@ -70,6 +71,10 @@ public struct TestServer: Sendable {
         var configuration = ServerConfiguration(jwtSecret: secret)
         configuration.http.port = 0
         configuration.storage.sqlitePath = folder.appendingPathComponent("typewire.sqlite").path
+        // A minute for a socket's `hello` (the server's default is 5 s): a test's socket says hello a moment after
+        // its upgrade, which on a loaded machine running many tests can be later than 5 s, and the socket would
+        // be closed for that rather than for what the test checks. A test of the timeout sets its own.
+        configuration.sockets.helloTimeout = .seconds(60)
         configure(&configuration)
         var logger = Logger(label: "typewire.test")
         logger.logLevel = .warning

@@ -156,7 +156,6 @@ struct KeySetTokenTests {
                 $0.auth.jwtSecret = nil
                 $0.auth.keySet = try? KeySetSource(parsing: address)
                 $0.auth.tokenRules = Self.rules
-                $0.sockets.helloTimeout = .seconds(60)  // the stranger says hello a moment after its upgrade
             }) { server in
                 let alice = try await TestSocket.connect(
                     port: server.port, token: try await provider.token(kid: "ec-1", user: "alice", name: "Alice"))

@@ -73,7 +73,6 @@ struct AddressRefusalsTests {
         try await TestServer.run(configure: {
             $0.addresses.refusals = 3
             $0.addresses.countsLocalAddresses = true
-            $0.sockets.helloTimeout = .seconds(60)  // each refusal is the hello's, not the timeout's
         }) { server in
             for _ in 0..<5 { (try await server.socket("bob")).close() }  // welcomed sockets count nothing
             let alice = try await server.socket("alice")

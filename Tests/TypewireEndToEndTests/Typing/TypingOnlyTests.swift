@@ -15,7 +15,6 @@ struct TypingOnlyTests {
         try await TestServer.run(configure: {
             $0.storage.storesMessages = false
             $0.typing.activityTTL = .seconds(60)
-            $0.sockets.helloTimeout = .seconds(60)  // Alice says hello a moment after her upgrade
         }) { server in
             let alice = try await TestSocket.connect(port: server.port, token: nil)
             alice.send(.hello(.init(token: try await server.token("alice"))))

@@ -204,8 +204,8 @@ struct TypingOverSocketsTests {
     }
 
     @Test func expiredAndTamperedTokensAreRefused() async throws {
-        // A hello timeout of a minute: only the refusal of the token can close the sockets within the test's wait.
-        try await TestServer.run(configure: { $0.sockets.helloTimeout = .seconds(60) }) { server in
+        // The test server's hello timeout is a minute: only the refusal of the token can close the sockets here.
+        try await TestServer.run { server in
             let expired = try await server.token("alice", lifetime: .seconds(-60))
             let valid = try await server.token("alice")
             var parts = valid.split(separator: ".").map(String.init)
@@ -226,11 +226,8 @@ struct TypingOverSocketsTests {
     }
 
     @Test func onlyAllowedBrowserOriginsMayOpenASocket() async throws {
-        // A hello timeout of a minute: only the refused upgrade can close the foreign socket within the test's wait.
-        try await TestServer.run(configure: {
-            $0.http.allowedOrigins = ["https://chat.example"]
-            $0.sockets.helloTimeout = .seconds(60)
-        }) { server in
+        // The test server's hello timeout is a minute: only the refused upgrade can close the foreign socket here.
+        try await TestServer.run(configure: { $0.http.allowedOrigins = ["https://chat.example"] }) { server in
             let foreign = try await TestSocket.connect(port: server.port, token: nil, origin: "https://evil.example")
             try await waitUntilClosed(foreign)
             #expect(await foreign.closeCode == nil, "refused at the upgrade (400), before any WebSocket frame")
