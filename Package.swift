@@ -179,6 +179,7 @@ let package = Package(
                 "TypewireTesting",
                 server("Hummingbird", "hummingbird"),
                 server("Crypto", "swift-crypto"),
+                server("SQLiteNIO", "sqlite-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -438,6 +438,8 @@ struct Serve: AsyncParsableCommand {
     private static func openSQLite(at path: String, logger: Logger) async throws -> SQLiteChatStore {
         do {
             return try await SQLiteChatStore.open(path: path, logger: logger)
+        } catch let error as StoreError {
+            throw CommandError("Cannot use the SQLite file '\(path)': \(error)")  // it opened: its folder is not at fault
         } catch {
             throw CommandError(
                 "Cannot open the SQLite file '\(path)' (\(error)): its folder must exist and be writable, since SQLite creates files beside it."

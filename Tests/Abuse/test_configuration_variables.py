@@ -116,3 +116,27 @@ def test_variables_whose_effect_a_client_sees(tmp_path):
     for variable, value in (("TYPEWIRE_JWT_AUDIENCE", "typewire-tests"), ("TYPEWIRE_JWT_ISSUER", "https://issuer.example")):
         with serve(tmp_path, env=clean_environment(**{variable: value})) as server:
             assert hello(server, token("alice", "Alice")) == "unauthorized", variable
+
+
+def test_a_sqlite_file_a_newer_release_migrated_stops_the_start_and_is_left_as_it_was(tmp_path):
+    """A server does not read a schema newer than its own: it stops, naming both versions, and changes nothing."""
+    import sqlite3
+
+    with serve(tmp_path, env=clean_environment()):
+        pass  # creates and migrates the file
+    path = tmp_path / "t.sqlite"
+    with sqlite3.connect(path) as database:
+        known = database.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+        database.execute("INSERT INTO schema_version (version) VALUES (?)", (known + 1,))
+        messages = database.execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    database.close()
+    run = subprocess.run([str(typewire_server.BINARY), "serve", "--jwt-secret", SECRET, "--port", "0", "--sqlite", str(path)],
+                         cwd=ROOT, env=clean_environment(), capture_output=True, text=True, timeout=60)
+    output = run.stderr + run.stdout
+    assert run.returncode != 0, f"it started on a newer schema: {output[-500:]}"
+    assert f"schema is version {known + 1}, newer than the {known} this server" in output, output[-500:]
+    assert "must exist and be writable" not in output, "the folder is not at fault"
+    with sqlite3.connect(path) as database:
+        assert database.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == known + 1
+        assert database.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == messages
+    database.close()

@@ -26,7 +26,8 @@ public final class PostgresChatStore: ChatStore {
 
     /// Connects to the database and migrates its schema.
     /// - Parameter url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
-    /// - Throws: ``StoreError`` for a URL that cannot be used; the database's error if it cannot be reached.
+    /// - Throws: ``StoreError`` for a URL that cannot be used or a newer release's schema in the database (left
+    ///   as it was); the database's error if it cannot be reached.
     public static func open(url: String, logger: Logger = Logger(label: "typewire.store")) async throws -> PostgresChatStore {
         let store = await PostgresChatStore(
             client: PostgresClient(configuration: try PostgresURL(url).configuration, backgroundLogger: logger), logger: logger)
@@ -140,6 +141,7 @@ public final class PostgresChatStore: ChatStore {
             for try await value in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_version", logger: logger)
                 .decode(Int.self)
             { version = value }
+            guard version <= Self.migrations.count else { throw StoreError.newerSchema(version, known: Self.migrations.count) }
             for (index, statements) in Self.migrations.enumerated() where index + 1 > version {
                 for statement in statements { try await connection.query(statement, logger: logger).drain() }
                 try await connection.query("INSERT INTO schema_version (version) VALUES (\(index + 1))", logger: logger).drain()
@@ -480,13 +482,15 @@ public final class PostgresChatStore: ChatStore {
 
     // MARK: Helpers
 
-    /// Runs `body` in a transaction on a connection of its own; a ``MembershipRefusal`` it throws (after which
-    /// the transaction was rolled back) is thrown as it is, not wrapped in postgres-nio's transaction error.
+    /// Runs `body` in a transaction on a connection of its own; a ``MembershipRefusal`` or ``StoreError`` it
+    /// throws (after which the transaction was rolled back) is thrown as it is, not wrapped in postgres-nio's
+    /// transaction error.
     func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> sending Result {
         do {
             return try await client.withTransaction(logger: logger, body)
         } catch let error as PostgresTransactionError {
             if let refusal = error.closureError as? MembershipRefusal, error.rollbackError == nil { throw refusal }
+            if let refusal = error.closureError as? StoreError, error.rollbackError == nil { throw refusal }
             throw error
         }
     }

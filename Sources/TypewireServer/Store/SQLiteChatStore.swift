@@ -16,6 +16,7 @@ public final class SQLiteChatStore: ChatStore {
 
     /// Opens (or creates) the file and migrates its schema.
     /// - Parameter path: The file's path; `:memory:` keeps everything in memory.
+    /// - Throws: ``StoreError`` if a newer release's schema is in the file (it is left as it was).
     public static func open(path: String, logger: Logger = Logger(label: "typewire.store")) async throws -> SQLiteChatStore {
         SQLiteChatStore(database: try await SQLiteConnections.open(path: path, logger: logger) { try await migrate($0) })
     }
@@ -97,9 +98,13 @@ public final class SQLiteChatStore: ChatStore {
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
+    /// - Throws: ``StoreError`` for a schema newer than these migrations (a later release's).
     private static func migrate(_ database: SQLiteConnections) async throws {
         try await database.transaction { connection in
             _ = try await connection.query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            let version =
+                try await connection.query("SELECT MAX(version) AS version FROM schema_version").first?.column("version")?.integer ?? 0
+            guard version <= migrations.count else { throw StoreError.newerSchema(version, known: migrations.count) }
         }
         for (index, statements) in migrations.enumerated() {
             try await database.transaction { connection in

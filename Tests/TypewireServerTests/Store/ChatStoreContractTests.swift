@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import SQLiteNIO
 import Testing
 import TypewireCore
 import TypewireTesting
@@ -383,6 +384,34 @@ struct SQLiteChatStoreTests {
     @Test func messagesRacingADeleteDoNotSurviveIt() async throws { try await contract.messagesRacingADeleteDoNotSurviveIt() }
     @Test func concurrentPutsKeepAConversationsRules() async throws { try await contract.concurrentPutsKeepAConversationsRules() }
     @Test func concurrentAddsStopAtTheLimit() async throws { try await contract.concurrentAddsStopAtTheLimit() }
+
+    /// A file a newer release migrated further is refused at open with what to do, and left as it was.
+    @Test func aNewerReleasesFileIsRefusedAndLeftAsItWas() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try await SQLiteChatStore.open(path: path)
+        try await store.upsertUser(ChatStoreContract.alice)
+        _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        _ = try await store.storeMessage(conversation: "d", sender: ChatStoreContract.alice, clientMessageId: "m1", text: "kept", sentAt: 1)
+        let known = try await store.database.transaction { connection in
+            let known = try await connection.query("SELECT MAX(version) AS version FROM schema_version").first?.column("version")?.integer
+            _ = try await connection.query("INSERT INTO schema_version (version) VALUES (?)", [.integer((known ?? 0) + 1)])
+            return known ?? 0
+        }
+        try await store.close()
+        await #expect {
+            try await SQLiteChatStore.open(path: path).close()  // opened: closed, so that the failure is the test's alone
+        } throws: { error in
+            "\(error)".contains("version \(known + 1), newer than the \(known) this server") && error is StoreError
+        }
+        // Readable again once the newer release's row is gone (as a backup for this release would be).
+        let storage = try await SQLiteConnection.open(storage: .file(path: path))
+        _ = try await storage.query("DELETE FROM schema_version WHERE version > ?", [.integer(known)])
+        try await storage.close()
+        let again = try await SQLiteChatStore.open(path: path)
+        #expect(try await again.recentMessages(of: "d", limit: 10).map(\.text) == ["kept"])
+        try await again.close()
+    }
 }
 
 @Suite(
@@ -414,6 +443,26 @@ struct PostgresChatStoreTests {
         let warnings = records.messages(atLeast: .warning)
         await store.close()
         #expect(warnings.isEmpty, "\(warnings)")
+    }
+
+    /// A database a newer release migrated further is refused at open with what to do, and left as it was.
+    @Test func aNewerReleasesDatabaseIsRefusedAndLeftAsItWas() async throws {
+        let url = try await TestDatabase.create()
+        let store = try await PostgresChatStore.open(url: url)
+        try await store.upsertUser(ChatStoreContract.alice)
+        _ = try await store.createConversation(id: "d", kind: .direct, title: nil, creator: "alice", members: ["bob"])
+        _ = try await store.storeMessage(conversation: "d", sender: ChatStoreContract.alice, clientMessageId: "m1", text: "kept", sentAt: 1)
+        await store.close()
+        try await TestDatabase.execute("INSERT INTO schema_version (version) SELECT MAX(version) + 1 FROM schema_version", on: url)
+        await #expect {
+            try await PostgresChatStore.open(url: url).close()
+        } throws: { error in
+            "\(error)".contains("newer than the") && error is StoreError
+        }
+        try await TestDatabase.execute("DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)", on: url)
+        let again = try await PostgresChatStore.open(url: url)
+        #expect(try await again.recentMessages(of: "d", limit: 10).map(\.text) == ["kept"])
+        await again.close()
     }
 
     @Test func aURLThatCannotBeUsedSaysWhyWithoutItsPassword() async throws {
