@@ -12,9 +12,9 @@ import TypewireCore
 /// endpoint.
 public enum TypewireApplication {
     /// Builds the server; it starts serving when run (as a swift-service-lifecycle `Service`).
-    /// - Throws: ``TokenAuthorityError`` if the configured secret is too short or the key-set file cannot be
-    ///   read; ``PublicFolderError`` if the
-    ///   demo is on and its folder of static files is missing.
+    /// - Throws: ``ConfigurationError`` for a value it cannot run with (``ServerConfiguration/validate()``);
+    ///   ``TokenAuthorityError`` if the configured secret is too short or the key-set file cannot be read;
+    ///   ``PublicFolderError`` if the demo is on and its folder of static files is missing.
     /// - Parameters:
     ///   - configuration: Address, limits and intervals.
     ///   - store: The opened store.
@@ -26,6 +26,7 @@ public enum TypewireApplication {
         cluster: ClusterConfiguration? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> TypewireService {
+        try configuration.validate()
         let authority = try await TokenAuthority.make(for: configuration, logger: logger)
         let metrics = HubMetrics(timesStages: configuration.stageMetrics)
         let node = UUID().uuidString.lowercased()

@@ -2,6 +2,10 @@
 public struct ConfigurationError: Error, CustomStringConvertible {
     private let message: String
 
+    init(message: String) {
+        self.message = message
+    }
+
     /// A cluster without PostgreSQL.
     static let clusterNeedsPostgres = ConfigurationError(
         message: "A cluster shares one PostgreSQL database: give every node the same --postgres-url."
