@@ -24,6 +24,11 @@ public final class HeldHistoryStore: ChatStore {
         self.holdsParticipants = holdingParticipants
     }
 
+    /// Closes the store it holds reads of.
+    public func close() async throws {
+        try await store.close()
+    }
+
     /// Returns once a history read has read the store and waits.
     public func historyRead() async {
         for await _ in reads { return }

@@ -389,7 +389,7 @@ struct Serve: AsyncParsableCommand {
                 boundPort.yield(port)
             }
         } catch {
-            try? await Self.close(store)  // a store is closed before it goes, whatever stopped the start
+            try? await store.close()  // a store is closed before it goes, whatever stopped the start
             throw error
         }
         var services: [any Service] = [server]
@@ -414,13 +414,8 @@ struct Serve: AsyncParsableCommand {
         )
         try await group.run()
         logger.info("Shutting down: closing the store")
-        try await Self.close(store)
+        try await store.close()
         logger.info("Shutting down: done")
-    }
-
-    private static func close(_ store: any ChatStore) async throws {
-        if let sqlite = store as? SQLiteChatStore { try await sqlite.close() }
-        if let postgres = store as? PostgresChatStore { await postgres.close() }
     }
 
     /// Opens the SQLite file, or says which file and what to check.

@@ -143,6 +143,8 @@ public struct ConversationChange: Sendable, Hashable {
 ///
 /// Every method may be called from any task; implementations serialise what they must.
 public protocol ChatStore: Sendable {
+    /// Ends the store's connections and threads; nothing may be asked of it afterwards.
+    func close() async throws
     /// Records the user a token named, with the latest display name (a token without a name keeps the
     /// stored one) and its bot claim, unless the server API set the user's bot flag.
     func upsertUser(_ identity: Identity) async throws

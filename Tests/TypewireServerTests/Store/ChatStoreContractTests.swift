@@ -21,7 +21,7 @@ struct ChatStoreContract {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString).sqlite").path
         return (
             try await SQLiteChatStore.open(path: path), { try await SQLiteChatStore.open(path: path) },
-            { try await ($0 as! SQLiteChatStore).close() }
+            { try await $0.close() }
         )
     }
 
@@ -29,7 +29,7 @@ struct ChatStoreContract {
         let url = try await TestDatabase.create()
         return (
             try await PostgresChatStore.open(url: url), { try await PostgresChatStore.open(url: url) },
-            { await ($0 as! PostgresChatStore).close() }
+            { try await $0.close() }
         )
     }
 
