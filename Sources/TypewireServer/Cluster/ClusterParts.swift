@@ -22,13 +22,13 @@ struct ClusterParts {
             natsConfiguration.name = natsConfiguration.name ?? "typewire node \(node)"
             let receiver = NATSClusterReceiver(payloads: payloads, metrics: metrics, logger: logger)
             let nats = try NATSClient(configuration: natsConfiguration, eventLoopGroup: group, logger: logger, onMessage: receiver.receive)
-            let outbox = NATSClusterOutbox(
+            let natsSink = NATSClusterSink(
                 nats: nats, payloads: payloads, metrics: metrics, eventLoop: group.next(), logger: logger)
-            sink = outbox
+            sink = natsSink
             makeBus = { hub in
                 let roster = roster(hub)
                 receiver.attach(hub: hub, roster: roster)
-                return NATSClusterBus(nats: nats, outbox: outbox, roster: roster, logger: logger)
+                return NATSClusterBus(nats: nats, sink: natsSink, roster: roster, logger: logger)
             }
         } else {
             let (queue, envelopes) = NotifyQueue.make(metrics: metrics, logger: logger)

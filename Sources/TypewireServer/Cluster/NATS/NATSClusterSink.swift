@@ -8,7 +8,7 @@ import TypewireNATS
 /// conversations the node follows are its subscriptions.
 ///
 /// At most ``capacity`` events wait; past that the newest are dropped and counted, as on the NOTIFY bus.
-final class NATSClusterOutbox: ClusterSink {
+final class NATSClusterSink: ClusterSink {
     /// The most events waiting for the next flush.
     static let capacity = 10_000
 

@@ -17,7 +17,7 @@ import TypewireNATS
 /// their activity in it (``ClusterEvent/sliceRequest(conversation:)``).
 public struct NATSClusterBus: Service {
     let nats: NATSClient
-    let outbox: NATSClusterOutbox
+    let sink: NATSClusterSink
     let roster: ClusterRoster
     let logger: Logger
 
@@ -39,11 +39,11 @@ public struct NATSClusterBus: Service {
                     await roster.watch { await hub.closeAll(reason: "this node rejoined the cluster") }
                 }
             }
-            await outbox.finished()
+            await sink.finished()
             // The hub stopped: tell the others at once rather than by missing heartbeats, once the last presence
             // changes are in the table (a store that does not answer is waited for 2 s at most).
-            outbox.publish(ClusterEnvelope(node: roster.node, event: .nodeStopping))
-            await outbox.flushNow()
+            sink.publish(ClusterEnvelope(node: roster.node, event: .nodeStopping))
+            await sink.flushNow()
             await nats.flush(timeout: .seconds(2))
             await Self.wait(atMost: .seconds(2)) { await recorder.value }
             try? await roster.forget(node: roster.node)
@@ -59,7 +59,7 @@ public struct NATSClusterBus: Service {
             guard case .connected(let server, reconnected: true) = event else { continue }
             logger.info("the cluster bus reconnected; resyncing with the other nodes", metadata: ["server": "\(server)"])
             if let rows = try? await roster.presenceOfLiveNodes() { await hub.replaceRemotePresence(rows, of: nil) }
-            outbox.publish(ClusterEnvelope(node: roster.node, event: .resync))
+            sink.publish(ClusterEnvelope(node: roster.node, event: .resync))
             await hub.republishActivity()
             await hub.recheckFromStore()  // a removal, a sharing change sent meanwhile are not sent again
         }
@@ -67,7 +67,7 @@ public struct NATSClusterBus: Service {
 
     /// Keeps this node's users in the roster's presence table, in the order they came and went.
     private func recordPresence() async {
-        for await change in outbox.presenceChanges {
+        for await change in sink.presenceChanges {
             do {
                 try await roster.recordPresence(of: change.user, online: change.online)
             } catch {
