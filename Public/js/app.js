@@ -1,15 +1,15 @@
 // Typewire's web demo: the page's shell. It owns the clock (performance.now()), the timers, the socket and
 // the DOM; the rules live in the pure modules it drives: TypingEmitter (what to send while the user
 // types), TypingRoster (whom to show), ReplyingCounts (who is replying in which thread), TypingText (the
-// words) and Thread (the messages). The thread open in the panel is an OpenThread (open-thread.js).
+// words) and Timeline (the messages of the main timeline or a thread). The thread open in the panel is an OpenThread (open-thread.js).
 import { TypingText, localeFor } from './typing-text.js';
 import { TypingEmitter, Input, frameActivity, hasVisibleCharacter } from './emitter.js';
 import { TypingRoster, ReplyingCounts } from './roster.js';
-import { Thread } from './thread.js';
+import { Timeline } from './timeline.js';
 import { Connection } from './connection.js';
 import { Api, demoToken, DEMO_USERS, BOT_USER } from './api.js';
 import { TypingIndicator } from './indicator.js';
-import { renderThread } from './messages-view.js';
+import { renderMessages } from './messages-view.js';
 import { renderConversationList } from './conversation-list.js';
 import { renderChatHeader } from './chat-header.js';
 import { renderThreadLinks } from './thread-links.js';
@@ -150,7 +150,7 @@ function makeConversation(conversation, participants) {
     /** The last `activity` frame and when it came (local clock), to start a thread panel's roster. */
     lastActivity: null,
     /** The main timeline. */
-    thread: new Thread(),
+    timeline: new Timeline(),
     /** The replies to its messages that the page knows of, per thread. */
     replies: new Replies(),
     unread: 0,
@@ -239,7 +239,7 @@ function subscribed(conversation, frame) {
     roster.apply(frame.activity, at);
   }
   conversation.lastActivity = { frame: frame.activity, at };
-  conversation.thread.reset(frame.recentMessages ?? []);
+  conversation.timeline.reset(frame.recentMessages ?? []);
   conversation.replies.forget();  // replies sent while the socket was away come when a thread is next needed
   conversation.subscribed = true;
   renderSidebar();
@@ -303,7 +303,7 @@ function acknowledged(frame) {
 function findOwn(clientMessageId) {
   const key = `${state.me.id}:${clientMessageId}`;
   for (const conversation of state.conversations.values()) {
-    for (const [parentId, timeline] of [[null, conversation.thread], ...conversation.replies.entries()]) {
+    for (const [parentId, timeline] of [[null, conversation.timeline], ...conversation.replies.entries()]) {
       const item = timeline.items.find((i) => i.key === key);
       if (item) return { conversation, parentId, item };
     }
@@ -327,7 +327,7 @@ function stream(conversation, frame) {
 }
 
 /** The main timeline (no parent id) or a thread's replies. */
-const timelineOf = (conversation, parentId) => (parentId ? conversation.replies.of(parentId) : conversation.thread);
+const timelineOf = (conversation, parentId) => (parentId ? conversation.replies.of(parentId) : conversation.timeline);
 
 /** Draws what changed in one timeline: the open chat or the sidebar's preview; for a thread, its parent's count and the panel. */
 function renderTimeline(conversation, parentId = null) {
@@ -411,7 +411,7 @@ function renderOpenConversation() {
 }
 
 function renderMessagesAndIndicator(conversation) {
-  renderThread(nodes.messages, conversation.thread, { me: state.me.id, nameOf: conversation.nameOf, isBot });
+  renderMessages(nodes.messages, conversation.timeline, { me: state.me.id, nameOf: conversation.nameOf, isBot });
   renderIndicator();
 }
 
@@ -423,7 +423,7 @@ function renderIndicator() {
   const at = now();
   conversation.roster.removeExpired(at);
   // A bot whose reply is streaming shows its cursor instead of an indicator.
-  const streaming = conversation.thread.streamingUsers();
+  const streaming = conversation.timeline.streamingUsers();
   const typers = conversation.roster.typers(at).filter((t) => !streaming.has(t.userID));
   const total = typers.length + conversation.roster.unlisted;
   indicator.render(typingText.text(typers, total), typingText.accessibilityText(typers, total), typers[0]?.activity);
@@ -480,7 +480,7 @@ function submit() {
     return;
   }
   const clientMessageId = newClientMessageId();
-  conversation.thread.addPending({ clientMessageId, sender: state.me.id, senderName: state.me.name, text, sentAt: Date.now() });
+  conversation.timeline.addPending({ clientMessageId, sender: state.me.id, senderName: state.me.name, text, sentAt: Date.now() });
   // No stop frame of its own: the server clears the sender's typing before it fans the message out.
   state.emitter.handle(Input.messageSent, now());
   sendTyping(null);
@@ -510,7 +510,7 @@ const replyDraftKey = (open) => `${open.conversation.id}/${open.parentId}`;
 /** Opens the thread of a stored message of the open conversation in the panel. */
 function openThread(parentId) {
   const conversation = state.conversations.get(state.openId);
-  const parent = conversation?.thread.items.find((item) => item.id === parentId);
+  const parent = conversation?.timeline.items.find((item) => item.id === parentId);
   if (!parent || !state.storesMessages) return;
   if (!isThreadOpen(conversation, parentId)) {
     closeThread();
@@ -544,7 +544,7 @@ function renderThreadPanel() {
   if (!open) return;
   const { conversation, parentId } = open;
   // The main timeline's copy is the newest (an edit); the one taken at opening stays if it was paged out.
-  open.parent = conversation.thread.items.find((item) => item.id === parentId) ?? open.parent;
+  open.parent = conversation.timeline.items.find((item) => item.id === parentId) ?? open.parent;
   panel.render({
     parent: open.parent,
     replies: open.replies,

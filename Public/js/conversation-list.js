@@ -31,7 +31,7 @@ export function renderConversationList(list, conversations, { me, openId, onOpen
 
 function rowContent(conversation, me, isBot) {
   const other = otherMember(conversation, me);
-  const last = conversation.thread.last();
+  const last = conversation.timeline.last();
   const author = !last ? '' : last.sender === me ? 'You: ' : conversation.kind === 'group' ? `${firstName(last.senderName ?? conversation.nameOf(last.sender))}: ` : '';
   const preview = last ? author + last.text : kindLabel(conversation);
   const face = other

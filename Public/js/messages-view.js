@@ -1,21 +1,21 @@
-// Renders a Thread into the message list, reusing the DOM node of each item by its key, so a streamed
+// Renders a Timeline into the message list, reusing the DOM node of each item by its key, so a streamed
 // reply grows in place and a pending send turns into the stored message without a new bubble.
 import { el, avatar, clock } from './dom.js';
 
 /**
  * @param {HTMLElement} container
- * @param {import('./thread.js').Thread} thread
+ * @param {import('./timeline.js').Timeline} timeline
  * @param {{me: string, nameOf: (id: string) => string, isBot: (id: string) => boolean}} people
  */
-export function renderThread(container, thread, { me, nameOf, isBot }) {
+export function renderMessages(container, timeline, { me, nameOf, isBot }) {
   const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
   const existing = new Map([...container.children].map((node) => [node.dataset.key, node]));
   let previous = null;
-  thread.items.forEach((item, index) => {
+  timeline.items.forEach((item, index) => {
     let node = existing.get(item.key);
     if (!node) node = buildMessage(item, { me, nameOf, isBot });
     existing.delete(item.key);
-    updateMessage(node, item, thread.items[index - 1]);
+    updateMessage(node, item, timeline.items[index - 1]);
     if (node.previousElementSibling !== previous || node.parentNode !== container) {
       if (previous) previous.after(node);
       else container.prepend(node);
@@ -23,7 +23,7 @@ export function renderThread(container, thread, { me, nameOf, isBot }) {
     previous = node;
   });
   for (const stale of existing.values()) stale.remove();
-  if (nearBottom || thread.items.at(-1)?.sender === me) container.scrollTop = container.scrollHeight;
+  if (nearBottom || timeline.items.at(-1)?.sender === me) container.scrollTop = container.scrollHeight;
 }
 
 function buildMessage(item, { me, nameOf, isBot }) {

@@ -16,7 +16,7 @@ export class OpenThread {
    * @param {object} options.conversation The app's conversation state (its participants, its main roster's
    *   offline users and its last `activity` frame start the thread's roster).
    * @param {object} options.parent The parent message's item in the main timeline.
-   * @param {import('./thread.js').Thread} options.replies The thread's replies.
+   * @param {import('./timeline.js').Timeline} options.replies The thread's replies.
    * @param {string} options.me The current user.
    * @param {{refreshInterval: number, idleTimeout: number}} options.config The server's intervals.
    * @param {(frame: object) => void} options.send Puts a frame on the wire (dropped while offline).

@@ -1,19 +1,19 @@
-// The replies of one conversation's threads that the page knows of: a Thread per parent message, made when
+// The replies of one conversation's threads that the page knows of: a Timeline per parent message, made when
 // first needed (a live reply, a streamed part, the panel opening), and whether each thread's history was
 // fetched since the conversation's last `subscribed` (replies sent while the socket was away come with it).
 // No DOM and no network of its own (the fetch is handed in), so node tests it.
-import { Thread } from './thread.js';
+import { Timeline } from './timeline.js';
 
 export class Replies {
-  /** @type {Map<string, Thread>} parent message id → its replies */
+  /** @type {Map<string, Timeline>} parent message id → its replies */
   #threads = new Map();
   /** @type {Map<string, {status: 'loading'|'done'|'failed'}>} parent message id → its history's fetch */
   #loads = new Map();
 
-  /** The replies to `parentId` (an empty Thread the first time). */
+  /** The replies to `parentId` (an empty Timeline the first time). */
   of(parentId) {
     let thread = this.#threads.get(parentId);
-    if (!thread) this.#threads.set(parentId, (thread = new Thread()));
+    if (!thread) this.#threads.set(parentId, (thread = new Timeline()));
     return thread;
   }
 
@@ -27,7 +27,7 @@ export class Replies {
     return this.#loads.get(parentId)?.status ?? null;
   }
 
-  /** Every thread the page knows of: [parent id, Thread]. */
+  /** Every thread the page knows of: [parent id, Timeline]. */
   entries() {
     return this.#threads.entries();
   }

@@ -8,7 +8,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 const REPLY_ICON = 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z';
 
 /**
- * @param {HTMLElement} container The main timeline, as renderThread left it.
+ * @param {HTMLElement} container The main timeline, as renderMessages left it.
  * @param {(id: string) => {replies: number, replying: string|null, replyingLabel: string|null, open: boolean}} infoFor
  *   What to show for a stored message: how many replies the page knows of, the replying text (null: no one),
  *   and whether its thread is the one open in the panel.

@@ -2,7 +2,7 @@
 // timeline's messages are), the thread's own typing indicator and its composer. It sits beside the chat on
 // wide screens and over it on narrower ones (style.css). The thread's rules are in open-thread.js; app.js
 // wires the two together.
-import { renderThread } from './messages-view.js';
+import { renderMessages } from './messages-view.js';
 import { TypingIndicator } from './indicator.js';
 import { fitComposer, wireComposer } from './composer-field.js';
 
@@ -45,13 +45,13 @@ export class ThreadPanel {
 
   /**
    * Draws the thread.
-   * @param {{parent: object, replies: import('./thread.js').Thread, status: 'loading'|'done'|'failed',
+   * @param {{parent: object, replies: import('./timeline.js').Timeline, status: 'loading'|'done'|'failed',
    *   people: {me: string, nameOf: (id: string) => string, isBot: (id: string) => boolean}}} thread
    */
   render({ parent, replies, status, people }) {
     const nearBottom = this.body.scrollHeight - this.body.scrollTop - this.body.clientHeight < 80;
-    renderThread(this.parent, { items: [parent] }, people);
-    renderThread(this.replies, replies, people);
+    renderMessages(this.parent, { items: [parent] }, people);
+    renderMessages(this.replies, replies, people);
     this.root.dataset.status = status;
     const count = replies.items.length;
     const text = count === 1 ? '1 reply'

@@ -75,7 +75,7 @@ extension ConversationModel {
         typing = .idle
         onlineMembers = []
         bots = BotReplies()
-        thread.endStreams()
+        timeline.endStreams()
         reply = .idle
         replies = []
         await handle.close()

@@ -17,7 +17,7 @@ extension ConversationModel {
         let sentAt = Int64(Date().timeIntervalSince1970 * 1_000)
         // With a source the id is made here, before the store sees the message, so its copy (which a
         // listener hands on before the store commits it) takes this bubble's place.
-        thread.addPending(
+        timeline.addPending(
             key: key, messageID: messageSource.map { _ in id }, sender: userID ?? "", senderName: nil, text: text, sentAt: sentAt)
         do {
             if let messageSource {
@@ -25,12 +25,12 @@ extension ConversationModel {
                 let message = OutgoingMessage(
                     id: id, conversation: conversationID, sender: userID ?? "", text: text, thread: parentMessageID)
                 try await messageSource.send(message)
-                thread.acknowledge(key: key)
+                timeline.acknowledge(key: key)
             } else {
-                thread.acknowledge(key: key, messageID: try await composer.send(text))
+                timeline.acknowledge(key: key, messageID: try await composer.send(text))
             }
         } catch {
-            thread.fail(key: key)
+            timeline.fail(key: key)
             lastError = error
         }
     }
@@ -41,7 +41,7 @@ extension ConversationModel {
     /// A bubble of another user than the client's now (one signed out since) is not sent as this one's: it
     /// stays failed, with ``TypewireClientError/signedOut``. Does nothing for a bubble that did not fail.
     public func retry(itemID: MessageItem.ID) async {
-        guard let item = thread.retry(key: itemID) else { return }
+        guard let item = timeline.retry(key: itemID) else { return }
         do {
             let user = await client?.userID
             guard item.sender.isEmpty || item.sender == user else { throw TypewireClientError.signedOut }
@@ -50,13 +50,13 @@ extension ConversationModel {
                     id: item.messageID ?? UUID().uuidString.lowercased(), conversation: conversationID, sender: user ?? item.sender,
                     text: item.text, thread: parentMessageID)
                 try await messageSource.send(message)
-                thread.acknowledge(key: itemID)
+                timeline.acknowledge(key: itemID)
             } else {
                 guard let handle else { throw TypewireClientError.closed(conversationID) }
-                thread.acknowledge(key: itemID, messageID: try await handle.send(item.text))
+                timeline.acknowledge(key: itemID, messageID: try await handle.send(item.text))
             }
         } catch {
-            thread.fail(key: itemID)
+            timeline.fail(key: itemID)
             lastError = error
         }
     }

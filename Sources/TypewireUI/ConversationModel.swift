@@ -27,7 +27,7 @@ public final class ConversationModel {
     /// The message whose thread the screen shows; nil for the conversation's main timeline.
     public let parentMessageID: String?
     /// The bubbles, oldest first.
-    public internal(set) var thread = MessageThread()
+    public internal(set) var timeline = MessageTimeline()
     /// Who is active now, ready to show.
     public internal(set) var typing: TypingState = .idle
     /// The members online now.
@@ -124,7 +124,7 @@ public final class ConversationModel {
         messageSource = nil
         self.conversationID = conversationID
         parentMessageID = nil
-        thread = MessageThread(items: messages)
+        timeline = MessageTimeline(items: messages)
         self.typing = typing
         self.reply = reply
         replies = reply == .idle ? [] : [BotReplyPhase(bot: "bot", phase: reply)]
@@ -133,7 +133,11 @@ public final class ConversationModel {
     }
 
     /// The bubbles, oldest first, a streaming reply included.
-    public var messages: [MessageItem] { thread.items }
+    public var messages: [MessageItem] { timeline.items }
+
+    /// The earlier name of ``timeline`` ("thread" is a reply thread everywhere else: ``parentMessageID``).
+    @available(*, deprecated, renamed: "timeline")
+    public var thread: MessageTimeline { timeline }
     /// "Alice is typing…", or nil.
     public var typingText: String? { typing.text }
     /// The same for VoiceOver: no ellipsis, names uncut.
@@ -191,14 +195,14 @@ public final class ConversationModel {
 
     func receive(_ message: ChatMessage) {
         guard message.thread == parentMessageID else { return }  // one timeline: a source may deliver them all
-        thread.receive(message)
+        timeline.receive(message)
         refreshReply()
     }
 
     func receive(_ part: ServerFrame.StreamDelta) {
         guard part.thread == parentMessageID else { return }
         let name = typing.typers.first { $0.userID == part.user }?.name
-        thread.stream(part, senderName: name, now: Int64(Date().timeIntervalSince1970 * 1_000))
+        timeline.stream(part, senderName: name, now: Int64(Date().timeIntervalSince1970 * 1_000))
         bots.chunk(from: part.user, isFinal: part.final, now: .now)
         step()
     }
@@ -206,7 +210,7 @@ public final class ConversationModel {
     /// After the bots' machines moved: the phases, and a timer for the next deadline.
     /// - Parameter gaveUp: The bots whose replies were given up: their cursors go.
     private func step(gaveUp: [String] = []) {
-        for bot in gaveUp { thread.endStreams(of: bot) }
+        for bot in gaveUp { timeline.endStreams(of: bot) }
         refreshReply()
         botTimer?.cancel()
         botTimer = bots.nextDeadline.map { deadline in
@@ -221,8 +225,8 @@ public final class ConversationModel {
     func refreshReply() {
         let typers = typing.typers
         replies = bots.phases(
-            name: { bot in typers.first { $0.userID == bot }?.name ?? self.thread.items.last { $0.sender == bot }?.senderName },
-            streamingText: { bot in self.thread.items.last { $0.isStreaming && $0.sender == bot }?.text })
+            name: { bot in typers.first { $0.userID == bot }?.name ?? self.timeline.items.last { $0.sender == bot }?.senderName },
+            streamingText: { bot in self.timeline.items.last { $0.isStreaming && $0.sender == bot }?.text })
         reply = replies.first?.phase ?? .idle
     }
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenThread } from '../../Public/js/open-thread.js';
 import { Input } from '../../Public/js/emitter.js';
-import { Thread } from '../../Public/js/thread.js';
+import { Timeline } from '../../Public/js/timeline.js';
 import { TypingRoster } from '../../Public/js/roster.js';
 
 const CONFIG = { refreshInterval: 2000, idleTimeout: 3000 };
@@ -48,7 +48,7 @@ function harness({ lastActivity = null } = {}) {
   const sent = [];
   const shown = [];
   const open = new OpenThread({
-    conversation, parent: { id: '42', text: 'Hike?' }, replies: new Thread(), me: 'me', config: CONFIG,
+    conversation, parent: { id: '42', text: 'Hike?' }, replies: new Timeline(), me: 'me', config: CONFIG,
     send: (frame) => sent.push(frame), now: () => clock.now, showTypers: (typers) => shown.push(typers.map((typer) => typer.userID)),
     timers: { set: clock.set, clear: clock.clear },
   });

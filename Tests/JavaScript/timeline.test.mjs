@@ -1,14 +1,14 @@
-// The page's message model (Public/js/thread.js): a send shows at once and is replaced by the stored copy;
+// The page's message model (Public/js/timeline.js): a send shows at once and is replaced by the stored copy;
 // a streamed bot reply becomes one bubble, never two, when the stored reply arrives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Thread, messageKey, replyMessageId, streamKey } from '../../Public/js/thread.js';
+import { Timeline, messageKey, replyMessageId, streamKey } from '../../Public/js/timeline.js';
 
 const message = (fields) => ({ conversation: 'c1', senderName: null, sentAt: 1000, ...fields });
 
 test("a pending send is replaced by the server's copy, not duplicated", () => {
-  const thread = new Thread();
+  const thread = new Timeline();
   thread.addPending({ clientMessageId: 'm1', sender: 'alice', senderName: 'Alice', text: 'Hi', sentAt: 5 });
   assert.equal(thread.items[0].pending, true);
   const { isNew } = thread.applyMessage(message({ id: '42', sender: 'alice', text: 'Hi', clientMessageId: 'm1' }));
@@ -19,7 +19,7 @@ test("a pending send is replaced by the server's copy, not duplicated", () => {
 });
 
 test('a streamed reply grows part by part, then merges with the stored message', () => {
-  const thread = new Thread();
+  const thread = new Timeline();
   thread.applyStream({ messageId: 'r1', user: 'clawd', delta: 'Hello', final: false }, 'Clawd', 10);
   thread.applyStream({ messageId: 'r1', user: 'clawd', delta: ' there', final: false }, 'Clawd', 11);
   assert.deepEqual([...thread.streamingUsers()], ['clawd']);
@@ -36,7 +36,7 @@ test('a streamed reply grows part by part, then merges with the stored message',
 });
 
 test('the stored reply may arrive before the final part: still one bubble, and no cursor', () => {
-  const thread = new Thread();
+  const thread = new Timeline();
   thread.applyStream({ messageId: 'r2', user: 'clawd', delta: 'Hel', final: false }, 'Clawd', 10);
   thread.applyMessage(message({ id: '78', sender: 'clawd', text: 'Hello', clientMessageId: 'stream-r2' }));
   thread.applyStream({ messageId: 'r2', user: 'clawd', delta: 'lo', final: true }, 'Clawd', 11);
@@ -46,7 +46,7 @@ test('the stored reply may arrive before the final part: still one bubble, and n
 });
 
 test('an edit updates the message in place', () => {
-  const thread = new Thread();
+  const thread = new Timeline();
   thread.applyMessage(message({ id: '1', sender: 'bob', text: 'teh' }));
   thread.applyMessage(message({ id: '1', sender: 'bob', text: 'the', editedAt: 2000 }));
   assert.equal(thread.items.length, 1);
@@ -55,7 +55,7 @@ test('an edit updates the message in place', () => {
 });
 
 test('a new history keeps sends in flight and streaming replies, and drops what it now holds', () => {
-  const thread = new Thread();
+  const thread = new Timeline();
   thread.addPending({ clientMessageId: 'm1', sender: 'alice', senderName: 'Alice', text: 'one', sentAt: 1 });
   thread.addPending({ clientMessageId: 'm2', sender: 'alice', senderName: 'Alice', text: 'two', sentAt: 2 });
   thread.applyStream({ messageId: 'r1', user: 'clawd', delta: 'Thinking about it', final: false }, 'Clawd', 3);
@@ -65,7 +65,7 @@ test('a new history keeps sends in flight and streaming replies, and drops what 
 });
 
 test("a thread's history merges with the live frames that came while it loaded", () => {
-  const thread = new Thread();
+  const thread = new Timeline();
   thread.applyMessage(message({ id: '5', sender: 'bob', text: 'live, and in the page', sentAt: 5 }));
   thread.applyMessage(message({ id: '6', sender: 'carol', text: 'edited live', editedAt: 9000, sentAt: 6 }));
   thread.applyMessage(message({ id: '8', sender: 'dave', text: 'newer than the page', sentAt: 8 }));
@@ -85,7 +85,7 @@ test("a thread's history merges with the live frames that came while it loaded",
 });
 
 test('a reply that stops streaming without a final part loses its cursor', () => {
-  const thread = new Thread();
+  const thread = new Timeline();
   const { item } = thread.applyStream({ messageId: 'r3', user: 'clawd', delta: 'Hm', final: false }, 'Clawd', 1);
   thread.endStream(item.key);
   assert.equal(thread.streamingUsers().size, 0);

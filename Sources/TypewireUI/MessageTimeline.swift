@@ -1,10 +1,10 @@
 import TypewireCore
 
-/// The bubbles of a conversation, oldest first, merging what belongs together: a pending
+/// The bubbles of a conversation's timeline (its main one, or a thread's), oldest first, merging what belongs together: a pending
 /// message with its stored copy, a bot's streamed reply with the message it is stored as
 /// (`clientMessageId` `stream-<messageId>`), an edit with its message, and a message the server sends
 /// again after a reconnect with itself. Message ids are opaque: nothing assumes they are numbers.
-public struct MessageThread: Hashable, Sendable {
+public struct MessageTimeline: Hashable, Sendable {
     /// The bubbles, oldest first.
     public private(set) var items: [MessageItem] = []
 
@@ -112,3 +112,7 @@ public struct MessageThread: Hashable, Sendable {
         "stream-\(user)-\(messageID)"
     }
 }
+
+/// The earlier name of ``MessageTimeline`` ("thread" is a reply thread everywhere else).
+@available(*, deprecated, renamed: "MessageTimeline")
+public typealias MessageThread = MessageTimeline

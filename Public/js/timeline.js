@@ -1,4 +1,4 @@
-// The messages of one conversation as the page shows them: history, the user's own sends while they
+// The messages of one timeline (a conversation's main one, or a thread's replies) as the page shows them: history, the user's own sends while they
 // travel, and bots' replies while they stream. Pure (no DOM), so node tests the merge rules.
 //
 // Each item has a key that every later version of the same message carries:
@@ -21,7 +21,7 @@ export const replyMessageId = (clientMessageId) =>
 /** The key of a streamed reply, the same as the stored reply's. */
 export const streamKey = (user, messageId) => `${user}:${REPLY_PREFIX}${messageId}`;
 
-export class Thread {
+export class Timeline {
   /** @type {Array<{key: string, id: string|null, sender: string, senderName: string|null, text: string, sentAt: number, pending: boolean, streaming: boolean, editedAt: number|null}>} */
   items = [];
 
