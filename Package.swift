@@ -103,6 +103,16 @@ let package = Package(
                     name: "WSClient", package: "swift-websocket",
                     condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])
                 ),
+                // The REST API off Apple platforms, where URLSession would link the system's libcurl
+                // (`Transport/HTTPGet.swift`).
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])
+                ),
+                .product(
+                    name: "NIOCore", package: "swift-nio",
+                    condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])
+                ),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -144,6 +154,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                server("AsyncHTTPClient", "async-http-client"),
                 server("Histogram", "hdrhistogram-swift"),
                 server("Hummingbird", "hummingbird"),
                 server("HummingbirdCore", "hummingbird"),

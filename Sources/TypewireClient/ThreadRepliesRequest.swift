@@ -1,10 +1,6 @@
 import Foundation
 import TypewireCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The server's REST request for a thread's recent replies (`GET /v1/conversations/:id/messages?thread=`):
 /// under ``TypewireClient/Configuration/restURL`` when it is set, else found from the socket's URL (the same
 /// host and port, `http` for `ws` and `https` for `wss`, and the path beside the socket's: `/v1/socket`
@@ -14,8 +10,12 @@ struct ThreadRepliesRequest: Sendable {
     /// `subscribed` brings of the main timeline.
     static let limit = 50
 
-    /// The request.
-    let urlRequest: URLRequest
+    /// The request's address.
+    let url: URL
+    /// Its header fields: the socket's token, and JSON asked for.
+    let headers: [String: String]
+    /// The most bytes of a page read: more than `limit` replies of the longest message take, escaped.
+    static let maxBytes = 16 << 20
 
     /// The REST scheme for a socket URL's scheme, and for a REST URL's.
     private static let socketSchemes = ["ws": "http", "wss": "https", "http": "http", "https": "https"]
@@ -42,10 +42,8 @@ struct ThreadRepliesRequest: Sendable {
         components.percentEncodedPath = base + "conversations/" + id + "/messages"
         components.queryItems = [URLQueryItem(name: "thread", value: thread), URLQueryItem(name: "limit", value: "\(Self.limit)")]
         guard let url = components.url else { return nil }
-        var request = URLRequest(url: url)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        urlRequest = request
+        self.url = url
+        headers = ["Authorization": "Bearer \(token)", "Accept": "application/json"]
     }
 
     /// The server's answer: `{"messages":[…]}`, oldest first.

@@ -1,10 +1,6 @@
 import Foundation
 import TypewireCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // A thread's recent replies, for its handles: `subscribed` brings only the main timeline's messages.
 extension TypewireClient {
     /// Fetches a thread's recent replies over the server's REST route (with the socket's token) and hands
@@ -28,8 +24,7 @@ extension TypewireClient {
         }
         Task { [weak self] in
             do {
-                let (data, response) = try await URLSession.shared.data(for: request.urlRequest)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                let (status, data) = try await HTTPGet.fetch(request.url, headers: request.headers, maxBytes: ThreadRepliesRequest.maxBytes)
                 guard status == 200 else {
                     await self?.repliesRefused(timeline, status: status)
                     return

@@ -13,21 +13,21 @@ struct ThreadRepliesRequestTests {
     @Test func theRouteBesideTheSocketWithTheToken() throws {
         let request = try #require(
             ThreadRepliesRequest(socketURL: "ws://127.0.0.1:8080/v1/socket", conversation: "c1", thread: "42", token: "t"))
-        #expect(request.urlRequest.url?.absoluteString == "http://127.0.0.1:8080/v1/conversations/c1/messages?thread=42&limit=50")
-        #expect(request.urlRequest.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+        #expect(request.url.absoluteString == "http://127.0.0.1:8080/v1/conversations/c1/messages?thread=42&limit=50")
+        #expect(request.headers["Authorization"] == "Bearer t")
     }
 
     @Test func aSecureSocketBehindAPrefixGivesHTTPSUnderTheSamePrefix() throws {
         let request = try #require(
             ThreadRepliesRequest(socketURL: "wss://chat.example.com/typewire/v1/socket", conversation: "c1", thread: "7", token: "t"))
         #expect(
-            request.urlRequest.url?.absoluteString == "https://chat.example.com/typewire/v1/conversations/c1/messages?thread=7&limit=50")
+            request.url.absoluteString == "https://chat.example.com/typewire/v1/conversations/c1/messages?thread=7&limit=50")
     }
 
     @Test func anIdIsOnePathSegment() throws {
         let request = try #require(
             ThreadRepliesRequest(socketURL: "ws://127.0.0.1:8080/v1/socket", conversation: "team/a b?", thread: "42", token: "t"))
-        #expect(request.urlRequest.url?.path(percentEncoded: true) == "/v1/conversations/team%2Fa%20b%3F/messages")
+        #expect(request.url.path(percentEncoded: true) == "/v1/conversations/team%2Fa%20b%3F/messages")
     }
 
     @Test func aURLThatIsNoSocketsGivesNone() {
@@ -40,8 +40,8 @@ struct ThreadRepliesRequestTests {
                 ThreadRepliesRequest(
                     socketURL: "wss://realtime.example.com/v1/socket", restURL: restURL, conversation: "c1", thread: "7", token: "t"))
             #expect(
-                request.urlRequest.url?.absoluteString == "https://api.example.com/typewire/v1/conversations/c1/messages?thread=7&limit=50")
-            #expect(request.urlRequest.value(forHTTPHeaderField: "Authorization") == "Bearer t")
+                request.url.absoluteString == "https://api.example.com/typewire/v1/conversations/c1/messages?thread=7&limit=50")
+            #expect(request.headers["Authorization"] == "Bearer t")
         }
     }
 

@@ -1,8 +1,6 @@
+import AsyncHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOCore
 
 /// What one stage of the server took in a window, from the histograms `typewire serve --stage-metrics` keeps
 /// (``StageSample``): how many frames or batches passed it, and the bucket bounds its median and 99th
@@ -36,10 +34,11 @@ struct StageSample: Sendable {
 
     /// Reads `http://host:port/metrics`; nil if it cannot.
     static func read(host: String, port: Int) async -> StageSample? {
-        guard let url = URL(string: "http://\(host):\(port)/metrics"),
-            let (data, _) = try? await URLSession.shared.data(from: url)
+        let request = HTTPClientRequest(url: "http://\(host):\(port)/metrics")
+        guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(10)), response.status == .ok,
+            let body = try? await response.body.collect(upTo: 16 << 20)
         else { return nil }
-        return parse(String(decoding: data, as: UTF8.self))
+        return parse(String(buffer: body))
     }
 
     /// Reads the bucket lines of Prometheus text, e.g. `typewire_loop_lag_seconds_bucket{le="0.0001"} 12`.

@@ -1,14 +1,12 @@
+import AsyncHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOCore
 
 /// Where a JSON Web Key Set comes from: a file, or an address (https; plain http only on loopback, where
 /// nobody can change it on the way).
 ///
-/// Reading an address uses Foundation's `URLSession` (FoundationNetworking on Linux, over the system's
-/// libcurl): the one HTTP client this package has without adding one to the build.
+/// Reading an address uses AsyncHTTPClient (as the webhooks do), not FoundationNetworking's `URLSession`,
+/// which would link the system's libcurl into the server; the body is read up to ``maxBytes``, no further.
 public enum KeySetSource: Sendable, Hashable, CustomStringConvertible {
     case file(String)
     case address(URL)
@@ -50,21 +48,30 @@ public enum KeySetSource: Sendable, Hashable, CustomStringConvertible {
             }
             data = contents
         case .address(let url):
-            var request = URLRequest(url: url, timeoutInterval: Self.timeout)
-            request.setValue("application/json", forHTTPHeaderField: "Accept")
-            let response: (Data, URLResponse)
-            do {
-                response = try await URLSession.shared.data(for: request)
-            } catch {
-                throw .keySetUnreadable(description, "\(error.localizedDescription)")
-            }
-            guard let status = (response.1 as? HTTPURLResponse)?.statusCode, status == 200 else {
-                throw .keySetUnreadable(description, "HTTP status \((response.1 as? HTTPURLResponse)?.statusCode ?? 0)")
-            }
-            data = response.0
+            data = try await Self.fetch(url, description: description)
         }
         guard data.count <= Self.maxBytes else { throw .keySetTooLarge(description) }
         return data
+    }
+
+    /// Reads an address's set: a 200 answer of at most ``maxBytes``.
+    private static func fetch(_ url: URL, description: String) async throws(TokenAuthorityError) -> Data {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(timeout)))
+        } catch {
+            throw .keySetUnreadable(description, "\(error)")
+        }
+        guard response.status == .ok else { throw .keySetUnreadable(description, "HTTP status \(response.status.code)") }
+        do {
+            return Data(try await response.body.collect(upTo: maxBytes).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw .keySetTooLarge(description)
+        } catch {
+            throw .keySetUnreadable(description, "\(error)")
+        }
     }
 
     private static func isLoopback(_ host: String) -> Bool {

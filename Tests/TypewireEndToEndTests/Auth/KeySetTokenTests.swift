@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import JWTKit
 import Logging
 import Testing
@@ -145,6 +146,28 @@ struct KeySetTokenTests {
             try KeySetSource(parsing: "https://keys.example.com/jwks.json") == .address(URL(string: "https://keys.example.com/jwks.json")!))
         #expect(try KeySetSource(parsing: "http://127.0.0.1:9/jwks.json") == .address(URL(string: "http://127.0.0.1:9/jwks.json")!))
         #expect(try KeySetSource(parsing: "keys/jwks.json") == .file("keys/jwks.json"))
+    }
+
+    /// An address answering more than a key set's bound is refused, and one that is not found says its status.
+    @Test func aKeySetAddressAnsweringTooMuchOrNothingIsRefusedSayingWhy() async throws {
+        let router = Router()
+        router.get("huge.json") { _, _ -> Response in
+            let body = String(repeating: " ", count: 4 << 20)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(string: body)))
+        }
+        try await serveOnLoopback(router, label: "typewire.test.huge-jwks") { port in
+            let clock = ManualClock()
+            for (path, said) in [("huge.json", "is over \(1 << 20) bytes"), ("missing.json", "HTTP status 404")] {
+                let set = KeySet(
+                    source: try KeySetSource(parsing: "http://127.0.0.1:\(port)/\(path)"), refreshInterval: 60_000, now: { clock.now })
+                await #expect(throws: TokenAuthorityError.self, "\(path)") { try await set.load() }
+                do {
+                    try await set.load()
+                } catch {
+                    #expect("\(error)".contains(said), "\(error)")
+                }
+            }
+        }
     }
 
     @Test func aServerWithOnlyAKeySetTakesTheProvidersTokensOnItsSocket() async throws {
