@@ -1,0 +1,61 @@
+import Foundation
+import SQLiteNIO
+import Testing
+import TypewireCore
+
+@testable import TypewireServer
+
+/// A SQLite file written by an earlier release opens with this one, migrated, and keeps everything: the file is
+/// made from `TestVectors/schema/sqlite-0.1.0.sql` (0.1.0's schema and rows, recorded with Python's
+/// `sqlite3.iterdump`: the demo's users and conversations, messages with an edit and a reply in a thread, a
+/// setting and a block). A release that adds a migration adds its own dump beside it.
+@Suite("A SQLite file of an earlier release")
+struct SchemaUpgradeTests {
+    private static let dumps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestVectors/schema")
+
+    /// The statements of a dump, each ending with `;` at the end of a line outside a string literal (a
+    /// message's text may hold a newline).
+    private static func statements(of dump: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        for line in dump.split(separator: "\n", omittingEmptySubsequences: false) where !(current.isEmpty && line.hasPrefix("--")) {
+            current += current.isEmpty ? String(line) : "\n" + line
+            if current.hasSuffix(";"), current.filter({ $0 == "'" }).count.isMultiple(of: 2) {
+                statements.append(current)
+                current = ""
+            }
+        }
+        return statements
+    }
+
+    @Test func aFileOf010OpensMigratedAndKeepsEverything() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let dump = try String(contentsOf: Self.dumps.appendingPathComponent("sqlite-0.1.0.sql"), encoding: .utf8)
+        let statements = Self.statements(of: dump)
+        #expect(statements.count == 83, "the dump's statements, a message's newline kept inside its text")
+        let file = try await SQLiteConnection.open(storage: .file(path: path))
+        for statement in statements { _ = try await file.query(statement) }
+        try await file.close()
+
+        let store = try await SQLiteChatStore.open(path: path)
+        let direct = try await store.recentMessages(of: "direct-alice-bob", limit: 10)
+        #expect(direct.map(\.text) == ["Are you coming tonight?", "Yes 🎉 — “on my way”\nsee you"])
+        #expect(direct.map(\.editedAt) == [nil, 1_764_770_470_000] && direct.map(\.senderName) == ["Alice", "Bob"])
+        #expect(try await store.recentMessages(of: "group-six", limit: 10).map(\.text) == ["Hike on Sunday?"], "the reply is in its thread")
+        #expect(try await store.messages(of: "group-six", thread: "18", before: nil, limit: 10).map(\.text) == ["Count me in"])
+        #expect(try await store.recentMessages(of: "bot-clawd", limit: 10).first?.clientMessageId == "stream-r1")
+        #expect(try await store.participants(of: "direct-alice-bob").map(\.id).sorted() == ["alice", "bob"])
+        #expect(try await store.blockedUsers(of: "erin") == ["dave"])
+        #expect(try await !store.sharesTyping("frank"))
+        #expect(try await store.sharesTyping("alice"))
+        // It takes new messages after the old ones.
+        let new = try await store.storeMessage(
+            conversation: "direct-alice-bob", sender: Identity(userID: "alice", name: "Alice"), clientMessageId: "c-5", text: "Now",
+            sentAt: 1_764_770_700_000)
+        #expect(new?.isNew == true && (new.flatMap { Int($0.message.id) } ?? 0) > 20)
+        #expect(try await store.recentMessages(of: "direct-alice-bob", limit: 10).map(\.text).last == "Now")
+        try await store.close()
+    }
+}
