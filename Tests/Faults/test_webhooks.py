@@ -164,8 +164,9 @@ def test_a_receiver_down_for_a_minute_gets_every_event_once_after_dedupe(tmp_pat
                 for event in created:
                     per_message.setdefault(event["data"]["message"]["id"], set()).add(event["id"])
                 assert all(len(ids) == 1 for ids in per_message.values()), "one event per message, whatever the retries"
-                # The gauge is read from the outbox once a second: it comes down to nothing left.
-                deadline = time.monotonic() + 10
+                # The gauge is read from the outbox once a second, or up to ten seconds apart while counts are
+                # slow (a loaded machine): it comes down to nothing left.
+                deadline = time.monotonic() + 25
                 while server.metric("typewire_webhook_pending") > 0 and time.monotonic() < deadline:
                     time.sleep(0.2)
                 assert server.metric("typewire_webhook_pending") == 0

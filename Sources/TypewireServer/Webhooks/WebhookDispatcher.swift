@@ -78,8 +78,7 @@ final class WebhookDispatcher: Sendable {
                     }
                 }
                 if counts.isDue(at: time) {
-                    await trim(atStart: false)
-                    counts.counted(started: time, ended: now())
+                    counts.counted(at: time, took: await trim(atStart: false))
                 }
                 // Full: an attempt that ends rings. Otherwise: until the next delivery or probe falls due, or a poll.
                 let wait = room > claimed.count ? await waitTime(from: now()) : configuration.pollInterval
@@ -120,10 +119,15 @@ final class WebhookDispatcher: Sendable {
 
     /// Gives up what the outbox must not keep (``WebhookOutbox/trimWebhooks(endpoints:createdBefore:maxRows:maxBytes:)``)
     /// and updates the figures; at start, says what was given up for endpoints no longer configured.
-    private func trim(atStart: Bool) async {
+    ///
+    /// - Returns: the milliseconds the counts took (not the trim), for ``PendingCountSchedule``.
+    @discardableResult
+    private func trim(atStart: Bool) async -> Int64 {
+        var counting: Int64 = 0
         do {
             let time = now()
             let backlog = try await outbox.webhookBacklog()
+            counting = now() - time
             let overCap = backlog.rows > configuration.maxPending || backlog.bytes > configuration.maxPendingBytes
             let oldest = time - configuration.retry.giveUpAfter.wholeMilliseconds
             var trim = WebhookTrim()
@@ -132,11 +136,16 @@ final class WebhookDispatcher: Sendable {
                     endpoints: configuration.endpoints, createdBefore: oldest, maxRows: configuration.maxPending,
                     maxBytes: configuration.maxPendingBytes)
             }
-            let left = trim.total > 0 ? try await outbox.webhookBacklog() : backlog
+            var left = backlog
+            if trim.total > 0 {
+                let recount = now()
+                left = try await outbox.webhookBacklog()
+                counting += now() - recount
+            }
             metrics.pending.set(Int64(left.rows))
             metrics.pendingBytes.set(Int64(left.bytes))
             metrics.failingEndpoints.set(Int64(circuits.withLockedValue { $0.openCount }))
-            guard trim.total > 0 else { return }
+            guard trim.total > 0 else { return counting }
             metrics.discarded.increment(by: Int64(trim.total))
             logger.warning(
                 "Webhook deliveries were given up unsent",
@@ -148,6 +157,7 @@ final class WebhookDispatcher: Sendable {
         } catch {
             logger.storeFailed("the webhook outbox could not be counted; trying again", error: error)
         }
+        return counting
     }
 
     /// Removes the deliveries taken since the last call from the outbox, in one statement; kept for the
