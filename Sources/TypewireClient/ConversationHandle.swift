@@ -89,10 +89,22 @@ public final class ConversationHandle: Sendable {
 
     /// Begins a bot's reply here (the bot shows as thinking at once; in a thread's handle, the reply
     /// answers in the thread); see ``BotReply``.
-    /// - Parameter messageId: The reply's id, unique per reply.
+    /// - Parameters:
+    ///   - messageId: The reply's id, unique per reply.
+    ///   - asker: The member the reply answers (the sender of the question): only they, and the bot, may
+    ///     stop it. Nil: any member may.
     /// - Throws: ``TypewireClientError`` if the handle is closed or the id is in use.
-    public func beginReply(messageId: String = UUID().uuidString.lowercased()) async throws -> BotReply {
-        try await client.beginReply(messageId, in: self)
+    public func beginReply(messageId: String = UUID().uuidString.lowercased(), answering asker: String? = nil) async throws -> BotReply {
+        try await client.beginReply(messageId, answering: asker, in: self)
+    }
+
+    /// Asks the bot streaming the reply `messageId` here to stop (the `stream` parts' `messageId`): the
+    /// bot is told at once, and if it does not end the reply within the server's grace (2 s by default),
+    /// the server ends it for everyone. Every member sees the end as a final part with
+    /// ``ReplyEnd/cancelled``. A reply that answers another member may be stopped only by them; such a
+    /// refusal, or a reply that already ended, is answered with an error the client logs.
+    public func stopReply(_ messageId: String) async {
+        _ = await client.transmit(.cancel(.init(conversation: id, messageId: messageId)))
     }
 
     /// Sets the current user's activity here directly, e.g. `.recordingAudio` or `.uploading`; for typing,

@@ -17,6 +17,10 @@ struct ReplyState {
     /// Why the server refused the reply, kept until the bot's next call on it throws it.
     var failure: TypewireClientError?
     var timer: Task<Void, Never>?
+    /// The member the reply answers, sent with each part: only they (and the bot) may stop it.
+    var asker: String?
+    /// Where the stops members ask for go (``BotReply/cancellations``); finished when the reply ends.
+    var cancellations: AsyncStream<String>.Continuation
 
     /// The client-side id under which the finished reply is stored (``ReplyID``).
     static func clientMessageId(of messageId: String) -> String { ReplyID.clientMessageId(ofReply: messageId) }

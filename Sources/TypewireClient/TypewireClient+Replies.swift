@@ -2,19 +2,21 @@ import TypewireCore
 
 extension TypewireClient {
     /// Begins a bot's reply in an open conversation: the bot shows as thinking at once.
-    func beginReply(_ messageId: String, in handle: ConversationHandle) throws -> BotReply {
+    func beginReply(_ messageId: String, answering asker: String?, in handle: ConversationHandle) throws -> BotReply {
         let conversation = handle.id
         guard conversations[conversation] != nil else { throw TypewireClientError.closed(conversation) }
         guard replies[messageId] == nil else {
             throw TypewireClientError(
                 reason: .server(.invalidField), message: "A reply with id \(messageId) is already under way; give each reply its own id.")
         }
-        var reply = ReplyState(timeline: Timeline(conversation, thread: handle.thread), machine: BotActivity())
+        let (cancellations, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
+        var reply = ReplyState(
+            timeline: Timeline(conversation, thread: handle.thread), machine: BotActivity(), asker: asker, cancellations: continuation)
         try reply.machine.handle(.startThinking, now: .now)
         replies[messageId] = reply
         sendReplyActivity(messageId)
         armReplyTimer(messageId)
-        return BotReply(messageId: messageId, client: self, handle: handle)
+        return BotReply(messageId: messageId, client: self, handle: handle, cancellations: cancellations)
     }
 
     /// Thinking or tool use.
@@ -38,7 +40,7 @@ extension TypewireClient {
         armReplyTimer(messageId)
     }
 
-    func finishReply(_ messageId: String, _ text: String) async throws -> String {
+    func finishReply(_ messageId: String, _ text: String, end: ReplyEnd) async throws -> String {
         let reply = try withOpenReply(messageId) { reply in
             try reply.machine.handle(.chunk(isFinal: true), now: .now)
             reply.text += text
@@ -50,36 +52,59 @@ extension TypewireClient {
         }
         let clientMessageId = ReplyState.clientMessageId(of: messageId)
         activeIn.remove(reply.timeline)  // storing the reply (or its final part) clears the bot's activity
-        guard storesMessages else {
-            // Typing-only: the final part ends the reply for the members; nothing is stored, no ack comes.
-            replies.removeValue(forKey: messageId)
+        let end = end == .finished ? nil : end
+        guard storesMessages, end == nil || (end == .cancelled && !reply.text.isEmpty) else {
+            // Typing-only, or a stop before any text: the final part ends the reply for the members; nothing
+            // is stored, no ack comes.
+            removeReply(messageId)
             transmit(
                 .stream(
                     .init(
                         conversation: reply.timeline.conversation, messageId: messageId, delta: reply.unsent, isFinal: true,
-                        thread: reply.timeline.thread)))
+                        thread: reply.timeline.thread, end: end)))
             return messageId
         }
         return try await withCheckedThrowingContinuation { continuation in
             queueSend(clientMessageId, in: reply.timeline, text: reply.text, continuation: continuation)
             // The final part carries the whole text, so parts refused or lost on the way do not matter; if
             // it cannot go now, the whole text goes as a `send` after the reconnect (stored once either way).
-            let end = ClientFrame.Stream(
+            let last = ClientFrame.Stream(
                 conversation: reply.timeline.conversation, messageId: messageId, delta: reply.unsent, isFinal: true, text: reply.text,
-                thread: reply.timeline.thread)
-            transmit(.stream(end))
+                thread: reply.timeline.thread, end: end)
+            transmit(.stream(last))
         }
     }
 
-    func failReply(_ messageId: String) {
+    func failReply(_ messageId: String, reason: String?) {
         guard let reply = replies[messageId], !reply.isFinishing else { return }
         endReply(messageId)
-        if reply.failure == nil { setActivity(.none, in: reply.timeline) }
+        guard reply.failure == nil else { return }
+        // The end tells every member at once; the activity's stop covers a server that did not see the reply.
+        transmit(
+            .stream(
+                .init(
+                    conversation: reply.timeline.conversation, messageId: messageId, delta: "", isFinal: true,
+                    thread: reply.timeline.thread,
+                    end: .failed, reason: reason.map { String($0.prefix(200)) })))
+        setActivity(.none, in: reply.timeline)
+    }
+
+    /// A member asked to stop a reply of this bot: its ``BotReply/cancellations`` say who.
+    func replyStopRequested(_ request: ServerFrame.CancelRequest) {
+        replies[request.messageId]?.cancellations.yield(request.by)
     }
 
     /// Ends a reply's bookkeeping; a reply still waiting for its `ack` keeps waiting as a pending send.
     func endReply(_ messageId: String) {
-        replies.removeValue(forKey: messageId)?.timer?.cancel()
+        removeReply(messageId)?.timer?.cancel()
+    }
+
+    /// Forgets a reply, and ends its stream of stops.
+    @discardableResult
+    private func removeReply(_ messageId: String) -> ReplyState? {
+        let reply = replies.removeValue(forKey: messageId)
+        reply?.cancellations.finish()
+        return reply
     }
 
     /// The server refused a part or the end of a reply.
@@ -89,7 +114,7 @@ extension TypewireClient {
         if reply.isFinishing {
             if retry { return retryLater(.message(clientMessageId)) }
             retrySettled(.message(clientMessageId))
-            replies.removeValue(forKey: messageId)
+            removeReply(messageId)
             settleSend(clientMessageId)?.continuation?.resume(throwing: error)
         } else if retry {
             return  // a part refused for now: others see a gap until the final part brings the whole text
@@ -106,7 +131,7 @@ extension TypewireClient {
     /// The `ack` of a finished reply ends it.
     func replyAcknowledged(_ clientMessageId: String) {
         guard let messageId = ReplyID.replyMessageId(of: clientMessageId) else { return }
-        replies.removeValue(forKey: messageId)
+        removeReply(messageId)
     }
 
     /// After a reconnect: the server forgot the bot's activity with the old socket.
@@ -141,7 +166,9 @@ extension TypewireClient {
         guard var reply = replies[messageId], !reply.unsent.isEmpty else { return }
         transmit(
             .stream(
-                .init(conversation: reply.timeline.conversation, messageId: messageId, delta: reply.unsent, thread: reply.timeline.thread)))
+                .init(
+                    conversation: reply.timeline.conversation, messageId: messageId, delta: reply.unsent, thread: reply.timeline.thread,
+                    asker: reply.asker)))
         reply.unsent = ""
         reply.lastStreamed = .now
         replies[messageId] = reply

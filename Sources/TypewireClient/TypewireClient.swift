@@ -344,6 +344,8 @@ public actor TypewireClient {
             settleSend(ack.clientMessageId)?.continuation?.resume(returning: ack.messageId)
         case .stream(let part):
             conversations[part.conversation]?.yield(part)
+        case .cancel(let request):
+            replyStopRequested(request)
         case .error(let failure):
             handle(failure)
         }

@@ -6,8 +6,8 @@ import TypewireCore
 
 /// The demo's bot: in each of its conversations it answers every new message from a person the way an
 /// assistant does: "Clawd is thinking…" for about a second, then the reply streamed word by word, then
-/// the stored message. It is an ordinary `TypewireClient` with a bot's token, so it also shows the SDK's
-/// bot API at work.
+/// the stored message. The person it answers may stop it (the reply then ends as cancelled, its words so far
+/// kept). It is an ordinary `TypewireClient` with a bot's token, so it also shows the SDK's bot API at work.
 public struct DemoBot: Service {
     /// The bot's timing.
     public struct Timing: Sendable {
@@ -80,12 +80,28 @@ public struct DemoBot: Service {
         }
     }
 
+    /// Thinks, then writes the answer word by word, and stores it. A stop from the person it answers ends
+    /// the writing at once: the reply ends as cancelled, with the words written so far kept.
     private func reply(to message: ChatMessage, in chat: ConversationHandle) async throws {
-        let reply = try await chat.beginReply()
-        try await Task.sleep(for: timing.thinking)
-        for (index, word) in Self.answer(to: message).split(separator: " ").enumerated() {
-            try await reply.write(index == 0 ? String(word) : " " + word)
-            try await Task.sleep(for: timing.perWord)
+        let reply = try await chat.beginReply(answering: message.sender)
+        let writing = Task {
+            try await Task.sleep(for: timing.thinking)
+            for (index, word) in Self.answer(to: message).split(separator: " ").enumerated() {
+                try await reply.write(index == 0 ? String(word) : " " + word)
+                try await Task.sleep(for: timing.perWord)
+            }
+        }
+        let stopping = Task { for await _ in reply.cancellations { writing.cancel() } }
+        defer { stopping.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await writing.value
+            } onCancel: {
+                writing.cancel()
+            }
+        } catch is CancellationError where !Task.isCancelled {
+            try await reply.finish(end: .cancelled)
+            return
         }
         try await reply.finish()
     }

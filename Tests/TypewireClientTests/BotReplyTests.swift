@@ -42,6 +42,83 @@ struct BotReplyTests: ClientTesting {
         }
     }
 
+    @Test func aStopReachesTheBotsCancellationsAndItsCancelledEndReachesTheAskerWithTheTextStored() async throws {
+        // A minute's grace: the end comes from the bot honouring the stop, not from the server.
+        try await TestServer.run(configure: { $0.messages.stopGrace = .seconds(60) }) { server in
+            try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { clients, chats in
+                let (clawd, botChat, aliceChat) = (clients[0], chats[0], chats[1])
+                let reply = try await botChat.beginReply(answering: "alice")
+                try await reply.write("Once upon a time")
+                var parts = aliceChat.replies.makeAsyncIterator()
+                let first = await parts.next()
+                #expect(first?.messageId == reply.messageId && first?.seq == 1)
+                await aliceChat.stopReply(reply.messageId)
+                var stops = reply.cancellations.makeAsyncIterator()
+                #expect(await stops.next() == "alice")
+                let id = try await reply.finish(end: .cancelled)
+                let end = await parts.next()
+                #expect(end?.final == true && end?.end == .cancelled && end?.by == "alice")
+                let message = try await self.first(aliceChat.messages) { $0.id == id }
+                #expect(message.text == "Once upon a time", "what the bot wrote before the stop is kept")
+                #expect(await stops.next() == nil, "the stops end with the reply")
+                try await waitUntil(clawd) { $0.liveCounts.replies == 0 && $0.pendingSends.isEmpty }
+            }
+        }
+    }
+
+    @Test func aBotThatIgnoresAStopIsEndedByTheServerAndItsNextWriteThrowsTurnEnded() async throws {
+        try await TestServer.run(configure: {
+            $0.messages.stopGrace = .milliseconds(200)
+            $0.messages.replyTimeout = .seconds(60)
+        }) { server in
+            try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { _, chats in
+                let (botChat, aliceChat) = (chats[0], chats[1])
+                let reply = try await botChat.beginReply()
+                try await reply.write("I will not stop")
+                var parts = aliceChat.replies.makeAsyncIterator()
+                _ = await parts.next()
+                await aliceChat.stopReply(reply.messageId)
+                let end = await parts.next()
+                #expect(end?.final == true && end?.end == .cancelled && end?.by == "alice", "ended by the server after the grace")
+                // The next part goes out and is refused; a write after that refusal throws it.
+                let refused = try await Self.firstThrow(within: livenessBound) {
+                    try await reply.write(" ever")
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(refused.reason == .server(.turnEnded))
+            }
+        }
+    }
+
+    @Test func aFailedReplyEndsForEveryMemberWithTheBotsReason() async throws {
+        try await TestServer.run(configure: { $0.messages.replyTimeout = .seconds(60) }) { server in
+            try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { clients, chats in
+                let (clawd, botChat, aliceChat) = (clients[0], chats[0], chats[1])
+                let reply = try await botChat.beginReply()
+                try await reply.write("Half an ans")
+                var parts = aliceChat.replies.makeAsyncIterator()
+                _ = await parts.next()
+                await reply.fail(reason: "The model is down.")
+                let end = await parts.next()
+                #expect(end?.final == true && end?.end == .failed && end?.reason == "The model is down.")
+                try await waitUntil(clawd) { $0.liveCounts.replies == 0 }
+            }
+        }
+    }
+
+    /// Runs `body` until it throws a ``TypewireClientError`` (within a deadline), and returns it.
+    static func firstThrow(within timeout: Duration, _ body: () async throws -> Void) async throws -> TypewireClientError {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            do {
+                try await body()
+            } catch let error as TypewireClientError {
+                return error
+            }
+        }
+        throw ClientTestError.timedOut
+    }
+
     @Test func anErrorIsMatchedToItsRequestByKindWhenIdsOfTwoKindsAreEqual() async throws {
         var configuration = Self.quickBackoff
         configuration.conversationWait = .milliseconds(500)  // an unknown conversation is waited for this long

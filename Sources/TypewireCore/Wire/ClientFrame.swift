@@ -16,6 +16,8 @@ public enum ClientFrame: Hashable, Sendable {
     case edit(Edit)
     /// A bot streams part of a reply.
     case stream(Stream)
+    /// A member asks to stop a bot's reply under way.
+    case cancel(Cancel)
 
     /// `hello {token}`.
     public struct Hello: Codable, Hashable, Sendable {
@@ -101,7 +103,23 @@ public enum ClientFrame: Hashable, Sendable {
         }
     }
 
-    /// `stream {conversation, messageId, delta, final?, text?}`: part of a bot's reply.
+    /// `cancel {conversation, messageId}`: stop the reply a bot is streaming (its `stream` frames'
+    /// `messageId`). The server tells the bot at once; if the bot does not end the reply within a grace, the
+    /// server ends it for everyone (``ReplyEnd/cancelled``).
+    public struct Cancel: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The reply's id.
+        public var messageId: String
+        /// Creates the frame.
+        public init(conversation: String, messageId: String) {
+            self.conversation = conversation
+            self.messageId = messageId
+        }
+    }
+
+    /// `stream {conversation, messageId, delta, final?, text?, end?, reason?, asker?, thread?}`: part of a
+    /// bot's reply.
     public struct Stream: Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
@@ -116,9 +134,17 @@ public enum ClientFrame: Hashable, Sendable {
         public var text: String?
         /// The thread the reply answers in (the parent message's id); nil for the main timeline.
         public var thread: String?
+        /// With the last part: how the reply ends (nil: ``ReplyEnd/finished``). A ``ReplyEnd/failed`` reply
+        /// is not stored; a ``ReplyEnd/cancelled`` one is stored if it has text.
+        public var end: ReplyEnd?
+        /// With a ``ReplyEnd/failed`` end: why, for the members (at most 200 characters).
+        public var reason: String?
+        /// The user the reply answers: only they (and the bot) may stop it. Nil: any member may.
+        public var asker: String?
         /// Creates the frame.
         public init(
-            conversation: String, messageId: String, delta: String, isFinal: Bool = false, text: String? = nil, thread: String? = nil
+            conversation: String, messageId: String, delta: String, isFinal: Bool = false, text: String? = nil, thread: String? = nil,
+            end: ReplyEnd? = nil, reason: String? = nil, asker: String? = nil
         ) {
             self.conversation = conversation
             self.messageId = messageId
@@ -126,6 +152,9 @@ public enum ClientFrame: Hashable, Sendable {
             self.isFinal = isFinal
             self.text = text
             self.thread = thread
+            self.end = end
+            self.reason = reason
+            self.asker = asker
         }
     }
 }
@@ -149,7 +178,7 @@ extension ClientFrame.SetActivity: Codable {
 }
 
 extension ClientFrame.Stream: Codable {
-    private enum CodingKeys: String, CodingKey { case conversation, messageId, delta, isFinal = "final", text, thread }
+    private enum CodingKeys: String, CodingKey { case conversation, messageId, delta, isFinal = "final", text, thread, end, reason, asker }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -159,6 +188,9 @@ extension ClientFrame.Stream: Codable {
         isFinal = try container.decodeIfPresent(Bool.self, forKey: .isFinal) ?? false
         text = try container.decodeIfPresent(String.self, forKey: .text)
         thread = try container.decodeIfPresent(String.self, forKey: .thread)
+        end = try container.decodeIfPresent(ReplyEnd.self, forKey: .end)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        asker = try container.decodeIfPresent(String.self, forKey: .asker)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -169,13 +201,16 @@ extension ClientFrame.Stream: Codable {
         if isFinal { try container.encode(true, forKey: .isFinal) }
         try container.encodeIfPresent(text, forKey: .text)
         try container.encodeIfPresent(thread, forKey: .thread)
+        try container.encodeIfPresent(end, forKey: .end)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(asker, forKey: .asker)
     }
 }
 
 extension ClientFrame: Codable {
     /// The kinds of frame a client sends, named as the `type` field names them.
     public enum Kind: String, CaseIterable, Sendable {
-        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream
+        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream, cancel
     }
 
     /// The frame types a client may send, by wire name.
@@ -192,6 +227,7 @@ extension ClientFrame: Codable {
         case .send: .send
         case .edit: .edit
         case .stream: .stream
+        case .cancel: .cancel
         }
     }
 
@@ -199,8 +235,8 @@ extension ClientFrame: Codable {
     public var type: String { kind.rawValue }
 
     /// What an `error` answering this frame names as its `ref` (docs/PROTOCOL.md): the conversation for
-    /// `subscribe` and `unsubscribe`, the `clientMessageId` for `send`, the `messageId` for `edit` and
-    /// `stream`, the frame type otherwise.
+    /// `subscribe` and `unsubscribe`, the `clientMessageId` for `send`, the `messageId` for `edit`,
+    /// `stream` and `cancel`, the frame type otherwise.
     public var reference: String {
         switch self {
         case .subscribe(let subscribe): subscribe.conversation
@@ -208,6 +244,7 @@ extension ClientFrame: Codable {
         case .send(let send): send.clientMessageId
         case .edit(let edit): edit.messageId
         case .stream(let stream): stream.messageId
+        case .cancel(let cancel): cancel.messageId
         case .hello, .refresh, .activity: type
         }
     }
@@ -222,6 +259,7 @@ extension ClientFrame: Codable {
         case .send(let send): send.conversation
         case .edit(let edit): edit.conversation
         case .stream(let stream): stream.conversation
+        case .cancel(let cancel): cancel.conversation
         }
     }
 
@@ -236,6 +274,7 @@ extension ClientFrame: Codable {
         case "send": self = .send(try .init(from: decoder))
         case "edit": self = .edit(try .init(from: decoder))
         case "stream": self = .stream(try .init(from: decoder))
+        case "cancel": self = .cancel(try .init(from: decoder))
         default: throw FrameDecodingError.unknownType(type)
         }
     }
@@ -251,6 +290,7 @@ extension ClientFrame: Codable {
         case .send(let frame): try frame.encode(to: encoder)
         case .edit(let frame): try frame.encode(to: encoder)
         case .stream(let frame): try frame.encode(to: encoder)
+        case .cancel(let frame): try frame.encode(to: encoder)
         }
     }
 }

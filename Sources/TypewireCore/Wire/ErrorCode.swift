@@ -28,6 +28,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Codable, Sendable, CustomSt
     public static let rateLimited = ErrorCode(rawValue: "rate_limited")
     /// The server could not do it; trying again later may work.
     public static let unavailable = ErrorCode(rawValue: "unavailable")
+    /// The reply (a bot's turn) has ended, or never began: a part or a `cancel` for it is refused. A part
+    /// after the server ended the turn (it timed out, or was stopped and the bot did not end it in time)
+    /// gets it too: the members saw the end already.
+    public static let turnEnded = ErrorCode(rawValue: "turn_ended")
     /// The server keeps no messages (typing-only mode): `send`, `edit` and `stream` are refused, and the
     /// app sends its messages through its own backend.
     public static let messagesDisabled = ErrorCode(rawValue: "messages_disabled")

@@ -12,8 +12,10 @@ public enum ServerFrame: Hashable, Sendable {
     case message(ChatMessage)
     /// The sender's message was stored.
     case ack(Ack)
-    /// Part of a bot's reply, as it streams.
+    /// Part of a bot's reply, as it streams; the final one says how it ended.
     case stream(StreamDelta)
+    /// To a bot: a member asks it to stop a reply.
+    case cancel(CancelRequest)
     /// A frame could not be handled; the socket stays usable.
     case error(Failure)
     /// The answer to a valid `refresh`: the socket now lives until the new token expires.
@@ -170,7 +172,9 @@ public enum ServerFrame: Hashable, Sendable {
         }
     }
 
-    /// `stream {conversation, messageId, user, delta, final}`: part of a bot's reply.
+    /// `stream {conversation, messageId, user, delta, final, seq?, end?, by?, reason?, thread?}`: part of a
+    /// bot's reply. The final one ends it for every member at the same moment, whoever ended it: the bot,
+    /// or the server (a timeout, or a stop the bot did not honour in time).
     public struct StreamDelta: Codable, Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
@@ -184,14 +188,50 @@ public enum ServerFrame: Hashable, Sendable {
         public var final: Bool
         /// The thread the reply answers in (the parent message's id); nil for the main timeline.
         public var thread: String?
+        /// The part's number in its reply, from 1 (each part the server relayed counts one, the end too);
+        /// nil from a server before 0.2.
+        public var seq: Int64?
+        /// With the final part: how the reply ended; nil from a server before 0.2 (``ReplyEnd/finished``).
+        public var end: ReplyEnd?
+        /// With a ``ReplyEnd/cancelled`` end: the member who asked to stop it.
+        public var by: String?
+        /// With a ``ReplyEnd/failed`` end: why, as the bot said it.
+        public var reason: String?
         /// Creates the frame.
-        public init(conversation: String, messageId: String, user: String, delta: String, final: Bool, thread: String? = nil) {
+        public init(
+            conversation: String, messageId: String, user: String, delta: String, final: Bool, thread: String? = nil, seq: Int64? = nil,
+            end: ReplyEnd? = nil, by: String? = nil, reason: String? = nil
+        ) {
             self.conversation = conversation
             self.messageId = messageId
             self.user = user
             self.delta = delta
             self.final = final
             self.thread = thread
+            self.seq = seq
+            self.end = end
+            self.by = by
+            self.reason = reason
+        }
+
+        /// How the reply ended, if this is its final part (``ReplyEnd/finished`` when the server does not say).
+        public var ending: ReplyEnd? { final ? end ?? .finished : nil }
+    }
+
+    /// `cancel {conversation, messageId, by}`, to a bot's sockets: a member asks to stop the reply. The bot
+    /// ends it with a final part saying ``ReplyEnd/cancelled``; past the server's grace, the server ends it.
+    public struct CancelRequest: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The reply's id.
+        public var messageId: String
+        /// The member who asked.
+        public var by: String
+        /// Creates the frame.
+        public init(conversation: String, messageId: String, by: String) {
+            self.conversation = conversation
+            self.messageId = messageId
+            self.by = by
         }
     }
 
@@ -225,7 +265,9 @@ public enum ServerFrame: Hashable, Sendable {
 
 extension ServerFrame: Codable {
     /// The frame types a server sends, by wire name.
-    public static let typeNames = ["welcome", "subscribed", "activity", "presence", "message", "ack", "stream", "error", "refreshed"]
+    public static let typeNames = [
+        "welcome", "subscribed", "activity", "presence", "message", "ack", "stream", "cancel", "error", "refreshed",
+    ]
 
     /// The frame's wire name.
     public var type: String {
@@ -237,6 +279,7 @@ extension ServerFrame: Codable {
         case .message: "message"
         case .ack: "ack"
         case .stream: "stream"
+        case .cancel: "cancel"
         case .error: "error"
         case .refreshed: "refreshed"
         }
@@ -252,6 +295,7 @@ extension ServerFrame: Codable {
         case "message": self = .message(try .init(from: decoder))
         case "ack": self = .ack(try .init(from: decoder))
         case "stream": self = .stream(try .init(from: decoder))
+        case "cancel": self = .cancel(try .init(from: decoder))
         case "error": self = .error(try .init(from: decoder))
         case "refreshed": self = .refreshed(try .init(from: decoder))
         default: throw FrameDecodingError.unknownType(type)
@@ -268,6 +312,7 @@ extension ServerFrame: Codable {
         case .message(let frame): try frame.encode(to: encoder)
         case .ack(let frame): try frame.encode(to: encoder)
         case .stream(let frame): try frame.encode(to: encoder)
+        case .cancel(let frame): try frame.encode(to: encoder)
         case .error(let frame): try frame.encode(to: encoder)
         case .refreshed(let frame): try frame.encode(to: encoder)
         }

@@ -59,6 +59,14 @@ enum ServerFrameWriter {
             json.field("delta", stream.delta)
             json.field("final", stream.final)
             json.field("thread", stream.thread)
+            json.field("seq", stream.seq)
+            json.field("end", stream.end?.rawValue)
+            json.field("by", stream.by)
+            json.field("reason", stream.reason)
+        case .cancel(let cancel):
+            json.field("conversation", cancel.conversation)
+            json.field("messageId", cancel.messageId)
+            json.field("by", cancel.by)
         case .error(let failure):
             json.field("code", failure.code.rawValue)
             json.field("message", failure.message)

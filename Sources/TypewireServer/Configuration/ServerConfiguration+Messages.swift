@@ -11,9 +11,13 @@ extension ServerConfiguration {
         /// Replies one bot may stream at once (each up to ``maxLength``); a part that would start one more
         /// is refused with `rate_limited`. Default 10.
         public var maxOpenReplies = 10
-        /// How long a streamed reply may stay silent; past it the server forgets its text (clients stop
-        /// showing it after the same time, `BotActivity`'s chunk timeout). Default 10 s.
+        /// How long a streamed reply may stay silent; past it the server ends it for every member
+        /// (``ReplyEnd/timedOut``) and refuses its later parts (clients stop showing it after the same time
+        /// by themselves if the end does not reach them, `BotActivity`'s chunk timeout). Default 10 s.
         public var replyTimeout = Duration.seconds(10)
+        /// How long a bot has to end a reply a member asked to stop (`cancel`); past it the server ends it
+        /// for every member (``ReplyEnd/cancelled``) and refuses its later parts. Default 2 s.
+        public var stopGrace = Duration.seconds(2)
 
         /// The defaults.
         public init() {}

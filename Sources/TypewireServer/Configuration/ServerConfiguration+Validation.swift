@@ -17,6 +17,8 @@ extension ServerConfiguration {
         let grace = Duration.zero...Duration.seconds(60)
         try require(grace.contains(sockets.presenceGrace), "--presence-grace must be 0 to 60000 milliseconds.")
         try require(sockets.maxQueuedBytes >= 64 * 1_024, "--max-queued-bytes must be at least 65536.")
+        try require(messages.replyTimeout > .zero, "messages.replyTimeout must be positive.")
+        try require(grace.contains(messages.stopGrace), "messages.stopGrace must be 0 to 60 seconds.")
         try require(budgets.activity.rate > 0, "--activity-rate must be positive.")
         try require(budgets.messages.rate > 0, "--message-rate must be positive.")
         try require(budgets.handshakes.rate > 0, "--handshake-rate must be positive.")

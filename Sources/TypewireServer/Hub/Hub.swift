@@ -221,7 +221,8 @@ public final class Hub: Sendable {
         let user = forgotten.user
         let departure = userSockets.withLockedValue { $0.stopServing(of: user, wentAway: holds) }
         if case .stays = departure { return true }
-        streams.withLockedValue { $0.forget(bot: user) }  // their last socket: a bot's replies end with it
+        // A bot's replies outlive its last socket for the reply timeout: it may reconnect and go on; if it
+        // does not, each reply's timer ends it for everyone (`OpenReplies`).
         switch departure {
         case .stays: break
         case .offline: await tellOthersOffline(user)

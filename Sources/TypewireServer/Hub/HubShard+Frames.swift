@@ -30,6 +30,8 @@ extension HubShard {
             await self.edit(edit, from: id)
         case .stream(let stream):
             await self.stream(stream, from: id)
+        case .cancel(let request):
+            await stop(request, from: id)
         }
     }
 

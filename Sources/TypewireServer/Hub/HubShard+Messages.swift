@@ -1,6 +1,6 @@
 import TypewireCore
 
-// Messages: sends, edits and the parts of bots' streamed replies.
+// Messages: sends and edits (bots' streamed replies: HubShard+Replies).
 extension HubShard {
     func send(_ send: ClientFrame.Send, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
@@ -56,7 +56,7 @@ extension HubShard {
         if let replyID = ReplyID.replyMessageId(of: send.clientMessageId) {
             // A reply whose stream was cut off ends as a whole message: its partial text is not needed.
             let key = StreamKey(conversation: send.conversation, messageId: replyID, bot: identity.userID)
-            streams.withLockedValue { $0.remove(key) }
+            streams.withLockedValue { $0.finish(key, as: .finished) }
         }
         guard let outbox = connections[id]?.outbox else { return }
         deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
@@ -108,88 +108,4 @@ extension HubShard {
         broadcast(Self.encode(.message(message)), as: "message", to: message.conversation, message: message)
         cluster?.publish(.message(message))  // by reference if too large for the bus (`ClusterPayload`)
     }
-
-    /// A bot streams a reply: each part is fanned out as it comes; the final part stores the whole reply as
-    /// a message and clears the bot's activity (in typing-only mode it only clears the activity).
-    func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
-        guard let identity = connections[id]?.identity else { return }
-        guard identity.isBot else {
-            return reply(
-                to: id,
-                .init(
-                    code: .forbidden,
-                    message:
-                        "Only bots (a token with the bot role, or a user the server API made a bot) stream replies; send a message instead.",
-                    ref: part.messageId, request: .stream))
-        }
-        if let thread = part.thread, !isThreadID(thread) {
-            return reply(to: id, Self.badThread(ref: part.messageId, request: .stream))
-        }
-        guard await ensureParticipant(identity.userID, of: part.conversation, from: id, ref: part.messageId, request: .stream) else {
-            return
-        }
-        let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
-        let time = now()
-        let (replyTimeout, maxOpenReplies, maxLength) = (
-            configuration.messages.replyTimeout.wholeMilliseconds, configuration.messages.maxOpenReplies, configuration.messages.maxLength
-        )
-        // One turn of the node's replies: a bot streaming in conversations of two shards cannot pass its cap.
-        let outcome = streams.withLockedValue { replies -> StreamPartOutcome in
-            replies.forgetSilent(of: key.bot, before: time - replyTimeout)
-            let known = replies[key]
-            guard known != nil || part.isFinal || replies.count(of: key.bot) < maxOpenReplies else { return .tooManyOpen }
-            // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
-            let text = part.isFinal ? part.text ?? (known ?? "") + part.delta : (known ?? "") + part.delta
-            guard text.count <= maxLength else {
-                replies.remove(key)
-                return .tooLong
-            }
-            if part.isFinal { replies.remove(key) } else { replies.set(text, for: key, at: time) }
-            return .accepted(text: text, isFirst: known == nil)
-        }
-        let text: String
-        switch outcome {
-        case .tooManyOpen:
-            return reply(
-                to: id,
-                .init(
-                    code: .rateLimited, message: "This bot streams \(maxOpenReplies) replies already; finish one before starting another.",
-                    ref: part.messageId, request: .stream))
-        case .tooLong:
-            return reply(
-                to: id,
-                .init(code: .tooLarge, message: "The reply has more than \(maxLength) characters.", ref: part.messageId, request: .stream))
-        case .accepted(let whole, let isFirst):
-            text = whole
-            if isFirst { webhooks?.record(.replyStarted(conversation: part.conversation, replyId: part.messageId, bot: identity.userID)) }
-        }
-        if part.isFinal { webhooks?.record(.replyFinished(conversation: part.conversation, replyId: part.messageId, bot: identity.userID)) }
-        let delta = ServerFrame.StreamDelta(
-            conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal,
-            thread: part.thread
-        )
-        broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
-        cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it
-        guard part.isFinal else { return }
-        guard configuration.storage.storesMessages else {
-            // Typing-only: the reply ends with its final part, stored by the app's own backend if at all.
-            if board.clear(user: identity.userID, in: part.conversation, thread: part.thread) { publishActivity(of: part.conversation) }
-            return
-        }
-        await self.send(
-            .init(
-                conversation: part.conversation, clientMessageId: ReplyID.clientMessageId(ofReply: part.messageId), text: text,
-                thread: part.thread),
-            from: id)
-    }
-}
-
-/// What became of one part of a streamed reply.
-private enum StreamPartOutcome {
-    /// The bot has ``ServerConfiguration/Messages/maxOpenReplies`` replies open already.
-    case tooManyOpen
-    /// The reply would pass ``ServerConfiguration/Messages/maxLength``; it is dropped.
-    case tooLong
-    /// Taken; the reply's text so far, and whether this part began it.
-    case accepted(text: String, isFirst: Bool)
 }

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import TypewireCore
 
 /// Identifies a reply a bot is streaming.
 struct StreamKey: Hashable {
@@ -7,27 +8,88 @@ struct StreamKey: Hashable {
     var bot: String
 }
 
-/// The replies bots are streaming on this node: the text so far and when the last part came. A pure
-/// value; the hub caps how many one bot keeps open (``ServerConfiguration/Messages/maxOpenReplies``) and forgets
-/// those silent for too long, so a bot that starts replies and never finishes them cannot grow the node.
-/// Every operation touches one bot's replies only (a handful), never all of the node's.
+/// The replies (turns) bots are streaming on this node, and how each ends. A pure value: parts, stops and the
+/// clock come in, what to tell whom comes out; the hub relays, stores and arms the timers.
+///
+/// - A reply opens with its first part and ends with the bot's final part, or by the server: when no part
+///   came for the reply timeout (``ReplyEnd/timedOut``), or when a member asked to stop it and the bot did
+///   not end it within the grace (``ReplyEnd/cancelled``). A bot whose sockets all closed is not told
+///   apart from a silent one: it may reconnect and go on within the timeout.
+/// - An ended reply is remembered (the last ``endedKept`` per bot), so that a late part, or a stop, for it
+///   is refused with `turn_ended` rather than opening it again.
+/// - Bounded: a bot keeps at most `maxOpen` replies open and each at most `maxLength` characters, so a bot
+///   that starts replies and never finishes them cannot grow the node. Every operation touches one bot's
+///   replies (a handful), never all of the node's.
 struct OpenReplies {
-    private struct Reply {
+    /// One reply under way.
+    struct Reply {
         var text: String
         var lastPartAt: Int64
+        /// How many parts were relayed; the next has this number plus one.
+        var parts: Int64 = 0
+        /// The member it answers, who alone (with the bot) may stop it; nil: any member may.
+        var asker: String?
+        var thread: String?
+        /// Who asked to stop it, and when.
+        var stop: (by: String, at: Int64)?
     }
+
+    /// What became of one part.
+    enum PartOutcome: Equatable {
+        /// The reply ended before (by the bot or the server): the members saw its end.
+        case ended(ReplyEnd)
+        /// The bot has `maxOpen` replies open already.
+        case tooManyOpen
+        /// The reply would pass `maxLength` characters: it ends as ``ReplyEnd/failed``; if it was open, the
+        /// members are told with this part number and thread.
+        case tooLong(wasOpen: Bool, seq: Int64, thread: String?)
+        /// Taken: the reply's text so far, the part's number, whether it began the reply, and, for a final
+        /// part, the person who stopped it (if one did).
+        case accepted(text: String, seq: Int64, isFirst: Bool, stoppedBy: String?)
+    }
+
+    /// What a member's request to stop a reply became.
+    enum StopOutcome: Equatable {
+        /// No reply of that id is under way in the conversation; `ended` says how it ended, if it did lately.
+        case notUnderWay(ended: ReplyEnd?)
+        /// The reply answers someone else.
+        case notTheAsker(String)
+        /// Asked now: tell these bots (one reply id may belong to several bots' replies).
+        case asked(bots: [String])
+        /// Someone asked already: the bot was told.
+        case askedBefore
+    }
+
+    /// What the clock says of a reply.
+    enum Due: Equatable {
+        /// It ended meanwhile.
+        case gone
+        /// It is over: end it for everyone with this end, part number and thread.
+        case end(ReplyEnd, by: String?, seq: Int64, thread: String?)
+        /// Nothing yet: look again at this time.
+        case wait(until: Int64)
+    }
+
+    /// How many ended replies are remembered per bot.
+    static let endedKept = 64
 
     private var replies: [StreamKey: Reply] = [:]
     private var keysByBot: [String: Set<StreamKey>] = [:]
+    /// The open replies by conversation and id, for a stop (which does not name the bot).
+    private var keysByReply: [ReplyRef: Set<StreamKey>] = [:]
+    /// The last ended replies of each bot, oldest first.
+    private var endedByBot: [String: [(key: StreamKey, end: ReplyEnd)]] = [:]
+    /// The same ends by conversation and id, for a stop (of one bot's, if two bots used the same id).
+    private var endedByReply: [ReplyRef: ReplyEnd] = [:]
 
-    /// The text so far of a reply, if open.
-    subscript(key: StreamKey) -> String? {
-        replies[key]?.text
+    private struct ReplyRef: Hashable {
+        var conversation: String
+        var messageId: String
     }
 
-    /// Records a reply's text so far and the time of its last part.
-    mutating func set(_ text: String, for key: StreamKey, at time: Int64) {
-        if replies.updateValue(Reply(text: text, lastPartAt: time), forKey: key) == nil { keysByBot[key.bot, default: []].insert(key) }
+    /// A reply under way.
+    subscript(key: StreamKey) -> Reply? {
+        replies[key]
     }
 
     /// How many replies a bot has open.
@@ -35,27 +97,107 @@ struct OpenReplies {
         keysByBot[bot]?.count ?? 0
     }
 
-    /// Forgets a bot's replies whose last part came before `time`.
-    mutating func forgetSilent(of bot: String, before time: Int64) {
-        for key in keysByBot[bot] ?? [] where replies[key].map({ $0.lastPartAt < time }) ?? true { remove(key) }
+    /// How a reply ended, if it did lately.
+    func end(of key: StreamKey) -> ReplyEnd? {
+        endedByBot[key.bot]?.last(where: { $0.key == key })?.end
     }
 
-    /// Forgets every reply of a bot (its last socket closed).
-    mutating func forget(bot: String) {
-        for key in keysByBot[bot] ?? [] { remove(key) }
+    /// Takes a part of a reply at `time`.
+    mutating func take(_ part: ClientFrame.Stream, bot: String, at time: Int64, maxOpen: Int, maxLength: Int) -> PartOutcome {
+        let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: bot)
+        if let end = end(of: key) { return .ended(end) }
+        let known = replies[key]
+        guard known != nil || part.isFinal || count(of: bot) < maxOpen else { return .tooManyOpen }
+        // The final part may carry the whole reply: then parts refused or lost on the way do not matter.
+        let text = part.isFinal ? part.text ?? (known?.text ?? "") + part.delta : (known?.text ?? "") + part.delta
+        guard text.count <= maxLength else {
+            finish(key, as: .failed)
+            return .tooLong(wasOpen: known != nil, seq: (known?.parts ?? 0) + 1, thread: known?.thread ?? part.thread)
+        }
+        var reply = known ?? Reply(text: "", lastPartAt: time, asker: part.asker, thread: part.thread)
+        reply.text = text
+        reply.lastPartAt = time
+        reply.parts += 1
+        if let asker = part.asker { reply.asker = asker }
+        if part.isFinal {
+            finish(key, as: part.end ?? .finished)
+        } else {
+            open(key, reply)
+        }
+        return .accepted(text: text, seq: reply.parts, isFirst: known == nil, stoppedBy: reply.stop?.by)
     }
 
-    /// Forgets a reply (it ended).
-    mutating func remove(_ key: StreamKey) {
-        guard replies.removeValue(forKey: key) != nil else { return }
-        keysByBot[key.bot]?.remove(key)
-        if keysByBot[key.bot]?.isEmpty == true { keysByBot[key.bot] = nil }
+    /// A member (`user`) asks to stop the reply `messageId` of `conversation` at `time`.
+    mutating func stop(_ messageId: String, in conversation: String, by user: String, at time: Int64) -> StopOutcome {
+        let keys = keysByReply[ReplyRef(conversation: conversation, messageId: messageId)] ?? []
+        guard !keys.isEmpty else { return .notUnderWay(ended: endedByReply[ReplyRef(conversation: conversation, messageId: messageId)]) }
+        var bots: [String] = []
+        var refusal: String?
+        for key in keys.sorted(by: { $0.bot < $1.bot }) {
+            guard var reply = replies[key] else { continue }
+            if let asker = reply.asker, asker != user, key.bot != user {
+                refusal = asker
+                continue
+            }
+            guard reply.stop == nil else { continue }
+            reply.stop = (user, time)
+            replies[key] = reply
+            bots.append(key.bot)
+        }
+        if bots.isEmpty, let refusal { return .notTheAsker(refusal) }
+        return bots.isEmpty ? .askedBefore : .asked(bots: bots)
+    }
+
+    /// What the clock says of a reply at `time`: past its timeout since the last part, or past the grace
+    /// since a stop, the server ends it (and remembers the end).
+    mutating func due(_ key: StreamKey, at time: Int64, timeout: Int64, grace: Int64) -> Due {
+        guard let reply = replies[key] else { return .gone }
+        let stopAt = reply.stop.map { $0.at.addingReportingOverflow(grace).partialValue }
+        let timeoutAt = reply.lastPartAt.addingReportingOverflow(timeout).partialValue
+        if let stopAt, time >= stopAt {
+            finish(key, as: .cancelled)
+            return .end(.cancelled, by: reply.stop?.by, seq: reply.parts + 1, thread: reply.thread)
+        }
+        if time >= timeoutAt {
+            finish(key, as: .timedOut)
+            return .end(.timedOut, by: nil, seq: reply.parts + 1, thread: reply.thread)
+        }
+        return .wait(until: min(timeoutAt, stopAt ?? .max))
+    }
+
+    /// Ends a reply (its final part came, or the bot sent it whole as a message) and remembers how.
+    mutating func finish(_ key: StreamKey, as end: ReplyEnd) {
+        if replies.removeValue(forKey: key) != nil {
+            keysByBot[key.bot]?.remove(key)
+            if keysByBot[key.bot]?.isEmpty == true { keysByBot[key.bot] = nil }
+            let ref = ReplyRef(conversation: key.conversation, messageId: key.messageId)
+            keysByReply[ref]?.remove(key)
+            if keysByReply[ref]?.isEmpty == true { keysByReply[ref] = nil }
+        }
+        var ended = endedByBot[key.bot, default: []]
+        ended.removeAll { $0.key == key }
+        ended.append((key, end))
+        endedByReply[ReplyRef(conversation: key.conversation, messageId: key.messageId)] = end
+        if ended.count > Self.endedKept {
+            for old in ended.prefix(ended.count - Self.endedKept) {
+                endedByReply[ReplyRef(conversation: old.key.conversation, messageId: old.key.messageId)] = nil
+            }
+            ended.removeFirst(ended.count - Self.endedKept)
+        }
+        endedByBot[key.bot] = ended
+    }
+
+    private mutating func open(_ key: StreamKey, _ reply: Reply) {
+        if replies.updateValue(reply, forKey: key) == nil {
+            keysByBot[key.bot, default: []].insert(key)
+            keysByReply[ReplyRef(conversation: key.conversation, messageId: key.messageId), default: []].insert(key)
+        }
     }
 }
 
 /// The node's ``OpenReplies``, shared by the hub's shards: a bot's replies in conversations of different
-/// shards count against one cap. Touched by `stream` frames (and a bot's `send` of a cut-off reply), not by
-/// other frames.
+/// shards count against one cap. Touched by `stream` and `cancel` frames (and a bot's `send` of a cut-off
+/// reply) and by each open reply's timer, not by other frames.
 final class SharedOpenReplies: Sendable {
     private let replies = NIOLockedValueBox(OpenReplies())
 

@@ -79,7 +79,7 @@ struct InboundGate {
             let decision = activity.take(now: now, abuseThreshold: abuse, reason: "too many activity frames")
             guard decision == .pass else { return decision }
             return frames.take(now: now, abuseThreshold: abuse, reason: "too many frames")
-        case .activity, .unsubscribe, .hello, .refresh:
+        case .activity, .unsubscribe, .hello, .refresh, .cancel:
             return frames.take(now: now, abuseThreshold: abuse, reason: "too many frames")
         }
         return .pass

@@ -20,8 +20,10 @@ public struct WebhookEvent: Sendable, Hashable {
         case messageEdited(ChatMessage)
         /// A bot began streaming a reply (`replyId` is the stream's message id).
         case replyStarted(conversation: String, replyId: String, bot: String)
-        /// A bot's streamed reply ended with its final part.
-        case replyFinished(conversation: String, replyId: String, bot: String)
+        /// A bot's streamed reply ended: with its final part, or by the server (``ReplyEnd``); `by` is who
+        /// stopped a cancelled one, `reason` the bot's word for a failed one.
+        case replyFinished(
+            conversation: String, replyId: String, bot: String, end: ReplyEnd = .finished, by: String? = nil, reason: String? = nil)
         /// A user came online or went offline.
         case presenceChanged(user: String, online: Bool)
         /// Users joined or left a conversation; `deleted` when the conversation itself went.
@@ -102,6 +104,9 @@ private struct Document: Encodable {
         var conversation: String?
         var replyId: String?
         var bot: String?
+        var end: String?
+        var by: String?
+        var reason: String?
         var user: String?
         var online: Bool?
         var added: [String]?
@@ -118,10 +123,17 @@ private struct Document: Encodable {
                 self.offline = offline
             case .messageEdited(let message):
                 self.message = message
-            case .replyStarted(let conversation, let replyId, let bot), .replyFinished(let conversation, let replyId, let bot):
+            case .replyStarted(let conversation, let replyId, let bot):
                 self.conversation = conversation
                 self.replyId = replyId
                 self.bot = bot
+            case .replyFinished(let conversation, let replyId, let bot, let end, let by, let reason):
+                self.conversation = conversation
+                self.replyId = replyId
+                self.bot = bot
+                self.end = end.rawValue
+                self.by = by
+                self.reason = reason
             case .presenceChanged(let user, let online):
                 self.user = user
                 self.online = online

@@ -20,6 +20,10 @@ struct FrameCodecTests {
         .stream(.init(conversation: "c1", messageId: "r1", delta: "lo", isFinal: true)),
         .stream(.init(conversation: "c1", messageId: "r1", delta: "!", isFinal: true, text: "Hello!")),
         .stream(.init(conversation: "c1", messageId: "r2", delta: "Yes", thread: "42")),
+        .stream(.init(conversation: "c1", messageId: "r3", delta: "Ye", asker: "alice")),
+        .stream(.init(conversation: "c1", messageId: "r3", delta: "", isFinal: true, text: "Ye", end: .cancelled)),
+        .stream(.init(conversation: "c1", messageId: "r4", delta: "", isFinal: true, end: .failed, reason: "The model is down")),
+        .cancel(.init(conversation: "c1", messageId: "r3")),
     ]
 
     static let serverFrames: [ServerFrame] = [
@@ -53,6 +57,11 @@ struct FrameCodecTests {
         .ack(.init(clientMessageId: "m-1", messageId: "9")),
         .stream(.init(conversation: "c1", messageId: "r1", user: "clawd", delta: "Hi", final: false)),
         .stream(.init(conversation: "c1", messageId: "r2", user: "clawd", delta: "Hi", final: true, thread: "9")),
+        .stream(.init(conversation: "c1", messageId: "r3", user: "clawd", delta: "Hi", final: false, seq: 4)),
+        .stream(.init(conversation: "c1", messageId: "r3", user: "clawd", delta: "", final: true, seq: 5, end: .cancelled, by: "alice")),
+        .stream(.init(conversation: "c1", messageId: "r4", user: "clawd", delta: "", final: true, seq: 1, end: .failed, reason: "down")),
+        .stream(.init(conversation: "c1", messageId: "r5", user: "clawd", delta: "", final: true, seq: 9, end: .timedOut)),
+        .cancel(.init(conversation: "c1", messageId: "r3", by: "alice")),
         .error(.init(code: .forbidden, message: "no", ref: "subscribe")),
     ]
 

@@ -39,6 +39,11 @@ struct ServerFrameWriterTests {
                 .stream(
                     .init(conversation: text, messageId: text + "r", user: "bot", delta: text, final: present, thread: present ? text : nil)
                 ),
+                .stream(
+                    .init(
+                        conversation: text, messageId: text + "r", user: "bot", delta: "", final: true, seq: present ? Int64(index) : nil,
+                        end: present ? .cancelled : .init(rawValue: text), by: present ? text : nil, reason: present ? nil : text)),
+                .cancel(.init(conversation: text, messageId: text + "r", by: text + "u")),
                 .error(
                     .init(
                         code: .init(rawValue: present ? text : "forbidden"), message: text, ref: present ? text : nil,

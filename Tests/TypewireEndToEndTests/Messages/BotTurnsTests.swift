@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireServer
+import TypewireTesting
+
+/// A bot's reply as a turn: a member's stop reaches the bot, and every end (the bot's, a stop the bot does
+/// not honour, a silence) reaches every member as one final `stream` frame. Each test sets the other
+/// deadline to a minute, so that only the end it claims can end the reply within the liveness bound.
+@Suite("typewire serve: bot turns, their stop and their ends", .timeLimit(.minutes(1)))
+struct BotTurnsTests {
+    static let bot = "bot-clawd"
+
+    /// A group of Alice, Bob and Clawd, with each subscribed.
+    static func group(
+        on server: TestServer, _ body: (_ id: String, _ alice: TestSocket, _ bob: TestSocket, _ clawd: TestSocket) async throws -> Void
+    ) async throws {
+        let created = try await server.request(
+            "POST", "/v1/conversations", as: "alice", json: #"{"kind":"group","title":"Ask Clawd","members":["bob","clawd"]}"#)
+        #expect(created.status == 201)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(created.body.utf8)) as? [String: Any])
+        let id = try #require(object["id"] as? String)
+        let (alice, bob, clawd) = (
+            try await server.subscribedSocket("alice", to: id), try await server.subscribedSocket("bob", to: id),
+            try await server.subscribedSocket("clawd", to: id)
+        )
+        try await body(id, alice, bob, clawd)
+    }
+
+    /// Nothing was stored: a marker message sent now is the first message the member gets.
+    static func expectNothingStored(
+        in conversation: String, from sender: TestSocket, seenBy member: TestSocket, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        sender.send(.send(.init(conversation: conversation, clientMessageId: "marker", text: "marker")))
+        let first = try await member.next { if case .message = $0 { true } else { false } }
+        guard case .message(let message) = first else { return }
+        #expect(message.text == "marker", "a message was stored before the marker", sourceLocation: sourceLocation)
+    }
+
+    static func end(of socket: TestSocket, reply: String, since: Int = 0) async throws -> ServerFrame.StreamDelta {
+        let frame = try await socket.next(since: since) {
+            if case .stream(let part) = $0 { part.messageId == reply && part.final } else { false }
+        }
+        guard case .stream(let part) = frame else { throw TestSocketError.timedOut }
+        return part
+    }
+
+    @Test func aStopReachesTheBotAndTheBotsCancelledEndReachesEveryMemberWithTheTextSoFarStored() async throws {
+        try await TestServer.run(configure: { $0.messages.stopGrace = .seconds(60) }) { server in
+            try await Self.group(on: server) { id, alice, bob, clawd in
+                clawd.send(.stream(.init(conversation: id, messageId: "r1", delta: "Once upon ", asker: "alice")))
+                try await bob.next { if case .stream(let part) = $0 { part.seq == 1 && part.delta == "Once upon " } else { false } }
+                // The reply answers Alice: Bob may not stop it.
+                bob.send(.cancel(.init(conversation: id, messageId: "r1")))
+                let refusal = try await bob.error()
+                #expect(refusal.code == .forbidden && refusal.ref == "r1" && refusal.request == "cancel")
+                alice.send(.cancel(.init(conversation: id, messageId: "r1")))
+                let asked = try await clawd.next { if case .cancel = $0 { true } else { false } }
+                #expect(asked == .cancel(.init(conversation: id, messageId: "r1", by: "alice")))
+                clawd.send(.stream(.init(conversation: id, messageId: "r1", delta: "a", isFinal: true, end: .cancelled)))
+                for member in [alice, bob] {
+                    let end = try await Self.end(of: member, reply: "r1")
+                    #expect(end.end == .cancelled && end.by == "alice" && end.seq == 2 && end.delta == "a")
+                    try await member.next { if case .message(let message) = $0 { message.text == "Once upon a" } else { false } }
+                }
+                // Ended: a late part, or another stop, is refused.
+                clawd.send(.stream(.init(conversation: id, messageId: "r1", delta: " time")))
+                #expect(try await clawd.error().code == .turnEnded)
+                let since = await alice.received.count
+                alice.send(.cancel(.init(conversation: id, messageId: "r1")))
+                #expect(try await alice.error(since: since).code == .turnEnded)
+            }
+        }
+    }
+
+    @Test func aBotThatIgnoresAStopIsEndedForEveryoneAfterTheGraceAndItsLaterPartsRefused() async throws {
+        try await TestServer.run(configure: {
+            $0.messages.stopGrace = .milliseconds(300)
+            $0.messages.replyTimeout = .seconds(60)
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
+            try await Self.group(on: server) { id, alice, bob, clawd in
+                clawd.send(.activity(.init(conversation: id, activity: .typing)))
+                clawd.send(.stream(.init(conversation: id, messageId: "r2", delta: "Let me explain ")))
+                try await bob.activity(in: id) { $0.map(\.user) == ["clawd"] }
+                bob.send(.cancel(.init(conversation: id, messageId: "r2")))  // no asker named: any member may
+                try await clawd.next { if case .cancel = $0 { true } else { false } }
+                let ends = [try await Self.end(of: alice, reply: "r2"), try await Self.end(of: bob, reply: "r2")]
+                #expect(ends[0] == ends[1], "one end, the same for every member")
+                #expect(ends[0].end == .cancelled && ends[0].by == "bob" && ends[0].seq == 2 && ends[0].delta.isEmpty)
+                try await alice.activity(in: id) { $0.isEmpty }  // the bot's activity went with the end (the ttl is a minute)
+                clawd.send(.stream(.init(conversation: id, messageId: "r2", delta: "at length.", isFinal: true)))
+                #expect(try await clawd.error().code == .turnEnded)
+                try await Self.expectNothingStored(in: id, from: bob, seenBy: alice)
+            }
+        }
+    }
+
+    @Test func aSilentReplyEndsAsTimedOutForEveryMemberWithTheSameFrame() async throws {
+        try await TestServer.run(configure: {
+            $0.messages.replyTimeout = .milliseconds(500)
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
+            try await Self.group(on: server) { id, alice, bob, clawd in
+                clawd.send(.activity(.init(conversation: id, activity: .typing)))
+                clawd.send(.stream(.init(conversation: id, messageId: "r3", delta: "Thinking out loud")))
+                let ends = [try await Self.end(of: alice, reply: "r3"), try await Self.end(of: bob, reply: "r3")]
+                #expect(ends[0] == ends[1])
+                #expect(ends[0].end == .timedOut && ends[0].by == nil && ends[0].seq == 2)
+                try await alice.activity(in: id) { $0.isEmpty }
+                clawd.send(.stream(.init(conversation: id, messageId: "r3", delta: " again")))
+                let refusal = try await clawd.error()
+                #expect(refusal.code == .turnEnded && refusal.message.contains("timed_out"))
+            }
+        }
+    }
+
+    @Test func aFailedEndCarriesTheBotsReasonAndStoresNothing() async throws {
+        try await TestServer.run(configure: { $0.messages.replyTimeout = .seconds(60) }) { server in
+            try await Self.group(on: server) { id, alice, bob, clawd in
+                clawd.send(.stream(.init(conversation: id, messageId: "r4", delta: "Half a")))
+                clawd.send(
+                    .stream(.init(conversation: id, messageId: "r4", delta: "", isFinal: true, end: .failed, reason: "The model is down.")))
+                let end = try await Self.end(of: alice, reply: "r4")
+                #expect(end.end == .failed && end.reason == "The model is down.")
+                try await Self.expectNothingStored(in: id, from: bob, seenBy: alice)
+                // A bot may not claim the server's end, nor end a part that is not final.
+                clawd.send(.stream(.init(conversation: id, messageId: "r5", delta: "", isFinal: true, end: .timedOut)))
+                #expect(try await clawd.error().code == .invalidField)
+            }
+        }
+    }
+}
