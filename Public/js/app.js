@@ -411,8 +411,14 @@ function renderOpenConversation() {
 }
 
 function renderMessagesAndIndicator(conversation) {
-  renderMessages(nodes.messages, conversation.timeline, { me: state.me.id, nameOf: conversation.nameOf, isBot });
+  renderMessages(nodes.messages, conversation.timeline, peopleOf(conversation));
   renderIndicator();
+}
+
+/** Who the message views draw, and the Stop of a bot's reply: a `cancel` (the bot, or the server after a grace, ends it). */
+function peopleOf(conversation) {
+  const stop = (item) => state.connection?.send({ type: 'cancel', conversation: conversation.id, messageId: item.replyId });
+  return { me: state.me.id, nameOf: conversation.nameOf, isBot, stop };
 }
 
 /** Shows who is active now, and re-renders when the next entry expires. */
@@ -549,7 +555,7 @@ function renderThreadPanel() {
     parent: open.parent,
     replies: open.replies,
     status: conversation.replies.status(parentId) ?? 'loading',
-    people: { me: state.me.id, nameOf: conversation.nameOf, isBot },
+    people: peopleOf(conversation),
   });
   open.renderIndicator();
 }

@@ -7,7 +7,7 @@ import { el, avatar, clock } from './dom.js';
  * @param {import('./timeline.js').Timeline} timeline
  * @param {{me: string, nameOf: (id: string) => string, isBot: (id: string) => boolean}} people
  */
-export function renderMessages(container, timeline, { me, nameOf, isBot }) {
+export function renderMessages(container, timeline, { me, nameOf, isBot, stop }) {
   const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
   const existing = new Map([...container.children].map((node) => [node.dataset.key, node]));
   let previous = null;
@@ -15,7 +15,7 @@ export function renderMessages(container, timeline, { me, nameOf, isBot }) {
     let node = existing.get(item.key);
     if (!node) node = buildMessage(item, { me, nameOf, isBot });
     existing.delete(item.key);
-    updateMessage(node, item, timeline.items[index - 1]);
+    updateMessage(node, item, timeline.items[index - 1], { me, stop });
     if (node.previousElementSibling !== previous || node.parentNode !== container) {
       if (previous) previous.after(node);
       else container.prepend(node);
@@ -41,12 +41,13 @@ function buildMessage(item, { me, nameOf, isBot }) {
   ]);
 }
 
-function updateMessage(node, item, before) {
+function updateMessage(node, item, before, { me, stop }) {
   const text = node.querySelector('.message-text');
   if (text.textContent !== item.text) text.textContent = item.text;
   node.classList.toggle('pending', item.pending);
   node.classList.toggle('continued', !!before && before.sender === item.sender && item.sentAt - before.sentAt < 5 * 60_000);
   node.dataset.streaming = String(item.streaming);
+  if (item.end) node.dataset.end = item.end;
   if (item.id) node.dataset.messageId = item.id;
   const bubble = node.querySelector('.message-bubble');
   let cursor = bubble.querySelector('.stream-cursor');
@@ -56,7 +57,34 @@ function updateMessage(node, item, before) {
   } else if (!item.streaming && cursor) {
     cursor.remove();
   }
-  const meta = item.pending ? 'Sending…' : item.streaming ? '' : `${clock(item.sentAt)}${item.editedAt ? ' · edited' : ''}`;
+  updateStopButton(node, item, { me, stop });
+  const meta = item.pending ? 'Sending…' : item.streaming ? '' : `${clock(item.sentAt)}${item.editedAt ? ' · edited' : ''}${endNote(item)}`;
   const metaNode = node.querySelector('.message-meta');
   if (metaNode.textContent !== meta) metaNode.textContent = meta;
+}
+
+/** A streaming reply's Stop button, for the member it answers (or anyone, when it answers no one in particular). */
+function updateStopButton(node, item, { me, stop }) {
+  const shows = !!stop && item.streaming && !!item.replyId && (item.asker === null || item.asker === me);
+  let button = node.querySelector('.stop-reply');
+  if (shows && !button) {
+    button = el('button', { class: 'stop-reply', type: 'button', 'data-testid': 'stop-reply', text: 'Stop' });
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      stop(item);
+    });
+    node.querySelector('.message-content').append(button);
+  } else if (!shows && button) {
+    button.remove();
+  }
+}
+
+/** How a bot's reply ended, when not as written: stopped, cut off by the server, or failed (with the bot's reason). */
+function endNote(item) {
+  switch (item.end) {
+    case 'cancelled': return ' · Stopped';
+    case 'timed_out': return ' · Cut off';
+    case 'failed': return item.reason ? ` · Failed: ${item.reason}` : ' · Failed';
+    default: return '';
+  }
 }

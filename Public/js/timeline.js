@@ -78,20 +78,26 @@ export class Timeline {
 
   /**
    * A `stream` frame: appends the delta to the reply's item (creating it on the first part); the final
-   * part ends the streaming.
+   * part ends the streaming and says how (`end`: finished, cancelled, timed_out or failed; a server that
+   * does not say means finished). A part already applied (its `seq` is not past the last one) is skipped.
    * @returns {{item: object, isNew: boolean}}
    */
-  applyStream({ messageId, user, delta, final }, senderName, now) {
+  applyStream({ messageId, user, delta, final, seq, end, by, reason, asker }, senderName, now) {
     const key = streamKey(user, messageId);
     let item = this.items.find((candidate) => candidate.key === key);
     const isNew = !item;
     if (!item) {
-      item = { key, id: null, sender: user, senderName, text: '', sentAt: now, pending: false, streaming: true, editedAt: null };
+      item = {
+        key, id: null, sender: user, senderName, text: '', sentAt: now, pending: false, streaming: true, editedAt: null,
+        replyId: messageId, asker: null, seq: 0, end: null, endedBy: null, reason: null,
+      };
       this.items.push(item);
     }
-    if (item.streaming) {
+    if (asker) item.asker = asker;
+    if (item.streaming && !(seq && seq <= item.seq)) {
       item.text += delta ?? '';
-      if (final) item.streaming = false;
+      if (seq) item.seq = seq;
+      if (final) Object.assign(item, { streaming: false, end: end ?? 'finished', endedBy: by ?? null, reason: reason ?? null });
     }
     return { item, isNew };
   }

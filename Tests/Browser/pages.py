@@ -205,12 +205,14 @@ class ChatPage:
         self.wait(lambda d: not self.indicator()[0], timeout, f"the indicator goes (it shows {self.indicator()!r})")
 
     def messages(self, container="messages"):
-        """Every message bubble of the main timeline (or of another container): sender, text, streaming, server id."""
+        """Every message bubble of the main timeline (or of another container): sender, text, streaming, server id,
+        cursor, how a bot's reply ended (`end`), its meta line and whether it offers a Stop button."""
         return self.js(
             "return [...document.querySelectorAll(`[data-testid=${arguments[0]}] [data-testid=message]`)].map(m => ({"
             " sender: m.dataset.sender, text: m.querySelector('[data-testid=message-text]').textContent,"
             " streaming: m.dataset.streaming === 'true', id: m.dataset.messageId || null,"
-            " cursor: !!m.querySelector('[data-testid=stream-cursor]')}));",
+            " cursor: !!m.querySelector('[data-testid=stream-cursor]'), end: m.dataset.end || null,"
+            " meta: m.querySelector('.message-meta').textContent, stop: !!m.querySelector('[data-testid=stop-reply]')}));",
             container,
         )
 

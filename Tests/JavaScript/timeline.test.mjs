@@ -35,6 +35,24 @@ test('a streamed reply grows part by part, then merges with the stored message',
   assert.equal(thread.items[0].id, '77');
 });
 
+test("a reply's end says how it ended, and a part already applied (by its seq) is not applied twice", () => {
+  const thread = new Timeline();
+  thread.applyStream({ messageId: 'r3', user: 'clawd', delta: 'Once', final: false, seq: 1, asker: 'alice' }, 'Clawd', 10);
+  thread.applyStream({ messageId: 'r3', user: 'clawd', delta: ' upon', final: false, seq: 2 }, 'Clawd', 11);
+  thread.applyStream({ messageId: 'r3', user: 'clawd', delta: ' upon', final: false, seq: 2 }, 'Clawd', 11);
+  assert.equal(thread.items[0].text, 'Once upon', 'the repeated part is skipped');
+  assert.equal(thread.items[0].asker, 'alice');
+  assert.equal(thread.items[0].replyId, 'r3');
+  thread.applyStream({ messageId: 'r3', user: 'clawd', delta: '', final: true, seq: 3, end: 'cancelled', by: 'alice' }, 'Clawd', 12);
+  assert.equal(thread.items[0].streaming, false);
+  assert.equal(thread.items[0].end, 'cancelled');
+  assert.equal(thread.items[0].endedBy, 'alice');
+  thread.applyMessage(message({ id: '80', sender: 'clawd', text: 'Once upon', clientMessageId: 'stream-r3' }));
+  assert.equal(thread.items[0].end, 'cancelled', 'the stored reply keeps how it ended');
+  thread.applyStream({ messageId: 'r4', user: 'clawd', delta: 'x', final: true }, 'Clawd', 13);
+  assert.equal(thread.items[1].end, 'finished', 'a server that names no end means finished');
+});
+
 test('the stored reply may arrive before the final part: still one bubble, and no cursor', () => {
   const thread = new Timeline();
   thread.applyStream({ messageId: 'r2', user: 'clawd', delta: 'Hel', final: false }, 'Clawd', 10);

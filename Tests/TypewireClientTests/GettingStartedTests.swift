@@ -24,14 +24,20 @@ func chatScreen(url: String, token: @escaping @Sendable () async throws -> Strin
     await chat.close()                         // ends its subscription, timers and sequences
 }
 
-/// A bot's reply (the bot's token has role=bot): thinking, a tool, then the text streamed in.
-func botReply(in chat: ConversationHandle) async throws {
-    let reply = try await chat.beginReply()    // "Clawd is thinking…"
-    try await reply.useTool("web_search")      // "Clawd is using web_search…"
-    for word in ["Typing ", "indicators ", "matter."] {
-        try await reply.write(word)            // streams to every member, coalesced
+/// A bot's reply (the bot's token has role=bot): thinking, a tool, then the text streamed in; the person
+/// it answers may stop it, and what it wrote by then is kept.
+func botReply(to asker: String, in chat: ConversationHandle) async throws {
+    let reply = try await chat.beginReply(answering: asker)   // "Clawd is thinking…"
+    let writing = Task {
+        try await reply.useTool("web_search")  // "Clawd is using web_search…"
+        for word in ["Typing ", "indicators ", "matter."] where !Task.isCancelled {
+            try await reply.write(word)        // streams to every member, coalesced
+        }
     }
-    try await reply.finish()                   // stored as one message
+    let stops = Task { for await _ in reply.cancellations { writing.cancel() } }   // the asker's Stop
+    defer { stops.cancel() }
+    try await writing.value
+    try await reply.finish(end: writing.isCancelled ? .cancelled : .finished)   // stored as one message
 }
 // README: end
 
@@ -46,7 +52,7 @@ struct GettingStartedTests: ClientTesting {
                 #expect(message.text == "Hello, Bob")
             }
             try await withChats(["clawd", "alice"], in: "bot-clawd", of: server) { _, chats in
-                try await botReply(in: chats[0])
+                try await botReply(to: "alice", in: chats[0])
                 let message = try await first(chats[1].messages) { $0.sender == "clawd" }
                 #expect(message.text == "Typing indicators matter.")
             }

@@ -172,7 +172,7 @@ public enum ServerFrame: Hashable, Sendable {
         }
     }
 
-    /// `stream {conversation, messageId, user, delta, final, seq?, end?, by?, reason?, thread?}`: part of a
+    /// `stream {conversation, messageId, user, delta, final, seq?, end?, by?, reason?, asker?, thread?}`: part of a
     /// bot's reply. The final one ends it for every member at the same moment, whoever ended it: the bot,
     /// or the server (a timeout, or a stop the bot did not honour in time).
     public struct StreamDelta: Codable, Hashable, Sendable {
@@ -197,10 +197,12 @@ public enum ServerFrame: Hashable, Sendable {
         public var by: String?
         /// With a ``ReplyEnd/failed`` end: why, as the bot said it.
         public var reason: String?
+        /// The member the reply answers, who alone (with the bot) may stop it; nil: any member may.
+        public var asker: String?
         /// Creates the frame.
         public init(
             conversation: String, messageId: String, user: String, delta: String, final: Bool, thread: String? = nil, seq: Int64? = nil,
-            end: ReplyEnd? = nil, by: String? = nil, reason: String? = nil
+            end: ReplyEnd? = nil, by: String? = nil, reason: String? = nil, asker: String? = nil
         ) {
             self.conversation = conversation
             self.messageId = messageId
@@ -212,6 +214,7 @@ public enum ServerFrame: Hashable, Sendable {
             self.end = end
             self.by = by
             self.reason = reason
+            self.asker = asker
         }
 
         /// How the reply ended, if this is its final part (``ReplyEnd/finished`` when the server does not say).

@@ -63,6 +63,7 @@ enum ServerFrameWriter {
             json.field("end", stream.end?.rawValue)
             json.field("by", stream.by)
             json.field("reason", stream.reason)
+            json.field("asker", stream.asker)
         case .cancel(let cancel):
             json.field("conversation", cancel.conversation)
             json.field("messageId", cancel.messageId)

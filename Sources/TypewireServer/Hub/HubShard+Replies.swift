@@ -30,7 +30,7 @@ extension HubShard {
         // One turn of the node's replies: a bot streaming in conversations of two shards cannot pass its cap.
         let outcome = streams.withLockedValue { $0.take(part, bot: identity.userID, at: now(), maxOpen: maxOpen, maxLength: maxLength) }
         let (text, seq): (String, Int64)
-        var stoppedBy: String?
+        var (asker, stoppedBy): (String?, String?)
         switch outcome {
         case .ended(let end):
             return reply(
@@ -56,8 +56,8 @@ extension HubShard {
             return reply(
                 to: id,
                 .init(code: .tooLarge, message: "The reply has more than \(maxLength) characters.", ref: part.messageId, request: .stream))
-        case .accepted(let whole, let number, let isFirst, let stopper):
-            (text, seq, stoppedBy) = (whole, number, stopper)
+        case .accepted(let whole, let number, let isFirst, let answering, let stopper):
+            (text, seq, asker, stoppedBy) = (whole, number, answering, stopper)
             if isFirst {
                 webhooks?.record(.replyStarted(conversation: part.conversation, replyId: part.messageId, bot: identity.userID))
                 if !part.isFinal { armReplyTimer(key, at: now() + configuration.messages.replyTimeout.wholeMilliseconds, rearm: true) }
@@ -66,7 +66,8 @@ extension HubShard {
         let end = part.isFinal ? part.end ?? .finished : nil
         let delta = ServerFrame.StreamDelta(
             conversation: part.conversation, messageId: part.messageId, user: identity.userID, delta: part.delta, final: part.isFinal,
-            thread: part.thread, seq: seq, end: end, by: end == .cancelled ? stoppedBy : nil, reason: end == .failed ? part.reason : nil)
+            thread: part.thread, seq: seq, end: end, by: end == .cancelled ? stoppedBy : nil, reason: end == .failed ? part.reason : nil,
+            asker: asker)
         guard let end else {
             broadcast(Self.encode(.stream(delta)), as: "stream", to: part.conversation)
             cluster?.publish(.stream(delta))  // a part too large for the bus is dropped there: the stored reply carries it

@@ -43,9 +43,9 @@ struct OpenReplies {
         /// The reply would pass `maxLength` characters: it ends as ``ReplyEnd/failed``; if it was open, the
         /// members are told with this part number and thread.
         case tooLong(wasOpen: Bool, seq: Int64, thread: String?)
-        /// Taken: the reply's text so far, the part's number, whether it began the reply, and, for a final
-        /// part, the person who stopped it (if one did).
-        case accepted(text: String, seq: Int64, isFirst: Bool, stoppedBy: String?)
+        /// Taken: the reply's text so far, the part's number, whether it began the reply, the member it
+        /// answers (if the bot named one), and the member who asked to stop it (if one did).
+        case accepted(text: String, seq: Int64, isFirst: Bool, asker: String?, stoppedBy: String?)
     }
 
     /// What a member's request to stop a reply became.
@@ -124,7 +124,7 @@ struct OpenReplies {
         } else {
             open(key, reply)
         }
-        return .accepted(text: text, seq: reply.parts, isFirst: known == nil, stoppedBy: reply.stop?.by)
+        return .accepted(text: text, seq: reply.parts, isFirst: known == nil, asker: reply.asker, stoppedBy: reply.stop?.by)
     }
 
     /// A member (`user`) asks to stop the reply `messageId` of `conversation` at `time`.

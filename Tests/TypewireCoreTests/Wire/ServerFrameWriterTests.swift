@@ -42,7 +42,8 @@ struct ServerFrameWriterTests {
                 .stream(
                     .init(
                         conversation: text, messageId: text + "r", user: "bot", delta: "", final: true, seq: present ? Int64(index) : nil,
-                        end: present ? .cancelled : .init(rawValue: text), by: present ? text : nil, reason: present ? nil : text)),
+                        end: present ? .cancelled : .init(rawValue: text), by: present ? text : nil, reason: present ? nil : text,
+                        asker: present ? nil : text)),
                 .cancel(.init(conversation: text, messageId: text + "r", by: text + "u")),
                 .error(
                     .init(

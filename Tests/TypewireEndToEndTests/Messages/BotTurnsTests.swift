@@ -49,7 +49,9 @@ struct BotTurnsTests {
         try await TestServer.run(configure: { $0.messages.stopGrace = .seconds(60) }) { server in
             try await Self.group(on: server) { id, alice, bob, clawd in
                 clawd.send(.stream(.init(conversation: id, messageId: "r1", delta: "Once upon ", asker: "alice")))
-                try await bob.next { if case .stream(let part) = $0 { part.seq == 1 && part.delta == "Once upon " } else { false } }
+                try await bob.next {
+                    if case .stream(let part) = $0 { part.seq == 1 && part.delta == "Once upon " && part.asker == "alice" } else { false }
+                }
                 // The reply answers Alice: Bob may not stop it.
                 bob.send(.cancel(.init(conversation: id, messageId: "r1")))
                 let refusal = try await bob.error()

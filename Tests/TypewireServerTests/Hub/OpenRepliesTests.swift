@@ -17,17 +17,17 @@ struct OpenRepliesTests {
         var replies = OpenReplies()
         #expect(
             replies.take(Self.part("1", "a"), bot: "clawd", at: 0, maxOpen: 2, maxLength: 100)
-                == .accepted(text: "a", seq: 1, isFirst: true, stoppedBy: nil))
+                == .accepted(text: "a", seq: 1, isFirst: true, asker: nil, stoppedBy: nil))
         #expect(
             replies.take(Self.part("1", "b"), bot: "clawd", at: 5, maxOpen: 2, maxLength: 100)
-                == .accepted(text: "ab", seq: 2, isFirst: false, stoppedBy: nil))
+                == .accepted(text: "ab", seq: 2, isFirst: false, asker: nil, stoppedBy: nil))
         _ = replies.take(Self.part("2", "x"), bot: "clawd", at: 0, maxOpen: 2, maxLength: 100)
         _ = replies.take(Self.part("1", "y"), bot: "other", at: 0, maxOpen: 2, maxLength: 100)
         #expect(replies.count(of: "clawd") == 2)
         #expect(replies.take(Self.part("3", "z"), bot: "clawd", at: 0, maxOpen: 2, maxLength: 100) == .tooManyOpen)
         #expect(
             replies.take(Self.part("1", "c", final: true), bot: "clawd", at: 6, maxOpen: 2, maxLength: 100)
-                == .accepted(text: "abc", seq: 3, isFirst: false, stoppedBy: nil))
+                == .accepted(text: "abc", seq: 3, isFirst: false, asker: nil, stoppedBy: nil))
         #expect(replies.count(of: "clawd") == 1)
         #expect(replies.count(of: "other") == 1, "another bot's reply of the same id is its own")
     }
@@ -72,7 +72,7 @@ struct OpenRepliesTests {
         #expect(replies.stop("1", in: "c", by: "bob", at: 10) == .asked(bots: ["clawd"]), "no asker: any member may stop it")
         #expect(
             replies.take(Self.part("1", "", final: true, end: .cancelled), bot: "clawd", at: 20, maxOpen: 2, maxLength: 100)
-                == .accepted(text: "a", seq: 2, isFirst: false, stoppedBy: "bob"))
+                == .accepted(text: "a", seq: 2, isFirst: false, asker: nil, stoppedBy: "bob"))
         #expect(replies.due(Self.key("1"), at: 5_000, timeout: 10_000, grace: 2_000) == .gone, "the grace's timer finds it ended")
     }
 
