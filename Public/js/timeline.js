@@ -79,10 +79,11 @@ export class Timeline {
   /**
    * A `stream` frame: appends the delta to the reply's item (creating it on the first part); the final
    * part ends the streaming and says how (`end`: finished, cancelled, timed_out or failed; a server that
-   * does not say means finished). A part already applied (its `seq` is not past the last one) is skipped.
+   * does not say means finished). A part already applied (its `seq` is not past the last one) is skipped;
+   * a catch-up (`text`, sent after `subscribed` while the reply streams) replaces the text so far.
    * @returns {{item: object, isNew: boolean}}
    */
-  applyStream({ messageId, user, delta, final, seq, end, by, reason, asker }, senderName, now) {
+  applyStream({ messageId, user, delta, final, seq, end, by, reason, asker, text }, senderName, now) {
     const key = streamKey(user, messageId);
     let item = this.items.find((candidate) => candidate.key === key);
     const isNew = !item;
@@ -95,7 +96,7 @@ export class Timeline {
     }
     if (asker) item.asker = asker;
     if (item.streaming && !(seq && seq <= item.seq)) {
-      item.text += delta ?? '';
+      item.text = typeof text === 'string' ? text : item.text + (delta ?? '');
       if (seq) item.seq = seq;
       if (final) Object.assign(item, { streaming: false, end: end ?? 'finished', endedBy: by ?? null, reason: reason ?? null });
     }

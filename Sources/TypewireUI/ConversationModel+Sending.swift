@@ -61,6 +61,19 @@ extension ConversationModel {
         }
     }
 
+    /// Whether the user may stop this bubble's reply now (a Stop button beside it): it streams, and it answers
+    /// this user, or no one in particular.
+    public func canStop(_ item: MessageItem) -> Bool {
+        item.isStreaming && item.replyID != nil && (item.asker == nil || item.asker == userID)
+    }
+
+    /// Asks the bot to stop the reply it streams as `replyID` (``MessageItem/replyID``): the bot stops, or
+    /// after the server's grace (2 s) the server ends it; either way the bubble ends with
+    /// ``MessageItem/replyEnd`` `.cancelled`, keeping the words so far.
+    public func stop(replyID: String) async {
+        await handle?.stopReply(replyID)
+    }
+
     /// The app sent the draft itself (through its own backend, without ``send()``): the typing stops at
     /// once and the draft clears; the message shows when its source delivers it.
     public func didSend() {

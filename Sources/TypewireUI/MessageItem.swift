@@ -23,11 +23,20 @@ public struct MessageItem: Identifiable, Hashable, Sendable {
     public var isStreaming: Bool
     /// When it was last edited, if ever.
     public var editedAt: Int64?
+    /// A bot's reply: the id it streams under (what ``ConversationModel/stop(replyID:)`` takes).
+    public var replyID: String?
+    /// A bot's reply: the member it answers, who alone may stop it; nil: any member may.
+    public var asker: String?
+    /// A bot's reply that ended: how (a stop, the server cutting it off, a failure, or finished).
+    public var replyEnd: ReplyEnd?
+    /// The number of the reply's last part applied: a part or a catch-up not past it is skipped.
+    var partNumber: Int64 = 0
 
     /// Creates an item (for previews and tests).
     public init(
         id: String, messageID: String? = nil, sender: String, senderName: String? = nil, text: String, sentAt: Int64 = 0,
-        isPending: Bool = false, isFailed: Bool = false, isStreaming: Bool = false, editedAt: Int64? = nil
+        isPending: Bool = false, isFailed: Bool = false, isStreaming: Bool = false, editedAt: Int64? = nil, replyID: String? = nil,
+        asker: String? = nil, replyEnd: ReplyEnd? = nil
     ) {
         self.id = id
         self.messageID = messageID
@@ -39,18 +48,33 @@ public struct MessageItem: Identifiable, Hashable, Sendable {
         self.isFailed = isFailed
         self.isStreaming = isStreaming
         self.editedAt = editedAt
+        self.replyID = replyID
+        self.asker = asker
+        self.replyEnd = replyEnd
     }
 }
 
 extension MessageItem {
     /// What VoiceOver reads for the bubble: who wrote it, the text, and its state, in the device's language
     /// (or `language`): "Alice, On my way", "You, On my way, Sending", "You, Too long, Not sent", "Bob,
-    /// Fine, Edited".
+    /// Fine, Edited", "Clawd, Once upon a, Stopped".
     public func accessibilityLabel(isMine: Bool, language: String? = nil) -> String {
         var parts = [isMine ? UIText.you.localized(in: language) : senderName ?? sender, text]
         if isPending { parts.append(UIText.sending.localized(in: language)) }
         if isFailed { parts.append(UIText.notSent.localized(in: language)) }
         if editedAt != nil { parts.append(UIText.edited.localized(in: language)) }
+        if let replyEndNote { parts.append(replyEndNote.localized(in: language)) }
         return parts.joined(separator: ", ")
+    }
+
+    /// What to show under a bot's reply that did not end as written ("Stopped", "Cut off", "Couldn't reply");
+    /// nil for any other bubble.
+    public var replyEndNote: UIText? {
+        switch replyEnd {
+        case .cancelled?: .stopped
+        case .timedOut?: .cutOff
+        case .failed?: .replyFailed
+        default: nil
+        }
     }
 }

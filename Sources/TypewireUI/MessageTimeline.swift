@@ -83,18 +83,29 @@ public struct MessageTimeline: Hashable, Sendable {
         return items[index]
     }
 
-    /// A part of a bot's streamed reply.
+    /// A part of a bot's streamed reply: appended (a catch-up's `text` replaces the text so far), unless a part
+    /// of that number was applied already; the final part ends it and says how (``MessageItem/replyEnd``).
     public mutating func stream(_ part: ServerFrame.StreamDelta, senderName: String?, now: Int64) {
         let key = Self.streamKey(part.user, part.messageId)
-        if let index = items.firstIndex(where: { $0.id == key }) {
-            guard items[index].isStreaming else { return }  // the stored reply arrived already
-            items[index].text += part.delta
-            items[index].isStreaming = !part.final
+        let index: Int
+        if let found = items.firstIndex(where: { $0.id == key }) {
+            index = found
         } else {
             items.append(
                 MessageItem(
-                    id: key, sender: part.user, senderName: senderName, text: part.delta, sentAt: now, isStreaming: !part.final
-                ))
+                    id: key, sender: part.user, senderName: senderName, text: "", sentAt: now, isStreaming: true, replyID: part.messageId))
+            index = items.count - 1
+        }
+        if let asker = part.asker { items[index].asker = asker }
+        guard items[index].isStreaming else { return }  // the stored reply arrived already
+        if let seq = part.seq {
+            guard seq > items[index].partNumber else { return }
+            items[index].partNumber = seq
+        }
+        items[index].text = part.text ?? items[index].text + part.delta
+        if let end = part.ending {
+            items[index].isStreaming = false
+            items[index].replyEnd = end
         }
     }
 

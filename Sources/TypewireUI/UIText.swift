@@ -1,6 +1,6 @@
 import Foundation
 
-/// TypewireUI's own words ("Message", "Send", "Not sent", "Try Again", the connection's banner), in the five languages of ``TypingLocale``,
+/// TypewireUI's own words ("Message", "Send", "Not sent", "Try Again", "Stop", the connection's banner), in the five languages of ``TypingLocale``,
 /// from the package's bundle (`Bundle.module`), not the app's: an app that has no such strings still shows
 /// them in the user's language.
 public enum UIText: String, CaseIterable, Sendable {
@@ -24,6 +24,14 @@ public enum UIText: String, CaseIterable, Sendable {
     case sending = "Sending"
     /// VoiceOver's word for an edited message.
     case edited = "Edited"
+    /// The button under a bot's streaming reply that stops it (``ConversationModel/stop(replyID:)``).
+    case stop = "Stop"
+    /// Under a bot's reply that a member stopped (``MessageItem/replyEnd`` `.cancelled`).
+    case stopped = "Stopped"
+    /// Under a bot's reply the server ended because the bot went silent (`.timedOut`).
+    case cutOff = "Cut off"
+    /// Under a bot's reply the bot could not finish (`.failed`).
+    case replyFailed = "Couldn't reply"
 
     /// In the device's language (the bundle picks it among its five), English otherwise.
     public var localized: String {

@@ -53,6 +53,16 @@ test("a reply's end says how it ended, and a part already applied (by its seq) i
   assert.equal(thread.items[1].end, 'finished', 'a server that names no end means finished');
 });
 
+test('a catch-up after a resubscribe replaces the text so far, and the parts it holds are skipped', () => {
+  const thread = new Timeline();
+  thread.applyStream({ messageId: 'r5', user: 'clawd', delta: 'One', final: false, seq: 1 }, 'Clawd', 10);
+  // Offline for parts 2 and 3; the catch-up holds them, then part 3 comes again (held while joining) and part 4 is live.
+  thread.applyStream({ messageId: 'r5', user: 'clawd', delta: '', final: false, seq: 3, text: 'One two three' }, 'Clawd', 11);
+  thread.applyStream({ messageId: 'r5', user: 'clawd', delta: ' three', final: false, seq: 3 }, 'Clawd', 11);
+  thread.applyStream({ messageId: 'r5', user: 'clawd', delta: ' four', final: false, seq: 4 }, 'Clawd', 12);
+  assert.equal(thread.items[0].text, 'One two three four', 'no hole, no duplicate');
+});
+
 test('the stored reply may arrive before the final part: still one bubble, and no cursor', () => {
   const thread = new Timeline();
   thread.applyStream({ messageId: 'r2', user: 'clawd', delta: 'Hel', final: false }, 'Clawd', 10);

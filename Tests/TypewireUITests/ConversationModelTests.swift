@@ -33,16 +33,21 @@ struct ConversationModelTests {
         }
     }
 
-    /// Alice's model of her conversation with Clawd, on screen, and a reply Clawd has begun there.
+    /// Alice's model of her conversation with Clawd, on screen, and a reply Clawd has begun there (answering
+    /// `asker`, if given), on a server whose stop grace and reply timeout are a minute but for what a test sets.
     private func withAliceAndABotReply(
+        answering asker: String? = nil, stopGrace: Duration = .seconds(60), replyTimeout: Duration = .seconds(60),
         _ body: (_ alice: ConversationModel, _ reply: BotReply, _ clients: [TypewireClient]) async throws -> Void
     ) async throws {
-        try await TestServer.run { server in
-            try await withConnectedClients(["alice", "clawd"], of: server) { clients in
+        try await TestServer.run(configure: {
+            $0.messages.stopGrace = stopGrace
+            $0.messages.replyTimeout = replyTimeout
+        }) { server in
+            try await withConnectedClients(["alice", "clawd", "alice"], of: server) { clients in
                 let alice = ConversationModel(client: clients[0], conversationID: "bot-clawd")
                 await alice.appear()
                 let chat = await clients[1].conversation("bot-clawd")
-                try await body(alice, try await chat.beginReply(), clients)
+                try await body(alice, try await chat.beginReply(answering: asker), clients)
                 await chat.close()
                 await alice.disappear()
             }
@@ -88,6 +93,44 @@ struct ConversationModelTests {
                 replies.count == 1 && replies.first?.text == "Typing indicators matter.",
                 "the stored reply took the streamed bubble's place")
             try await eventually { alice.messages.last?.messageID != nil }
+        }
+    }
+
+    @Test func theAskerStopsABotsReplyAndItsBubbleKeepsTheWordsSoFarMarkedStopped() async throws {
+        // A minute's grace: the end comes from the bot honouring the stop, not from the server.
+        try await withAliceAndABotReply(answering: "alice") { alice, reply, _ in
+            try await reply.write("Once upon a time")
+            try await eventually { alice.messages.last?.isStreaming == true && alice.messages.last?.text == "Once upon a time" }
+            let item = try #require(alice.messages.last)
+            #expect(alice.canStop(item) && item.asker == "alice")
+            await alice.stop(replyID: try #require(item.replyID))
+            var stops = reply.cancellations.makeAsyncIterator()
+            #expect(await stops.next() == "alice")
+            _ = try await reply.finish(end: .cancelled)
+            try await eventually { alice.messages.last?.replyEnd == .cancelled && alice.messages.last?.messageID != nil }
+            let stopped = try #require(alice.messages.last)
+            #expect(stopped.text == "Once upon a time" && !stopped.isStreaming && !alice.canStop(stopped))
+        }
+    }
+
+    @Test func aReplyStreamedWhileOfflineShowsWholeAfterTheReconnectWithNoHoleAndNoRepeat() async throws {
+        try await withAliceAndABotReply { alice, reply, clients in
+            let otherDevice = await clients[2].conversation("bot-clawd")  // Alice's other device stays online
+            var parts = otherDevice.replies.makeAsyncIterator()
+            try await reply.write("One ")
+            try await eventually { alice.messages.last?.text == "One " }
+            await clients[0].disconnect()
+            try await reply.write("two ")
+            try await reply.write("three")
+            // The server relayed every part (the other device has them) while this device was away.
+            var seen = ""
+            while seen != "One two three", let part = await parts.next() { seen += part.delta }
+            await clients[0].reconnectNow()
+            try await eventually { alice.messages.last?.text == "One two three" && alice.messages.last?.isStreaming == true }
+            _ = try await reply.finish(".")
+            try await eventually { alice.messages.last?.isStreaming == false && alice.messages.last?.messageID != nil }
+            #expect(alice.messages.filter { $0.sender == "clawd" }.map(\.text) == ["One two three."])
+            await otherDevice.close()
         }
     }
 

@@ -8,6 +8,29 @@ struct MessageTimelineTests {
         ChatMessage(conversation: "c", id: id, sender: "alice", senderName: "Alice", text: "text \(id)", sentAt: sentAt)
     }
 
+    @Test func aCatchUpReplacesTheTextSoFarPartsAlreadyAppliedAreSkippedAndTheEndSaysHow() {
+        var timeline = MessageTimeline()
+        func part(_ delta: String, seq: Int64, final: Bool = false, end: ReplyEnd? = nil, text: String? = nil) -> ServerFrame.StreamDelta {
+            .init(
+                conversation: "c", messageId: "r", user: "clawd", delta: delta, final: final, seq: seq, end: end, asker: "alice", text: text
+            )
+        }
+        timeline.stream(part("One", seq: 1), senderName: "Clawd", now: 1)
+        // Offline for parts 2 and 3: the catch-up holds them; part 3 comes again (held while joining), part 4 is live.
+        timeline.stream(part("", seq: 3, text: "One two three"), senderName: "Clawd", now: 2)
+        timeline.stream(part(" three", seq: 3), senderName: "Clawd", now: 2)
+        timeline.stream(part(" four", seq: 4), senderName: "Clawd", now: 3)
+        #expect(timeline.items.map(\.text) == ["One two three four"], "no hole, no repeat")
+        #expect(timeline.items.first?.replyID == "r" && timeline.items.first?.asker == "alice")
+        timeline.stream(part("", seq: 5, final: true, end: .cancelled), senderName: "Clawd", now: 4)
+        #expect(timeline.items.first?.replyEnd == .cancelled && timeline.items.first?.isStreaming == false)
+        timeline.receive(
+            ChatMessage(
+                conversation: "c", id: "9", sender: "clawd", senderName: "Clawd", text: "One two three four", sentAt: 5,
+                clientMessageId: "stream-r"))
+        #expect(timeline.items.count == 1 && timeline.items.first?.replyEnd == .cancelled, "the stored reply keeps how it ended")
+    }
+
     @Test func aHistoryThatArrivesAfterANewerLiveMessageGoesBeforeIt() {
         var timeline = MessageTimeline()
         timeline.receive(message("3", at: 300))  // live, before the screen's `subscribed`

@@ -29,6 +29,11 @@ struct UITextTests {
         #expect(mine.accessibilityLabel(isMine: true, language: "de") == "Du, On my way, Wird gesendet")
         let refused = MessageItem(id: "pending-2", sender: "alice", text: "Too long", isFailed: true)
         #expect(refused.accessibilityLabel(isMine: true, language: "ja") == "あなた, Too long, 未送信")
+        let stopped = MessageItem(id: "stream-clawd-r1", sender: "clawd", senderName: "Clawd", text: "Once upon a", replyEnd: .cancelled)
+        #expect(stopped.accessibilityLabel(isMine: false, language: "en") == "Clawd, Once upon a, Stopped")
+        #expect(stopped.accessibilityLabel(isMine: false, language: "fr") == "Clawd, Once upon a, Arrêté")
+        let finished = MessageItem(id: "stream-clawd-r2", sender: "clawd", senderName: "Clawd", text: "Done", replyEnd: .finished)
+        #expect(finished.accessibilityLabel(isMine: false, language: "en") == "Clawd, Done", "a finished reply says nothing more")
     }
 
     @Test func theClientSpeaksTheDevicesLanguageByDefault() {

@@ -172,7 +172,7 @@ public enum ServerFrame: Hashable, Sendable {
         }
     }
 
-    /// `stream {conversation, messageId, user, delta, final, seq?, end?, by?, reason?, asker?, thread?}`: part of a
+    /// `stream {conversation, messageId, user, delta, final, seq?, end?, by?, reason?, asker?, text?, thread?}`: part of a
     /// bot's reply. The final one ends it for every member at the same moment, whoever ended it: the bot,
     /// or the server (a timeout, or a stop the bot did not honour in time).
     public struct StreamDelta: Codable, Hashable, Sendable {
@@ -199,10 +199,13 @@ public enum ServerFrame: Hashable, Sendable {
         public var reason: String?
         /// The member the reply answers, who alone (with the bot) may stop it; nil: any member may.
         public var asker: String?
+        /// A catch-up: the whole reply so far (up to and with part `seq`), to replace what the client has of it.
+        /// The server sends one right after `subscribed` for each reply under way; the live parts follow.
+        public var text: String?
         /// Creates the frame.
         public init(
             conversation: String, messageId: String, user: String, delta: String, final: Bool, thread: String? = nil, seq: Int64? = nil,
-            end: ReplyEnd? = nil, by: String? = nil, reason: String? = nil, asker: String? = nil
+            end: ReplyEnd? = nil, by: String? = nil, reason: String? = nil, asker: String? = nil, text: String? = nil
         ) {
             self.conversation = conversation
             self.messageId = messageId
@@ -215,6 +218,7 @@ public enum ServerFrame: Hashable, Sendable {
             self.by = by
             self.reason = reason
             self.asker = asker
+            self.text = text
         }
 
         /// How the reply ended, if this is its final part (``ReplyEnd/finished`` when the server does not say).

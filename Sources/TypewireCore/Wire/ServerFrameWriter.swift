@@ -64,6 +64,7 @@ enum ServerFrameWriter {
             json.field("by", stream.by)
             json.field("reason", stream.reason)
             json.field("asker", stream.asker)
+            json.field("text", stream.text)
         case .cancel(let cancel):
             json.field("conversation", cancel.conversation)
             json.field("messageId", cancel.messageId)

@@ -129,6 +129,11 @@ extension HubShard {
             ))
         if users.visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
+        // The replies streaming now, whole so far: the parts held meanwhile are in them (the client skips those
+        // by `seq`), the live ones follow.
+        for part in streams.withLockedValue({ $0.catchUp(in: conversation) }) {
+            deliver(Self.encode(.stream(part)), as: "stream", to: connections[id]!.outbox)
+        }
         for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }
     }
 

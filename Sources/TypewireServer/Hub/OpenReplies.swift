@@ -77,6 +77,8 @@ struct OpenReplies {
     private var keysByBot: [String: Set<StreamKey>] = [:]
     /// The open replies by conversation and id, for a stop (which does not name the bot).
     private var keysByReply: [ReplyRef: Set<StreamKey>] = [:]
+    /// The open replies by conversation, for a socket that subscribes mid-reply.
+    private var keysByConversation: [String: Set<StreamKey>] = [:]
     /// The last ended replies of each bot, oldest first.
     private var endedByBot: [String: [(key: StreamKey, end: ReplyEnd)]] = [:]
     /// The same ends by conversation and id, for a stop (of one bot's, if two bots used the same id).
@@ -90,6 +92,19 @@ struct OpenReplies {
     /// A reply under way.
     subscript(key: StreamKey) -> Reply? {
         replies[key]
+    }
+
+    /// The replies under way in a conversation, each as one `stream` frame with the text so far (`text`) and
+    /// the number of its last part, for a socket that subscribes while they stream (sorted by bot and id;
+    /// each stands alone).
+    func catchUp(in conversation: String) -> [ServerFrame.StreamDelta] {
+        (keysByConversation[conversation] ?? []).sorted { ($0.bot, $0.messageId) < ($1.bot, $1.messageId) }.compactMap { key in
+            replies[key].map { reply in
+                ServerFrame.StreamDelta(
+                    conversation: key.conversation, messageId: key.messageId, user: key.bot, delta: "", final: false, thread: reply.thread,
+                    seq: reply.parts, asker: reply.asker, text: reply.text)
+            }
+        }
     }
 
     /// How many replies a bot has open.
@@ -173,6 +188,8 @@ struct OpenReplies {
             let ref = ReplyRef(conversation: key.conversation, messageId: key.messageId)
             keysByReply[ref]?.remove(key)
             if keysByReply[ref]?.isEmpty == true { keysByReply[ref] = nil }
+            keysByConversation[key.conversation]?.remove(key)
+            if keysByConversation[key.conversation]?.isEmpty == true { keysByConversation[key.conversation] = nil }
         }
         var ended = endedByBot[key.bot, default: []]
         ended.removeAll { $0.key == key }
@@ -191,6 +208,7 @@ struct OpenReplies {
         if replies.updateValue(reply, forKey: key) == nil {
             keysByBot[key.bot, default: []].insert(key)
             keysByReply[ReplyRef(conversation: key.conversation, messageId: key.messageId), default: []].insert(key)
+            keysByConversation[key.conversation, default: []].insert(key)
         }
     }
 }

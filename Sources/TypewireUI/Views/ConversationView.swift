@@ -93,9 +93,11 @@
                 ScrollView {
                     LazyVStack(spacing: 6) {
                         ForEach(model.messages) { item in
-                            StreamingMessageBubble(item: item, isMine: item.sender == userID) {
-                                Task { await model.retry(itemID: item.id) }
-                            }
+                            StreamingMessageBubble(
+                                item: item, isMine: item.sender == userID, retry: { Task { await model.retry(itemID: item.id) } },
+                                stop: item.replyID.flatMap { replyID in
+                                    model.canStop(item) ? { Task { await model.stop(replyID: replyID) } } : nil
+                                })
                             if let replying = item.messageID.flatMap(model.replyingText(for:)) {
                                 Text(replying)
                                     .font(.caption)

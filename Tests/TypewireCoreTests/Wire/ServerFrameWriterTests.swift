@@ -43,7 +43,7 @@ struct ServerFrameWriterTests {
                     .init(
                         conversation: text, messageId: text + "r", user: "bot", delta: "", final: true, seq: present ? Int64(index) : nil,
                         end: present ? .cancelled : .init(rawValue: text), by: present ? text : nil, reason: present ? nil : text,
-                        asker: present ? nil : text)),
+                        asker: present ? nil : text, text: present ? text : nil)),
                 .cancel(.init(conversation: text, messageId: text + "r", by: text + "u")),
                 .error(
                     .init(

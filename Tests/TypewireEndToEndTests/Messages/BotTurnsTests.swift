@@ -132,4 +132,34 @@ struct BotTurnsTests {
             }
         }
     }
+
+    @Test(arguments: [true, false])
+    func aSocketThatSubscribesMidReplyGetsTheTextSoFarThenTheLiveParts(storesMessages: Bool) async throws {
+        try await TestServer.run(configure: {
+            $0.storage.storesMessages = storesMessages
+            $0.messages.replyTimeout = .seconds(60)
+        }) { server in
+            try await Self.group(on: server) { id, alice, _, clawd in
+                clawd.send(.stream(.init(conversation: id, messageId: "r6", delta: "One ", asker: "alice")))
+                clawd.send(.stream(.init(conversation: id, messageId: "r6", delta: "two ")))
+                try await alice.next { if case .stream(let part) = $0 { part.seq == 2 } else { false } }
+                // Bob's phone comes back (a new socket) in the middle of the reply.
+                let phone = try await server.subscribedSocket("bob", to: id)
+                let catchUp = try await phone.next { if case .stream = $0 { true } else { false } }
+                #expect(
+                    catchUp
+                        == .stream(
+                            .init(
+                                conversation: id, messageId: "r6", user: "clawd", delta: "", final: false, seq: 2, asker: "alice",
+                                text: "One two ")))
+                clawd.send(.stream(.init(conversation: id, messageId: "r6", delta: "three", isFinal: true)))
+                let end = try await Self.end(of: phone, reply: "r6")
+                #expect(end.delta == "three" && end.seq == 3 && end.end == .finished)
+                let frames = await phone.received
+                let subscribedAt = try #require(frames.firstIndex { $0.contains(#""type":"subscribed""#) })
+                let catchUpAt = try #require(frames.firstIndex { $0.contains(#""text":"One two ""#) })
+                #expect(subscribedAt < catchUpAt, "the catch-up follows subscribed")
+            }
+        }
+    }
 }
