@@ -15,6 +15,9 @@ enum ClusterEvent: Codable, Sendable, Equatable {
     case messageRef(conversation: String, id: String)
     /// Part of a bot's reply.
     case stream(ServerFrame.StreamDelta)
+    /// A member asked to stop a reply a bot streams on another node (the node that received the `cancel`
+    /// checked that they are a member; the bot's node checks who may stop it, and ends it).
+    case stopReply(conversation: String, messageId: String, by: String)
     /// A participant joined or left a conversation.
     case membership(conversation: String, user: String, added: Bool)
     /// A user turned sharing their typing on or off.
@@ -41,6 +44,7 @@ enum ClusterEvent: Codable, Sendable, Equatable {
         case .slice(let conversation, _, _, _), .messageRef(let conversation, _), .sliceRequest(let conversation): conversation
         case .message(let message): message.conversation
         case .stream(let delta): delta.conversation
+        case .stopReply(let conversation, _, _): conversation
         case .presence, .membership, .sharing, .presenceSharing, .block, .nodeStopping, .nodeDead, .resync: nil
         }
     }

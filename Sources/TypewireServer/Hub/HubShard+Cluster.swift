@@ -76,13 +76,20 @@ extension HubShard {
         case .messageRef, .membership, .sharing, .presenceSharing, .block:
             return false
         case .stream(let delta):
+            let timeout = configuration.messages.replyTimeout.wholeMilliseconds
+            remoteReplies.forgetSilent(in: delta.conversation, at: now(), timeout: timeout)
+            remoteReplies.apply(delta, from: node, at: now())
             broadcast(Self.encode(.stream(delta)), as: "stream", to: delta.conversation)
+        case .stopReply(let conversation, let messageId, let by):
+            stopAsked(messageId, in: conversation, by: by)
         case .nodeStopping:
             nodeGone(node)
         case .nodeDead(let dead):
             nodeGone(dead)
         case .sliceRequest(let conversation):
             publishSlice(of: conversation)
+            // The replies its bots stream there, whole so far: the node that asked heard none of their parts.
+            for part in streams.withLockedValue({ $0.catchUp(in: conversation) }) { cluster?.publish(.stream(part)) }
         case .resync:
             republishActivity()
         }
@@ -124,6 +131,7 @@ extension HubShard {
     /// Forgets a node that stopped or died: its users' activity goes at once, and those not connected
     /// anywhere else go offline.
     func nodeGone(_ node: String) {
+        remoteReplies.forget(node: node)
         for conversation in board.clear(node: node) { publishActivity(of: conversation, sharing: false) }
         for user in users.users(on: node) { setRemotePresence(of: user, on: node, online: false) }
     }

@@ -131,7 +131,7 @@ extension HubShard {
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
         // The replies streaming now, whole so far: the parts held meanwhile are in them (the client skips those
         // by `seq`), the live ones follow.
-        for part in streams.withLockedValue({ $0.catchUp(in: conversation) }) {
+        for part in repliesUnderWay(in: conversation) {
             deliver(Self.encode(.stream(part)), as: "stream", to: connections[id]!.outbox)
         }
         for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }

@@ -95,6 +95,7 @@ extension HubShard {
         let outcome = streams.withLockedValue { $0.stop(request.messageId, in: request.conversation, by: identity.userID, at: now()) }
         switch outcome {
         case .notUnderWay(let ended):
+            if ended == nil, stopElsewhere(request, by: identity.userID, from: id) { return }
             let how = ended.map { "it has ended (\($0))" } ?? "it has ended, or never began"
             reply(
                 to: id,
@@ -102,24 +103,58 @@ extension HubShard {
                     code: .turnEnded, message: "No reply \(request.messageId) is under way in this conversation: \(how).",
                     ref: request.messageId, request: .cancel))
         case .notTheAsker(let asker):
-            reply(
-                to: id,
-                .init(
-                    code: .forbidden, message: "This reply answers \(asker): only they may stop it.", ref: request.messageId,
-                    request: .cancel))
+            reply(to: id, Self.notTheAsker(asker, ref: request.messageId))
         case .askedBefore:
             break  // the bot was told; the grace runs from the first stop
         case .asked(let bots):
-            let frame = Self.encode(.cancel(.init(conversation: request.conversation, messageId: request.messageId, by: identity.userID)))
-            for bot in bots {
-                for socket in users.sockets(of: bot) {
-                    guard let outbox = connections[socket]?.outbox else { continue }
-                    deliver(frame, as: "cancel", to: outbox)
-                }
-                let key = StreamKey(conversation: request.conversation, messageId: request.messageId, bot: bot)
-                armReplyTimer(key, at: now() + grace, rearm: false)
-            }
+            tellBots(bots, toStop: request.messageId, in: request.conversation, by: identity.userID)
         }
+    }
+
+    /// Another node asked to stop a reply a bot streams here (``ClusterEvent/stopReply(conversation:messageId:by:)``):
+    /// as a stop from a member here, but nobody to answer.
+    func stopAsked(_ messageId: String, in conversation: String, by user: String) {
+        if case .asked(let bots) = streams.withLockedValue({ $0.stop(messageId, in: conversation, by: user, at: now()) }) {
+            tellBots(bots, toStop: messageId, in: conversation, by: user)
+        }
+    }
+
+    /// A stop for a reply no bot streams on this node: if one streams it on another node (as the bus relayed
+    /// its parts), the stop goes there, where the reply is held and ended.
+    /// - Returns: Whether the stop was answered here (sent on, or refused to someone it does not answer).
+    private func stopElsewhere(_ request: ClientFrame.Cancel, by user: String, from id: ConnectionID) -> Bool {
+        let timeout = configuration.messages.replyTimeout.wholeMilliseconds
+        let remote = remoteReplies.replies(request.messageId, in: request.conversation, at: now(), timeout: timeout)
+        guard !remote.isEmpty, let cluster else { return false }
+        if let asker = remote.compactMap(\.reply.asker).first, asker != user, remote.allSatisfy({ $0.key.bot != user }) {
+            reply(to: id, Self.notTheAsker(asker, ref: request.messageId))
+        } else {
+            cluster.publish(.stopReply(conversation: request.conversation, messageId: request.messageId, by: user))
+        }
+        return true
+    }
+
+    /// Tells the bots' sockets on this node that `user` asks to stop the reply, and arms each reply's grace.
+    private func tellBots(_ bots: [String], toStop messageId: String, in conversation: String, by user: String) {
+        let frame = Self.encode(.cancel(.init(conversation: conversation, messageId: messageId, by: user)))
+        for bot in bots {
+            for socket in users.sockets(of: bot) {
+                guard let outbox = connections[socket]?.outbox else { continue }
+                deliver(frame, as: "cancel", to: outbox)
+            }
+            armReplyTimer(StreamKey(conversation: conversation, messageId: messageId, bot: bot), at: now() + grace, rearm: false)
+        }
+    }
+
+    private static func notTheAsker(_ asker: String, ref: String) -> ServerFrame.Failure {
+        .init(code: .forbidden, message: "This reply answers \(asker): only they may stop it.", ref: ref, request: .cancel)
+    }
+
+    /// The replies streaming in a conversation, here and on the other nodes, each whole so far: what a socket
+    /// that subscribes now gets after `subscribed`.
+    func repliesUnderWay(in conversation: String) -> [ServerFrame.StreamDelta] {
+        streams.withLockedValue { $0.catchUp(in: conversation) }
+            + remoteReplies.catchUp(in: conversation, at: now(), timeout: configuration.messages.replyTimeout.wholeMilliseconds)
     }
 
     /// Whether a reply that ended so is stored as a message (a failed one never; a stopped one if it has text).

@@ -69,6 +69,8 @@ actor HubShard: EventLoopActor {
     var membershipChanges = 0
     /// Replies being streamed, the node's (a bot's cap counts its replies in every shard).
     let streams: SharedOpenReplies
+    /// Replies bots stream on other nodes, in this shard's conversations, as the bus relays their parts.
+    var remoteReplies = RemoteReplies()
     /// Where events for the other nodes of a cluster go; nil on a single node.
     let cluster: ClusterPublisher?
     /// Where events for the app's backend go; nil without webhooks.
