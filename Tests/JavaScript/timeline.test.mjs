@@ -132,3 +132,17 @@ replyIds.vectors.forEach((vector) => {
     }
   });
 });
+
+// TestVectors/reply-turns.json: the same rows as the Swift tests (MessageTimelineTests), so the page and the SDK
+// show a reply's parts, catch-ups and ends alike.
+const turns = JSON.parse(readFileSync(new URL('../../TestVectors/reply-turns.json', import.meta.url), 'utf8'));
+turns.vectors.forEach((vector) => {
+  test(`reply turn: ${vector.name}`, () => {
+    const timeline = new Timeline();
+    vector.parts.forEach((part, index) => timeline.applyStream({ messageId: 'r', user: 'clawd', ...part }, 'Clawd', index));
+    assert.equal(timeline.items.length, 1);
+    assert.equal(timeline.items[0].text, vector.text);
+    assert.equal(timeline.items[0].streaming, vector.streaming);
+    assert.equal(timeline.items[0].end, vector.end);
+  });
+});
