@@ -68,6 +68,7 @@ extension HubShard {
 
     /// A frame encoded once for every socket it goes to.
     static func encode(_ frame: ServerFrame) -> OutboundFrame {
-        OutboundFrame(utf8: FrameCodec.encodeUTF8(frame))
+        if case .stream(let part) = frame { return OutboundFrame(part: part) }  // mergeable while a socket is behind
+        return OutboundFrame(utf8: FrameCodec.encodeUTF8(frame))
     }
 }

@@ -39,6 +39,8 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     private var cutOff = false
     /// The memory held by the frames written and not yet sent (the loop's).
     private var sent: SentBytes
+    /// Frames held back, a reply's parts merged, while the peer reads slower than the socket writes (the loop's).
+    private var held = HeldFrames()
     /// Pings answered while an earlier pong had not left yet (the loop's): see ``answerPing(_:)``.
     private var pongsOwed = 0
     /// The deadline of a close of ours (the loop's).
@@ -109,8 +111,22 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     func writeNow(_ frame: OutboundFrame) {
         channel.eventLoop.assertInEventLoop()
         guard !closeSent, !cutOff else { return }
+        // A reply's part for a peer that is behind waits, to merge with the next (``HeldFrames``); so does
+        // every frame after it, in order, until what was written before has left.
+        if !held.isEmpty || (frame.replyPart != nil && sent.isBehind) {
+            guard held.hold(frame, within: sent.room) else { return cutOffNow(because: "read too slowly to follow") }
+            return
+        }
         guard sent.fits(frame) else { return cutOffNow(because: "read too slowly to follow") }
         put(frame)
+    }
+
+    /// Writes what was held back, once what was written before it has left (or before a close frame).
+    private func releaseHeld() {
+        guard !held.isEmpty else { return }
+        let frames = held.take()
+        guard !cutOff else { return }
+        for frame in frames { put(frame) }
     }
 
     private func put(_ frame: OutboundFrame) {
@@ -134,7 +150,10 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         guard let mark = sent.flushed(leaving: left) else { return }
         // Bytes are left behind: an empty write after them completes once they (and it) have left.
         let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { [self] _ in sent.left(upTo: mark) }
+        promise.futureResult.whenComplete { [self] _ in
+            sent.left(upTo: mark)
+            releaseHeld()
+        }
         channel.writeAndFlush(ByteBuffer(), promise: promise)
     }
 
@@ -155,6 +174,7 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     /// writer's own loop over them, which must not be entered again.
     private func writeClose(code: WebSocketErrorCode, reason: String, waitForPeer: Bool) {
         guard !closeSent else { return }
+        releaseHeld()  // what was queued goes before the close frame (nothing, when cut off)
         put(OutboundFrame(closeCode: code, reason: reason))
         closeSent = true
         ended.store(true, ordering: .relaxed)

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import TypewireCore
 
 /// One frame from the server, ready for the wire: a whole WebSocket frame (header and payload, unmasked, as
 /// a server sends it), encoded once and shared by every socket it goes to. Writing it to a channel copies
@@ -11,6 +12,9 @@ import NIOWebSocket
 public struct OutboundFrame: Sendable {
     /// The frame's bytes on the wire.
     public let bytes: ByteBuffer
+    /// For a part of a bot's reply, the part itself: a socket that reads slowly merges the parts waiting for
+    /// it (``HeldFrames``). Nil for every other frame.
+    package let replyPart: ReplyPart?
 
     /// A text frame carrying `text`.
     public init(text: String) {
@@ -20,6 +24,12 @@ public struct OutboundFrame: Sendable {
     /// A text frame carrying `utf8`, which must be valid UTF-8 (``FrameCodec/encodeUTF8(_:)``'s bytes).
     public init(utf8: [UInt8]) {
         self.init(opcode: .text, payloadSize: utf8.count) { $0.writeBytes(utf8) }
+    }
+
+    /// A `stream` frame: the part's JSON, and the part.
+    package init(part: ServerFrame.StreamDelta) {
+        let utf8 = FrameCodec.encodeUTF8(.stream(part))
+        self.init(opcode: .text, payloadSize: utf8.count, replyPart: ReplyPart(part)) { $0.writeBytes(utf8) }
     }
 
     /// A close frame with a status code and a reason (cut to the 123 bytes a control frame has room for).
@@ -36,7 +46,7 @@ public struct OutboundFrame: Sendable {
         self.init(opcode: opcode, payloadSize: payload.readableBytes) { $0.writeImmutableBuffer(payload) }
     }
 
-    private init(opcode: WebSocketOpcode, payloadSize: Int, writePayload: (inout ByteBuffer) -> Void) {
+    private init(opcode: WebSocketOpcode, payloadSize: Int, replyPart: ReplyPart? = nil, writePayload: (inout ByteBuffer) -> Void) {
         var buffer = ByteBufferAllocator().buffer(capacity: 10 + payloadSize)
         buffer.writeInteger(0x80 | UInt8(webSocketOpcode: opcode))  // FIN, no extensions
         switch payloadSize {
@@ -51,6 +61,7 @@ public struct OutboundFrame: Sendable {
         }
         writePayload(&buffer)
         bytes = buffer
+        self.replyPart = replyPart
     }
 
     /// The payload's text (for a text frame): what a client reads.
@@ -79,5 +90,16 @@ public struct OutboundFrame: Sendable {
             result.append(character)
         }
         return result
+    }
+}
+
+/// A part of a bot's reply that an ``OutboundFrame`` carries beside its bytes (a reference: the frame is
+/// copied once per socket of a fan-out, the part is not).
+package final class ReplyPart: Sendable {
+    /// The part.
+    package let delta: ServerFrame.StreamDelta
+
+    init(_ delta: ServerFrame.StreamDelta) {
+        self.delta = delta
     }
 }

@@ -38,6 +38,9 @@ struct SentBytes {
         frame.byteCount + overheadPerWrite
     }
 
+    /// The memory left within the bound.
+    var room: Int { limit - held }
+
     /// Whether the frame can be written within the bound.
     func fits(_ frame: OutboundFrame) -> Bool {
         held + Self.cost(of: frame) <= limit
