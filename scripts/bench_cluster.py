@@ -6,12 +6,18 @@
     python3 scripts/bench_cluster.py latency      # single node vs same cluster node vs cross-node
     python3 scripts/bench_cluster.py notify       # pg_notify throughput with 0, 1, 2, 4 listeners
     python3 scripts/bench_cluster.py buses        # the cluster on LISTEN/NOTIFY, then on NATS, side by side
+    python3 scripts/bench_cluster.py stop         # a member's Stop to the bot's socket: one node, across nodes
 
 latency: starts a SQLite node, two cluster nodes on LISTEN/NOTIFY and two on NATS (three nats-servers), each
 cluster on a fresh database, then in interleaved rounds
 alice sends `activity` typing/none (each one a change, so each is fanned out) and the time until bob's
 socket reads the matching `activity` frame is one sample. Both sockets live in this process and are
 timed with one clock (perf_counter_ns); a frame is sent only after the previous one arrived.
+
+stop: a SQLite node and two cluster nodes on LISTEN/NOTIFY and two on NATS; in interleaved rounds clawd (a
+bot's socket) streams a part of a new reply answering alice, and once alice's socket has it, alice sends
+`cancel`; one sample is the time until clawd's socket reads the server's `cancel` (then clawd ends the reply
+as cancelled). On the cluster the bot is on node A and alice on node B, so the stop crosses the bus.
 
 notify: pgbench runs `SELECT pg_notify(...)` with a 240-byte payload (an activity slice)
 for a few seconds per setting, while listeners (raw protocol, in this process) count what they get.
@@ -219,6 +225,71 @@ def latency(args):
                 print(f"round {repeat + 1}/{args.rounds} {name}: p50 {sorted(got)[len(got) // 2] / 1e3:.0f} µs,"
                       f" {drops} dropped", flush=True)
         report(results, nodes)
+    finally:
+        stop_children()
+        psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        psql(args, f"DROP DATABASE IF EXISTS {nats_database} WITH (FORCE)")
+
+
+def stop_round(bot_port, member_port, tokens, samples):
+    """One round of `samples` stops: the time from alice's `cancel` to clawd's socket reading it (ns each)."""
+    clawd = connect(bot_port, tokens["clawd"], "bot-clawd")
+    alice = connect(member_port, tokens["alice"], "bot-clawd")
+    latencies = []
+    try:
+        for index in range(samples):
+            reply = f"stop-{time.time_ns()}-{index}"
+            clawd.send(json.dumps({"type": "stream", "conversation": "bot-clawd", "messageId": reply, "delta": "Once",
+                                   "asker": "alice"}))
+            while not ((frame := json.loads(alice.recv()))["type"] == "stream" and frame["messageId"] == reply):
+                pass
+            sent = time.perf_counter_ns()
+            alice.send(json.dumps({"type": "cancel", "conversation": "bot-clawd", "messageId": reply}))
+            while not ((frame := json.loads(clawd.recv()))["type"] == "cancel" and frame["messageId"] == reply):
+                if frame["type"] == "error":
+                    raise RuntimeError(f"clawd: {frame}")
+            latencies.append(time.perf_counter_ns() - sent)
+            clawd.send(json.dumps({"type": "stream", "conversation": "bot-clawd", "messageId": reply, "delta": "",
+                                   "final": True, "end": "cancelled"}))
+            time.sleep(0.06)  # within the bot's message budget (5 final parts a second, bursts of 20)
+    finally:
+        clawd.close()
+        alice.close()
+    return latencies
+
+
+def stop(args):
+    binary = str(ROOT / args.binary)
+    stamp = int(time.time())
+    database, nats_database = f"typewire_bench_stop_{stamp}", f"typewire_bench_stop_nats_{stamp}"
+    psql(args, f"CREATE DATABASE {database}")
+    psql(args, f"CREATE DATABASE {nats_database}")
+    url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{database}"
+    nats_url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{nats_database}"
+    logs = Path(tempfile.mkdtemp(prefix="bench-stop-"))
+    try:
+        nats_servers = start_nats(3, logs)
+        single = Node("single", binary, logs, "--sqlite", str(logs / "single.sqlite"))
+        node_a = Node("node-a", binary, logs, "--postgres-url", url)
+        node_b = Node("node-b", binary, logs, "--postgres-url", url)
+        nats_a = Node("nats-a", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[0])
+        nats_b = Node("nats-b", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[1])
+        tokens = {"alice": token(binary, "alice"),
+                  "clawd": subprocess.run([binary, "token", "--user", "clawd", "--name", "Clawd", "--bot", "--jwt-secret",
+                                           SECRET], check=True, capture_output=True, text=True).stdout.strip()}
+        configurations = [("single node (SQLite)", single, single), ("cluster on NOTIFY, across nodes", node_a, node_b),
+                          ("cluster on NATS, across nodes", nats_a, nats_b)]
+        results = {name: [] for name, _, _ in configurations}
+        for repeat in range(args.rounds):
+            shift = repeat % len(configurations)
+            for name, bot_node, member_node in configurations[shift:] + configurations[:shift]:
+                results[name] += stop_round(bot_node.port, member_node.port, tokens, args.samples)
+        print("\n| configuration | stops | p50 (ms) | p99 (ms) | max (ms) |")
+        print("|---|---:|---:|---:|---:|")
+        for name, values in results.items():
+            values.sort()
+            print(f"| {name} | {len(values)} | {percentile(values, 50) / 1e6:.2f} | {percentile(values, 99) / 1e6:.2f} |"
+                  f" {values[-1] / 1e6:.2f} |")
     finally:
         stop_children()
         psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
@@ -522,9 +593,13 @@ def main():
                       help="rounds, each NOTIFY then NATS on fresh nodes; with more than one, the median ceilings' ratio too")
     both.add_argument("--no-warmup-window", dest="warmup_window", action="store_false",
                       help="count the first window too (by default a window at the first step's rate runs first, uncounted)")
+    halt = commands.add_parser("stop", help="a member's Stop to the bot's socket, on one node and across nodes")
+    halt.add_argument("--binary", default=".build/release/typewire")
+    halt.add_argument("--rounds", type=int, default=5, help="rounds per configuration, interleaved")
+    halt.add_argument("--samples", type=int, default=100, help="stops per round")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally blocks stop the children
-    {"latency": latency, "notify": notify, "buses": buses}[args.command](args)
+    {"latency": latency, "notify": notify, "buses": buses, "stop": stop}[args.command](args)
 
 
 if __name__ == "__main__":
