@@ -251,7 +251,7 @@ def stop_round(bot_port, member_port, tokens, samples):
             latencies.append(time.perf_counter_ns() - sent)
             clawd.send(json.dumps({"type": "stream", "conversation": "bot-clawd", "messageId": reply, "delta": "",
                                    "final": True, "end": "cancelled"}))
-            time.sleep(0.06)  # within the bot's message budget (5 final parts a second, bursts of 20)
+            time.sleep(0.21)  # within the bot's message budget (5 final parts a second)
     finally:
         clawd.close()
         alice.close()
@@ -596,7 +596,7 @@ def main():
     halt = commands.add_parser("stop", help="a member's Stop to the bot's socket, on one node and across nodes")
     halt.add_argument("--binary", default=".build/release/typewire")
     halt.add_argument("--rounds", type=int, default=5, help="rounds per configuration, interleaved")
-    halt.add_argument("--samples", type=int, default=100, help="stops per round")
+    halt.add_argument("--samples", type=int, default=40, help="stops per round")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally blocks stop the children
     {"latency": latency, "notify": notify, "buses": buses, "stop": stop}[args.command](args)
