@@ -210,6 +210,7 @@ let package = Package(
                 "TypewireTesting",
                 "TypewireFuzzing",
                 server("Hummingbird", "hummingbird"),
+                server("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 server("JWTKit", "jwt-kit"),
                 server("_CryptoExtras", "swift-crypto"),
