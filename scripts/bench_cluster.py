@@ -35,6 +35,7 @@ Needs Python 3.11, websocket-client, PostgreSQL's psql and pgbench (nats-server 
 the end, on error too (and gets SIGTERM if this script dies).
 """
 import argparse
+import contextlib
 import ctypes
 import json
 import os
@@ -120,9 +121,37 @@ class Node:
         return [line.rstrip() for line in open(self.log_path) if re.search(r"\b(error|warning|critical)\b", line)]
 
 
-def token(binary, user):
-    return subprocess.run([binary, "token", "--user", user, "--name", user.title(), "--jwt-secret", SECRET],
-                          check=True, capture_output=True, text=True).stdout.strip()
+def token(binary, user, bot=False):
+    return subprocess.run([binary, "token", "--user", user, "--name", user.title(), "--jwt-secret", SECRET]
+                          + (["--bot"] if bot else []), check=True, capture_output=True, text=True).stdout.strip()
+
+
+@contextlib.contextmanager
+def five_nodes(args, name):
+    """A single node on SQLite, two nodes on NOTIFY and two on NATS, each pair on a database of its own (made
+    here, dropped at the end), with three NATS servers: yields (binary, logs, [single, a, b, nats a, nats b])."""
+    binary = str(ROOT / args.binary)
+    stamp = int(time.time())
+    database, nats_database = f"typewire_{name}_{stamp}", f"typewire_{name}_nats_{stamp}"
+    psql(args, f"CREATE DATABASE {database}")
+    psql(args, f"CREATE DATABASE {nats_database}")
+    url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{database}"
+    nats_url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{nats_database}"
+    logs = Path(tempfile.mkdtemp(prefix=f"{name}-"))
+    print(f"databases {database} and {nats_database}, node logs in {logs}", flush=True)
+    try:
+        nats_servers = start_nats(3, logs)
+        yield binary, logs, [
+            Node("single", binary, logs, "--sqlite", str(logs / "single.sqlite")),
+            Node("node-a", binary, logs, "--postgres-url", url),  # seeds the demo first
+            Node("node-b", binary, logs, "--postgres-url", url),
+            Node("nats-a", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[0]),
+            Node("nats-b", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[1]),
+        ]
+    finally:
+        stop_children()
+        psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        psql(args, f"DROP DATABASE IF EXISTS {nats_database} WITH (FORCE)")
 
 
 def connect(port, token_text, conversation=CONVERSATION):
@@ -191,23 +220,8 @@ def run_round(sender_port, receiver_port, tokens, samples, rate, warmup=10):
 
 
 def latency(args):
-    binary = str(ROOT / args.binary)
-    stamp = int(time.time())
-    database, nats_database = f"typewire_bench_{stamp}", f"typewire_bench_nats_{stamp}"
-    psql(args, f"CREATE DATABASE {database}")
-    psql(args, f"CREATE DATABASE {nats_database}")
-    url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{database}"
-    nats_url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{nats_database}"
-    logs = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
-    print(f"databases {database} and {nats_database}, node logs in {logs}", flush=True)
-    try:
-        nats_servers = start_nats(3, logs)
-        single = Node("single", binary, logs, "--sqlite", str(logs / "single.sqlite"))
-        node_a = Node("node-a", binary, logs, "--postgres-url", url)  # seeds the demo first
-        node_b = Node("node-b", binary, logs, "--postgres-url", url)
-        nats_a = Node("nats-a", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[0])
-        nats_b = Node("nats-b", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[1])
-        nodes = [single, node_a, node_b, nats_a, nats_b]
+    with five_nodes(args, "bench") as (binary, logs, nodes):
+        single, node_a, node_b, nats_a, nats_b = nodes
         tokens = {user: token(binary, user) for user in ("alice", "bob")}
         configurations = [("single node (SQLite)", single, single),
                           ("cluster, same node", node_a, node_a),
@@ -225,10 +239,6 @@ def latency(args):
                 print(f"round {repeat + 1}/{args.rounds} {name}: p50 {sorted(got)[len(got) // 2] / 1e3:.0f} µs,"
                       f" {drops} dropped", flush=True)
         report(results, nodes)
-    finally:
-        stop_children()
-        psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-        psql(args, f"DROP DATABASE IF EXISTS {nats_database} WITH (FORCE)")
 
 
 def stop_round(bot_port, member_port, tokens, samples):
@@ -259,24 +269,9 @@ def stop_round(bot_port, member_port, tokens, samples):
 
 
 def stop(args):
-    binary = str(ROOT / args.binary)
-    stamp = int(time.time())
-    database, nats_database = f"typewire_bench_stop_{stamp}", f"typewire_bench_stop_nats_{stamp}"
-    psql(args, f"CREATE DATABASE {database}")
-    psql(args, f"CREATE DATABASE {nats_database}")
-    url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{database}"
-    nats_url = f"postgres://postgres@{args.pg_host}:{args.pg_port}/{nats_database}"
-    logs = Path(tempfile.mkdtemp(prefix="bench-stop-"))
-    try:
-        nats_servers = start_nats(3, logs)
-        single = Node("single", binary, logs, "--sqlite", str(logs / "single.sqlite"))
-        node_a = Node("node-a", binary, logs, "--postgres-url", url)
-        node_b = Node("node-b", binary, logs, "--postgres-url", url)
-        nats_a = Node("nats-a", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[0])
-        nats_b = Node("nats-b", binary, logs, "--postgres-url", nats_url, "--nats-url", nats_servers[1])
-        tokens = {"alice": token(binary, "alice"),
-                  "clawd": subprocess.run([binary, "token", "--user", "clawd", "--name", "Clawd", "--bot", "--jwt-secret",
-                                           SECRET], check=True, capture_output=True, text=True).stdout.strip()}
+    with five_nodes(args, "bench_stop") as (binary, logs, nodes):
+        single, node_a, node_b, nats_a, nats_b = nodes
+        tokens = {"alice": token(binary, "alice"), "clawd": token(binary, "clawd", bot=True)}
         configurations = [("single node (SQLite)", single, single), ("cluster on NOTIFY, across nodes", node_a, node_b),
                           ("cluster on NATS, across nodes", nats_a, nats_b)]
         results = {name: [] for name, _, _ in configurations}
@@ -290,10 +285,6 @@ def stop(args):
             values.sort()
             print(f"| {name} | {len(values)} | {percentile(values, 50) / 1e6:.2f} | {percentile(values, 99) / 1e6:.2f} |"
                   f" {values[-1] / 1e6:.2f} |")
-    finally:
-        stop_children()
-        psql(args, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-        psql(args, f"DROP DATABASE IF EXISTS {nats_database} WITH (FORCE)")
 
 
 def report(results, nodes):

@@ -76,9 +76,7 @@ extension HubShard {
         case .messageRef, .membership, .sharing, .presenceSharing, .block:
             return false
         case .stream(let delta):
-            let timeout = configuration.messages.replyTimeout.wholeMilliseconds
-            remoteReplies.forgetSilent(in: delta.conversation, at: now(), timeout: timeout)
-            remoteReplies.apply(delta, from: node, at: now())
+            remoteReplies.apply(delta, from: node, at: now(), timeout: configuration.messages.replyTimeout.wholeMilliseconds)
             broadcast(Self.encode(.stream(delta)), as: "stream", to: delta.conversation)
         case .stopReply(let conversation, let messageId, let by):
             stopAsked(messageId, in: conversation, by: by)

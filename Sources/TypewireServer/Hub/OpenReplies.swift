@@ -79,10 +79,12 @@ struct OpenReplies {
     private var keysByReply: [ReplyRef: Set<StreamKey>] = [:]
     /// The open replies by conversation, for a socket that subscribes mid-reply.
     private var keysByConversation: [String: Set<StreamKey>] = [:]
-    /// The last ended replies of each bot, oldest first.
-    private var endedByBot: [String: [(key: StreamKey, end: ReplyEnd)]] = [:]
-    /// The same ends by conversation and id, for a stop (of one bot's, if two bots used the same id).
-    private var endedByReply: [ReplyRef: ReplyEnd] = [:]
+    /// How the remembered replies ended: looked up on every part, so a dictionary.
+    private var ended: [StreamKey: ReplyEnd] = [:]
+    /// The remembered ended replies of each bot, oldest first (at most ``endedKept``).
+    private var endedByBot: [String: [StreamKey]] = [:]
+    /// The last reply that ended under each conversation and id, for a stop (which does not name the bot).
+    private var endedByReply: [ReplyRef: StreamKey] = [:]
 
     private struct ReplyRef: Hashable {
         var conversation: String
@@ -114,7 +116,7 @@ struct OpenReplies {
 
     /// How a reply ended, if it did lately.
     func end(of key: StreamKey) -> ReplyEnd? {
-        endedByBot[key.bot]?.last(where: { $0.key == key })?.end
+        ended[key]
     }
 
     /// Takes a part of a reply at `time`.
@@ -145,7 +147,9 @@ struct OpenReplies {
     /// A member (`user`) asks to stop the reply `messageId` of `conversation` at `time`.
     mutating func stop(_ messageId: String, in conversation: String, by user: String, at time: Int64) -> StopOutcome {
         let keys = keysByReply[ReplyRef(conversation: conversation, messageId: messageId)] ?? []
-        guard !keys.isEmpty else { return .notUnderWay(ended: endedByReply[ReplyRef(conversation: conversation, messageId: messageId)]) }
+        guard !keys.isEmpty else {
+            return .notUnderWay(ended: endedByReply[ReplyRef(conversation: conversation, messageId: messageId)].flatMap { ended[$0] })
+        }
         var bots: [String] = []
         var refusal: String?
         for key in keys.sorted(by: { $0.bot < $1.bot }) {
@@ -191,17 +195,17 @@ struct OpenReplies {
             keysByConversation[key.conversation]?.remove(key)
             if keysByConversation[key.conversation]?.isEmpty == true { keysByConversation[key.conversation] = nil }
         }
-        var ended = endedByBot[key.bot, default: []]
-        ended.removeAll { $0.key == key }
-        ended.append((key, end))
-        endedByReply[ReplyRef(conversation: key.conversation, messageId: key.messageId)] = end
-        if ended.count > Self.endedKept {
-            for old in ended.prefix(ended.count - Self.endedKept) {
-                endedByReply[ReplyRef(conversation: old.key.conversation, messageId: old.key.messageId)] = nil
-            }
-            ended.removeFirst(ended.count - Self.endedKept)
+        var order = endedByBot[key.bot, default: []]
+        if ended.updateValue(end, forKey: key) != nil { order.removeAll { $0 == key } }
+        order.append(key)
+        endedByReply[ReplyRef(conversation: key.conversation, messageId: key.messageId)] = key
+        while order.count > Self.endedKept {
+            let old = order.removeFirst()
+            ended[old] = nil
+            let ref = ReplyRef(conversation: old.conversation, messageId: old.messageId)
+            if endedByReply[ref] == old { endedByReply[ref] = nil }
         }
-        endedByBot[key.bot] = ended
+        endedByBot[key.bot] = order
     }
 
     private mutating func open(_ key: StreamKey, _ reply: Reply) {

@@ -31,8 +31,10 @@ struct RemoteReplies {
 
     private var byConversation: [String: [StreamKey: Reply]] = [:]
 
-    /// A part relayed from `node` at `time`.
-    mutating func apply(_ part: ServerFrame.StreamDelta, from node: String, at time: Int64) {
+    /// A part relayed from `node` at `time`. The first part of a reply first forgets the conversation's
+    /// replies silent for `timeout` (their nodes ended them, or are gone), so that only replies under way
+    /// count against ``maxPerConversation``; a part of a known reply costs no scan.
+    mutating func apply(_ part: ServerFrame.StreamDelta, from node: String, at time: Int64, timeout: Int64) {
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: part.user)
         if part.final {
             remove(key)
@@ -55,7 +57,11 @@ struct RemoteReplies {
             reply.asker = part.asker ?? reply.asker
             replies[key] = reply
         } else {
-            guard replies.count < Self.maxPerConversation else { return }
+            replies = replies.filter { time - $0.value.lastPartAt < timeout }
+            guard replies.count < Self.maxPerConversation else {
+                byConversation[part.conversation] = replies.isEmpty ? nil : replies
+                return
+            }
             replies[key] = Reply(
                 node: node, text: part.text ?? part.delta, seq: seq, asker: part.asker, thread: part.thread, lastPartAt: time,
                 hasHole: part.text == nil && seq != 1)
@@ -88,13 +94,6 @@ struct RemoteReplies {
             let left = replies.filter { $0.value.node != node }
             byConversation[conversation] = left.isEmpty ? nil : left
         }
-    }
-
-    /// Forgets a conversation's replies silent for `timeout` at `time` (before a new one is counted).
-    mutating func forgetSilent(in conversation: String, at time: Int64, timeout: Int64) {
-        guard let replies = byConversation[conversation] else { return }
-        let left = replies.filter { time - $0.value.lastPartAt < timeout }
-        byConversation[conversation] = left.isEmpty ? nil : left
     }
 
     private mutating func remove(_ key: StreamKey) {

@@ -8,6 +8,9 @@ import TypewireCore
 ///
 /// Merging moves a part's text earlier, never later, and never past its reply's final part: a merged frame
 /// takes the latest part's number (`seq`), its end, and its whole text when it is a catch-up (`text`).
+///
+/// Each merge encodes the merged frame again, so that its memory is counted exactly against the socket's
+/// room: at most the message limit's bytes per part, and only on a socket that is behind.
 struct HeldFrames {
     private var frames: [OutboundFrame] = []
     /// The memory the held frames take (``SentBytes/cost(of:)`` each).

@@ -85,4 +85,16 @@ struct OpenRepliesTests {
         #expect(replies.end(of: Self.key("1")) == .finished)
         #expect(replies.stop("0", in: "c", by: "alice", at: 0) == .notUnderWay(ended: nil))
     }
+
+    @Test func forgettingOneBotsEndKeepsAnotherBotsEndOfTheSameID() {
+        var replies = OpenReplies()
+        _ = replies.take(Self.part("0", "a", final: true), bot: "clawd", at: 0, maxOpen: 2, maxLength: 100)
+        _ = replies.take(Self.part("0", "", final: true, end: .failed), bot: "helper", at: 0, maxOpen: 2, maxLength: 100)
+        for index in 1...OpenReplies.endedKept {
+            _ = replies.take(Self.part("\(index)", "a", final: true), bot: "clawd", at: 0, maxOpen: 2, maxLength: 100)
+        }
+        #expect(replies.end(of: Self.key("0")) == nil, "clawd's end of 0 is forgotten")
+        #expect(replies.end(of: Self.key("0", bot: "helper")) == .failed)
+        #expect(replies.stop("0", in: "c", by: "alice", at: 0) == .notUnderWay(ended: .failed), "helper's end of 0 is the last")
+    }
 }
