@@ -72,8 +72,10 @@ public final class HeldHistoryStore: ChatStore {
 
     public func upsertUser(_ identity: Identity) async throws { try await store.upsertUser(identity) }
     public func putUser(_ identity: Identity) async throws { try await store.putUser(identity) }
-    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
-        try await store.putConversation(id: id, kind: kind, title: title, members: members)
+    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String], stopRule: Conversation.StopRule)
+        async throws -> ConversationChange
+    {
+        try await store.putConversation(id: id, kind: kind, title: title, members: members, stopRule: stopRule)
     }
     public func deleteConversation(_ id: String) async throws -> [String] { try await store.deleteConversation(id) }
     public func user(_ id: String) async throws -> StoredUser? { try await store.user(id) }

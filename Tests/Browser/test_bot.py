@@ -1,10 +1,18 @@
 """The bot conversation: "Clawd is thinking…", then a reply streamed word by word with a blinking cursor,
 then idle. The bot is the server's own demo bot (`typewire serve --demo`)."""
 
+import json
 import pathlib
+import time
+import urllib.request
+
+from selenium.webdriver.common.by import By
+
+from pages import protocol_script
 
 HERE = pathlib.Path(__file__).resolve().parent
 RECORDER = (HERE / "recorder.js").read_text()
+STOP_BOT = protocol_script("stop_bot.js")
 
 
 def clawd_messages(page):
@@ -74,3 +82,42 @@ def test_the_askers_stop_button_stops_the_bot_and_the_reply_ends_as_stopped_with
     assert reply["text"].startswith(stopped_at), f"the words before the stop are kept: {stopped_at!r} / {reply['text']!r}"
     assert not reply["text"].endswith("then it is stored."), f"the bot stopped before the end of its answer: {reply['text']!r}"
     a.screenshot("bot-stopped")
+
+
+def group_with_clawd(base_url):
+    """A new group of alice, bob and clawd, made by alice through the REST API before the pages sign in (the
+    page lists its conversations when it signs in); returns its id."""
+    with urllib.request.urlopen(f"{base_url}/v1/demo/token?user=alice", timeout=10) as answer:
+        token = json.load(answer)["token"]
+    body = json.dumps({"kind": "group", "title": f"Ask Clawd {time.time_ns()}", "members": ["bob", "clawd"]}).encode()
+    request = urllib.request.Request(f"{base_url}/v1/conversations", data=body, method="POST",
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)["id"]
+
+
+def test_another_member_gets_no_stop_button_and_sees_the_reply_end_as_stopped_by_the_asker(pages):
+    a, b = pages
+    group = group_with_clawd(a.base_url)
+    a.sign_in("alice").open(group)
+    b.sign_in("bob").open(group)
+    error = b.driver.execute_async_script(STOP_BOT, "clawd", group, "alice", ["Once", " upon", " a time"])
+    assert error is None, error
+    try:
+        for page in (a, b):
+            page.wait(lambda d: [(m["text"], m["cursor"]) for m in clawd_messages(page)] == [("Once upon a time", True)], 10,
+                      "the reply streams with a cursor")
+        assert [m["stop"] for m in clawd_messages(a)] == [True], "the reply answers alice: her page offers Stop"
+        assert [m["stop"] for m in clawd_messages(b)] == [False], "bob's page does not: the reply is not his"
+
+        a.driver.find_element(By.CSS_SELECTOR, '[data-testid="stop-reply"]').click()
+        b.wait(lambda d: [(m["end"], m["cursor"], m["stop"]) for m in clawd_messages(b)] == [("cancelled", False, False)], 10,
+               "bob sees the reply end as stopped")
+        reply = clawd_messages(b)[0]
+        assert reply["text"] == "Once upon a time", f"the words so far stay: {reply}"
+        assert reply["meta"].endswith("· Stopped"), reply["meta"]
+        cancel = b.js("return window.stopBot.cancel")
+        assert cancel is not None and cancel["by"] == "alice", f"the bot was told who stopped it: {cancel}"
+        b.screenshot("bot-stopped-seen-by-another-member")
+    finally:
+        b.js("window.stopBot && window.stopBot.close()")

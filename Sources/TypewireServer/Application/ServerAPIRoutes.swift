@@ -37,6 +37,8 @@ struct ServerAPIRoutes {
         var kind: Conversation.Kind
         var title: String?
         var members: [String]
+        /// Who may stop a bot's reply; absent: `asker`.
+        var stopRule: Conversation.StopRule?
     }
 
     struct ConversationState: ResponseEncodable {
@@ -44,6 +46,7 @@ struct ServerAPIRoutes {
         var kind: Conversation.Kind
         var title: String?
         var members: [String]
+        var stopRule: Conversation.StopRule
         var joined: [String]
         var left: [String]
     }
@@ -73,7 +76,8 @@ struct ServerAPIRoutes {
             if let title = body.title { try checkLength(of: title, field: "title") }
             let change: ConversationChange
             do {
-                change = try await store.putConversation(id: id, kind: body.kind, title: body.title, members: Array(members))
+                change = try await store.putConversation(
+                    id: id, kind: body.kind, title: body.title, members: Array(members), stopRule: body.stopRule ?? .asker)
             } catch let refusal as MembershipRefusal {
                 guard let existing = refusal.existingKind else { throw HTTPError(refusal, conversation: id) }
                 throw HTTPError(
@@ -85,7 +89,7 @@ struct ServerAPIRoutes {
             await hub.membersChanged(in: id, joined: change.joined, left: change.left)
             let state = ConversationState(
                 id: id, kind: change.conversation.kind, title: change.conversation.title, members: members.sorted(),
-                joined: change.joined, left: change.left
+                stopRule: change.conversation.stopRule, joined: change.joined, left: change.left
             )
             return EditedResponse(status: change.created ? .created : .ok, response: state)
         }

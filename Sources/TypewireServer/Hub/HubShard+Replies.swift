@@ -9,7 +9,9 @@ extension HubShard {
     /// A bot streams a reply: each part is fanned out as it comes, numbered (`seq`); the final part says how
     /// the reply ended, stores the whole reply as a message (unless it failed, or was stopped before any
     /// text) and clears the bot's activity (in typing-only mode it only clears the activity). A part of a
-    /// reply that ended is refused with `turn_ended`.
+    /// reply that ended is refused with `turn_ended`. The first part's `asker` holds for the whole reply, unless
+    /// the conversation lets any member stop a reply (``Conversation/StopRule/members``, read from the store
+    /// then): such a reply answers nobody in particular.
     func stream(_ part: ClientFrame.Stream, from id: ConnectionID) async {
         guard let identity = connections[id]?.identity else { return }
         guard identity.isBot else {
@@ -26,6 +28,11 @@ extension HubShard {
             return
         }
         let key = StreamKey(conversation: part.conversation, messageId: part.messageId, bot: identity.userID)
+        var part = part
+        if part.asker != nil, streams.withLockedValue({ $0[key] == nil }) {
+            guard let rule = await stopRule(of: part.conversation, from: id, ref: part.messageId) else { return }
+            if rule == .members { part.asker = nil }
+        }
         let (maxOpen, maxLength) = (configuration.messages.maxOpenReplies, configuration.messages.maxLength)
         // One turn of the node's replies: a bot streaming in conversations of two shards cannot pass its cap.
         let outcome = streams.withLockedValue { $0.take(part, bot: identity.userID, at: now(), maxOpen: maxOpen, maxLength: maxLength) }
@@ -143,6 +150,21 @@ extension HubShard {
                 deliver(frame, as: "cancel", to: outbox)
             }
             armReplyTimer(StreamKey(conversation: conversation, messageId: messageId, bot: bot), at: now() + grace, rearm: false)
+        }
+    }
+
+    /// Who may stop a reply in the conversation, as the store says; nil, with the socket answered
+    /// `unavailable`, when the store cannot be read.
+    private func stopRule(of conversation: String, from id: ConnectionID, ref: String) async -> Conversation.StopRule? {
+        do {
+            return try await store.conversation(conversation)?.stopRule ?? .asker
+        } catch {
+            logger.storeFailed("reading a conversation's stop rule failed", error: error)
+            reply(
+                to: id,
+                .init(code: .unavailable, message: "The server cannot read its storage now; try again shortly.", ref: ref, request: .stream)
+            )
+            return nil
         }
     }
 

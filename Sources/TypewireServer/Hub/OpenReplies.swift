@@ -27,7 +27,8 @@ struct OpenReplies {
         var lastPartAt: Int64
         /// How many parts were relayed; the next has this number plus one.
         var parts: Int64 = 0
-        /// The member it answers, who alone (with the bot) may stop it; nil: any member may.
+        /// The member it answers (named by its first part), who alone (with the bot) may stop it; nil: any
+        /// member may.
         var asker: String?
         var thread: String?
         /// Who asked to stop it, and when.
@@ -135,7 +136,6 @@ struct OpenReplies {
         reply.text = text
         reply.lastPartAt = time
         reply.parts += 1
-        if let asker = part.asker { reply.asker = asker }
         if part.isFinal {
             finish(key, as: part.end ?? .finished)
         } else {

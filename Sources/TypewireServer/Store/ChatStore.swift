@@ -3,21 +3,28 @@ import TypewireCore
 /// A conversation as the store keeps it.
 public struct Conversation: Sendable, Hashable, Codable {
     /// Direct (two people) or a group.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case direct
         case group
 
         /// Decodes `"direct"` or `"group"`; anything else fails with a message a person can act on (the
         /// REST APIs answer it as it is).
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let kind = Kind(rawValue: text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "it must be \"direct\" or \"group\", not \"\(text.prefix(64))\"."
-                )
-            }
-            self = kind
+            self = try decodeChoice(from: decoder)
+        }
+    }
+
+    /// Who may stop a bot's reply in a conversation (``ClientFrame/cancel(_:)``); the server API sets it.
+    public enum StopRule: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The member a reply answers (the `asker` its bot names) and the bot; a reply to the room, any
+        /// member. The default: a person stops the answer to their own question, not someone else's.
+        case asker
+        /// Any member stops any reply: a team's shared assistant, which anyone may cut short.
+        case members
+
+        /// Decodes `"asker"` or `"members"`; anything else fails with a message a person can act on.
+        public init(from decoder: any Decoder) throws {
+            self = try decodeChoice(from: decoder)
         }
     }
 
@@ -29,6 +36,22 @@ public struct Conversation: Sendable, Hashable, Codable {
     public var title: String?
     /// The user who created it; its admin.
     public var creator: String
+    /// Who may stop a bot's reply here.
+    public var stopRule: StopRule = .asker
+}
+
+/// One of a string enum's values, decoded; any other text fails with the values it may be
+/// (`it must be "direct" or "group", not "…".`), which the REST APIs answer as it is.
+private func decodeChoice<Choice: RawRepresentable & CaseIterable>(from decoder: any Decoder) throws -> Choice
+where Choice.RawValue == String {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let choice = Choice(rawValue: text) else {
+        let names = Choice.allCases.map { "\"\($0.rawValue)\"" }
+        let allowed = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: "it must be \(allowed), not \"\(text.prefix(64))\".")
+    }
+    return choice
 }
 
 /// A stored message and whether this call stored it (false: the client message id was seen before).
@@ -151,12 +174,13 @@ public protocol ChatStore: Sendable {
     /// Sets a user's name and bot flag to exactly these (the server API); from then on tokens do not change
     /// the bot flag.
     func putUser(_ identity: Identity) async throws
-    /// Creates the conversation with these members, or sets the title and members of the existing one
-    /// (whose creator stays), in one transaction. A conversation made here has no creator (`""`): only the
+    /// Creates the conversation with these members, or sets the title, members and stop rule of the existing
+    /// one (whose creator stays), in one transaction. A conversation made here has no creator (`""`): only the
     /// server API changes who is in it.
     /// - Throws: ``MembershipRefusal/kindIsFixed(_:)`` if the conversation exists with another kind (also when
     ///   another put created it a moment before); the store's error if it cannot be written.
-    func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange
+    func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String], stopRule: Conversation.StopRule)
+        async throws -> ConversationChange
     /// Deletes a conversation with its participants and messages, in one transaction: a message whose store
     /// races the delete is either deleted with it or refused (``storeMessage(conversation:sender:clientMessageId:text:sentAt:)``),
     /// so a conversation later made under the same id starts empty.

@@ -131,6 +131,10 @@ public final class PostgresChatStore: ChatStore {
             "UPDATE webhook_outbox SET size = octet_length(body)",
             "CREATE INDEX webhook_outbox_by_key ON webhook_outbox (coalescing_key, endpoint) WHERE coalescing_key IS NOT NULL",
         ],
+        [
+            // Who may stop a bot's reply (the server API sets it).
+            "ALTER TABLE conversations ADD COLUMN stop_rule TEXT NOT NULL DEFAULT 'asker'"
+        ],
     ]
 
     private func migrate() async throws {
@@ -166,7 +170,9 @@ public final class PostgresChatStore: ChatStore {
             """)
     }
 
-    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
+    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String], stopRule: Conversation.StopRule)
+        async throws -> ConversationChange
+    {
         try await transaction { connection in
             // Created here, or by a put that committed first (the insert waits for it): then its kind counts.
             var created = false
@@ -175,15 +181,14 @@ public final class PostgresChatStore: ChatStore {
                 logger: logger
             )
             for try await _ in inserted { created = true }
-            var stored: Conversation?
-            let found = try await connection.query(
-                "SELECT id, kind, title, creator FROM conversations WHERE id = \(id) FOR UPDATE", logger: logger)
-            for try await (id, kind, title, creator) in found.decode((String, String, String?, String).self) {
-                stored = Conversation.Kind(rawValue: kind).map { Conversation(id: id, kind: $0, title: title, creator: creator) }
-            }
-            guard var conversation = stored else { throw StoreError.inconsistent("a conversation just put could not be read back") }
+            let found = try await Self.conversations(
+                from: connection.query(
+                    "SELECT id, kind, title, creator, stop_rule FROM conversations WHERE id = \(id) FOR UPDATE", logger: logger))
+            guard var conversation = found.first else { throw StoreError.inconsistent("a conversation just put could not be read back") }
             guard conversation.kind == kind else { throw MembershipRefusal.kindIsFixed(conversation.kind) }
-            try await connection.query("UPDATE conversations SET title = \(title) WHERE id = \(id)", logger: logger).drain()
+            try await connection.query(
+                "UPDATE conversations SET title = \(title), stop_rule = \(stopRule.rawValue) WHERE id = \(id)", logger: logger
+            ).drain()
             var before: Set<String> = []
             for try await user in try await connection.query(
                 #"SELECT "user" FROM participants WHERE conversation = \#(id)"#, logger: logger
@@ -200,6 +205,7 @@ public final class PostgresChatStore: ChatStore {
                     .drain()
             }
             conversation.title = title
+            conversation.stopRule = stopRule
             return ConversationChange(
                 conversation: conversation, created: created,
                 joined: after.subtracting(before).sorted(), left: before.subtracting(after).sorted()
@@ -250,13 +256,13 @@ public final class PostgresChatStore: ChatStore {
     }
 
     public func conversation(_ id: String) async throws -> Conversation? {
-        try await conversations("SELECT id, kind, title, creator FROM conversations WHERE id = \(id)").first
+        try await conversations("SELECT id, kind, title, creator, stop_rule FROM conversations WHERE id = \(id)").first
     }
 
     public func conversations(of user: String) async throws -> [Conversation] {
         try await conversations(
             #"""
-            SELECT c.id, c.kind, c.title, c.creator FROM conversations c
+            SELECT c.id, c.kind, c.title, c.creator, c.stop_rule FROM conversations c
             JOIN participants p ON p.conversation = c.id WHERE p."user" = \#(user) ORDER BY c.id
             """#)
     }
@@ -501,12 +507,16 @@ public final class PostgresChatStore: ChatStore {
     }
 
     private func conversations(_ query: PostgresQuery) async throws -> [Conversation] {
+        try await Self.conversations(from: client.query(query, logger: logger))
+    }
+
+    /// The conversations of rows of `id, kind, title, creator, stop_rule`.
+    private static func conversations(from rows: PostgresRowSequence) async throws -> [Conversation] {
         var conversations: [Conversation] = []
-        for try await (id, kind, title, creator) in try await client.query(query, logger: logger).decode(
-            (String, String, String?, String).self)
-        {
+        for try await (id, kind, title, creator, rule) in rows.decode((String, String, String?, String, String).self) {
             guard let kind = Conversation.Kind(rawValue: kind) else { continue }
-            conversations.append(Conversation(id: id, kind: kind, title: title, creator: creator))
+            conversations.append(
+                Conversation(id: id, kind: kind, title: title, creator: creator, stopRule: Conversation.StopRule(rawValue: rule) ?? .asker))
         }
         return conversations
     }

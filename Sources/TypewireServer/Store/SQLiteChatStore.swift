@@ -95,6 +95,10 @@ public final class SQLiteChatStore: ChatStore {
             "UPDATE webhook_outbox SET size = length(CAST(body AS BLOB))",
             "CREATE INDEX webhook_outbox_by_key ON webhook_outbox (coalescing_key, endpoint) WHERE coalescing_key IS NOT NULL",
         ],
+        [
+            // Who may stop a bot's reply (the server API sets it).
+            "ALTER TABLE conversations ADD COLUMN stop_rule TEXT NOT NULL DEFAULT 'asker'"
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -175,7 +179,9 @@ public final class SQLiteChatStore: ChatStore {
         }
     }
 
-    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String]) async throws -> ConversationChange {
+    public func putConversation(id: String, kind: Conversation.Kind, title: String?, members: [String], stopRule: Conversation.StopRule)
+        async throws -> ConversationChange
+    {
         try await database.transaction { connection in
             let created = try await !connection.query(
                 "INSERT INTO conversations (id, kind, title, creator) VALUES (?, ?, ?, '') ON CONFLICT (id) DO NOTHING RETURNING id",
@@ -183,13 +189,14 @@ public final class SQLiteChatStore: ChatStore {
             ).isEmpty
             guard
                 var conversation = try await connection.query(
-                    "SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)]
+                    "SELECT \(Self.conversationColumns) FROM conversations WHERE id = ?", [.text(id)]
                 )
                 .first.flatMap(Self.conversation(from:))
             else { throw StoreError.inconsistent("a conversation just put could not be read back") }
             guard conversation.kind == kind else { throw MembershipRefusal.kindIsFixed(conversation.kind) }
             _ = try await connection.query(
-                "UPDATE conversations SET title = ? WHERE id = ?", [title.map(SQLiteData.text) ?? .null, .text(id)])
+                "UPDATE conversations SET title = ?, stop_rule = ? WHERE id = ?",
+                [title.map(SQLiteData.text) ?? .null, .text(stopRule.rawValue), .text(id)])
             let before = Set(
                 try await connection.query("SELECT user FROM participants WHERE conversation = ?", [.text(id)])
                     .compactMap { $0.column("user")?.string })
@@ -201,6 +208,7 @@ public final class SQLiteChatStore: ChatStore {
                 _ = try await connection.query("INSERT INTO participants (conversation, user) VALUES (?, ?)", [.text(id), .text(user)])
             }
             conversation.title = title
+            conversation.stopRule = stopRule
             return ConversationChange(
                 conversation: conversation, created: created,
                 joined: after.subtracting(before).sorted(), left: before.subtracting(after).sorted()
@@ -221,7 +229,7 @@ public final class SQLiteChatStore: ChatStore {
     }
 
     public func conversation(_ id: String) async throws -> Conversation? {
-        try await database.read { try await $0.query("SELECT id, kind, title, creator FROM conversations WHERE id = ?", [.text(id)]) }
+        try await database.read { try await $0.query("SELECT \(Self.conversationColumns) FROM conversations WHERE id = ?", [.text(id)]) }
             .first.flatMap(Self.conversation(from:))
     }
 
@@ -229,7 +237,7 @@ public final class SQLiteChatStore: ChatStore {
         try await database.read {
             try await $0.query(
                 """
-                SELECT c.id, c.kind, c.title, c.creator FROM conversations c
+                SELECT c.id, c.kind, c.title, c.creator, c.stop_rule FROM conversations c
                 JOIN participants p ON p.conversation = c.id WHERE p.user = ? ORDER BY c.id
                 """,
                 [.text(user)]
@@ -501,8 +509,12 @@ public final class SQLiteChatStore: ChatStore {
         guard let id = row.column("id")?.string, let kind = row.column("kind")?.string.flatMap(Conversation.Kind.init(rawValue:)),
             let creator = row.column("creator")?.string
         else { return nil }
-        return Conversation(id: id, kind: kind, title: row.column("title")?.string, creator: creator)
+        let rule = row.column("stop_rule")?.string.flatMap(Conversation.StopRule.init(rawValue:)) ?? .asker
+        return Conversation(id: id, kind: kind, title: row.column("title")?.string, creator: creator, stopRule: rule)
     }
+
+    /// The columns `conversation(from:)` reads.
+    private static let conversationColumns = "id, kind, title, creator, stop_rule"
 
     /// The columns `message(from:)` reads, in every query of messages (the migrations keep their own text).
     private static let messageColumns = "seq, conversation, sender, sender_name, client_message_id, text, sent_at, edited_at, thread"

@@ -75,6 +75,41 @@ struct BotTurnsTests {
         }
     }
 
+    @Test func theServerAPIsStopRuleLetsAnyMemberStopAReplyInAConversation() async throws {
+        let key = "server-api-key-for-tests-0123456789abcdef"
+        try await TestServer.run(configure: {
+            $0.serverAPI.key = key
+            $0.messages.stopGrace = .seconds(60)
+        }) { server in
+            func put(_ rule: String?) async throws -> (status: Int, body: String) {
+                let field = rule.map { #","stopRule":"\#($0)""# } ?? ""
+                let answer = try await server.serverRequest(
+                    "PUT", "/conversations/team", key: key, json: #"{"kind":"group","members":["alice","bob","clawd"]\#(field)}"#)
+                return (answer.status, answer.body)
+            }
+            let made = try await put("members")
+            #expect(made.status == 201 && made.body.contains(#""stopRule":"members""#))
+            let wrong = try await put("everyone")
+            #expect(wrong.status == 400 && wrong.body.contains(#"it must be \"asker\" or \"members\""#), "\(wrong.body)")
+            let (bob, clawd) = (
+                try await server.subscribedSocket("bob", to: "team"), try await server.subscribedSocket("clawd", to: "team")
+            )
+            // Any member stops any reply: the relayed parts answer nobody in particular, so every app shows Stop.
+            clawd.send(.stream(.init(conversation: "team", messageId: "r1", delta: "Once", asker: "alice")))
+            try await bob.next { if case .stream(let part) = $0 { part.messageId == "r1" && part.asker == nil } else { false } }
+            bob.send(.cancel(.init(conversation: "team", messageId: "r1")))
+            let asked = try await clawd.next { if case .cancel = $0 { true } else { false } }
+            #expect(asked == .cancel(.init(conversation: "team", messageId: "r1", by: "bob")))
+
+            // Put without a rule: the default again, for the replies that begin from then on.
+            #expect(try await put(nil).body.contains(#""stopRule":"asker""#))
+            clawd.send(.stream(.init(conversation: "team", messageId: "r2", delta: "Once", asker: "alice")))
+            try await bob.next { if case .stream(let part) = $0 { part.messageId == "r2" && part.asker == "alice" } else { false } }
+            bob.send(.cancel(.init(conversation: "team", messageId: "r2")))
+            #expect(try await bob.error().code == .forbidden)
+        }
+    }
+
     @Test func aBotThatIgnoresAStopIsEndedForEveryoneAfterTheGraceAndItsLaterPartsRefused() async throws {
         try await TestServer.run(configure: {
             $0.messages.stopGrace = .milliseconds(300)

@@ -191,7 +191,8 @@ struct ChatStoreContract {
         try await store.upsertUser(Identity(userID: "claimer", name: nil))
         #expect(try await store.user("claimer") == StoredUser(name: "C", isBot: false, sharesTyping: true), "the flag does not stick")
 
-        let created = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["alice", "bob", "carol"])
+        let created = try await store.putConversation(
+            id: "team", kind: .group, title: "Team", members: ["alice", "bob", "carol"], stopRule: .asker)
         #expect(
             created
                 == ConversationChange(
@@ -199,18 +200,21 @@ struct ChatStoreContract {
                     joined: ["alice", "bob", "carol"], left: []
                 ))
         _ = try await store.storeMessage(conversation: "team", sender: Self.alice, clientMessageId: "c1", text: "hi", sentAt: 1)
-        let same = try await store.putConversation(id: "team", kind: .group, title: "Team", members: ["carol", "bob", "alice"])
+        let same = try await store.putConversation(
+            id: "team", kind: .group, title: "Team", members: ["carol", "bob", "alice"], stopRule: .asker)
         #expect(!same.created && same.joined.isEmpty && same.left.isEmpty, "putting the same members again changes nothing")
         await #expect(throws: MembershipRefusal.kindIsFixed(.group), "the kind stays") {
-            _ = try await store.putConversation(id: "team", kind: .direct, title: nil, members: ["alice", "dave"])
+            _ = try await store.putConversation(id: "team", kind: .direct, title: nil, members: ["alice", "dave"], stopRule: .asker)
         }
-        let changed = try await store.putConversation(id: "team", kind: .group, title: nil, members: ["alice", "dave"])
+        let changed = try await store.putConversation(id: "team", kind: .group, title: nil, members: ["alice", "dave"], stopRule: .members)
         #expect(
             changed
                 == ConversationChange(
-                    conversation: Conversation(id: "team", kind: .group, title: nil, creator: ""), created: false, joined: ["dave"],
-                    left: ["bob", "carol"]
-                ), "the title and members are replaced")
+                    conversation: Conversation(id: "team", kind: .group, title: nil, creator: "", stopRule: .members), created: false,
+                    joined: ["dave"], left: ["bob", "carol"]
+                ), "the title, members and stop rule are replaced")
+        #expect(try await store.conversation("team")?.stopRule == .members)
+        #expect(try await store.conversations(of: "dave").map(\.stopRule) == [.members])
         #expect(try await store.participants(of: "team").map(\.id) == ["alice", "dave"])
         #expect(try await store.recentMessages(of: "team", limit: 10).map(\.text) == ["hi"])
 
@@ -219,7 +223,7 @@ struct ChatStoreContract {
         #expect(try await store.participants(of: "team").isEmpty)
         #expect(try await store.recentMessages(of: "team", limit: 10).isEmpty)
         #expect(try await store.deleteConversation("team") == [], "deleting twice is harmless")
-        let again = try await store.putConversation(id: "team", kind: .group, title: nil, members: ["erin"])
+        let again = try await store.putConversation(id: "team", kind: .group, title: nil, members: ["erin"], stopRule: .asker)
         #expect(again.created)
         #expect(try await store.recentMessages(of: "team", limit: 10).isEmpty, "a new conversation under the id starts empty")
         try await close(store)
@@ -291,7 +295,7 @@ struct ChatStoreContract {
         let senders = ["alice", "bob", "carol", "dave"].map { Identity(userID: $0, name: $0.capitalized) }
         for trial in 0..<8 {
             let id = "race-\(trial)"
-            _ = try await store.putConversation(id: id, kind: .group, title: nil, members: senders.map(\.userID))
+            _ = try await store.putConversation(id: id, kind: .group, title: nil, members: senders.map(\.userID), stopRule: .asker)
             let refused = try await withThrowingTaskGroup(of: Int.self) { group in
                 for sender in senders {
                     group.addTask {
@@ -311,7 +315,7 @@ struct ChatStoreContract {
                 }
                 return try await group.reduce(0, +)
             }
-            _ = try await store.putConversation(id: id, kind: .group, title: nil, members: ["erin"])
+            _ = try await store.putConversation(id: id, kind: .group, title: nil, members: ["erin"], stopRule: .asker)
             let survivors = try await store.messages(of: id, before: nil, limit: 1_000)
             #expect(survivors.isEmpty, "trial \(trial): \(survivors.count) messages survived the delete (\(refused) were refused)")
         }
@@ -329,7 +333,10 @@ struct ChatStoreContract {
             let outcomes = await withTaskGroup(of: Result<ConversationChange, any Error>.self) { group in
                 for (kind, members) in [(Conversation.Kind.direct, ["a", "b"]), (.group, ["a", "b", "x", "y", "z"])] {
                     group.addTask {
-                        do { return .success(try await store.putConversation(id: id, kind: kind, title: nil, members: members)) } catch {
+                        do {
+                            return .success(
+                                try await store.putConversation(id: id, kind: kind, title: nil, members: members, stopRule: .asker))
+                        } catch {
                             return .failure(error)
                         }
                     }
@@ -348,7 +355,7 @@ struct ChatStoreContract {
     /// Adds racing each other at the last free place: exactly one gets it.
     func concurrentAddsStopAtTheLimit() async throws {
         let (store, _, close) = try await open()
-        _ = try await store.putConversation(id: "full", kind: .group, title: nil, members: (0..<9).map { "member-\($0)" })
+        _ = try await store.putConversation(id: "full", kind: .group, title: nil, members: (0..<9).map { "member-\($0)" }, stopRule: .asker)
         let added = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<20 {
                 group.addTask {
