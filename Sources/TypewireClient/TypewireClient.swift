@@ -348,6 +348,8 @@ public actor TypewireClient {
             replyStopRequested(request)
         case .error(let failure):
             handle(failure)
+        case .receipts, .unread:
+            break  // read state is not in the SDK yet: docs/PROTOCOL.md, "Read state"
         }
     }
 

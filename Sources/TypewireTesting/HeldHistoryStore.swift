@@ -117,6 +117,17 @@ public final class HeldHistoryStore: ChatStore {
     public func removeParticipant(_ user: String, from conversation: String) async throws -> Bool {
         try await store.removeParticipant(user, from: conversation)
     }
+    public func markRead(
+        _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
+    ) async throws -> ReadOutcome {
+        try await store.markRead(messageId, in: conversation, by: user, at: time, privately: privately)
+    }
+    public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
+        try await store.readMarks(in: conversation, limit: limit)
+    }
+    public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
+        try await store.unreadCount(of: user, in: conversation, thread: thread, limit: limit)
+    }
     public func sharesTyping(_ user: String) async throws -> Bool { try await store.sharesTyping(user) }
     public func setSharesTyping(_ shares: Bool, for user: String) async throws { try await store.setSharesTyping(shares, for: user) }
     public func blockedUsers(of user: String) async throws -> Set<String> { try await store.blockedUsers(of: user) }

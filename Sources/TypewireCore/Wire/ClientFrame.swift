@@ -18,6 +18,8 @@ public enum ClientFrame: Hashable, Sendable {
     case stream(Stream)
     /// A member asks to stop a bot's reply under way.
     case cancel(Cancel)
+    /// The user read a conversation (or a thread of it) up to a message.
+    case read(Read)
 
     /// `hello {token}`.
     public struct Hello: Codable, Hashable, Sendable {
@@ -40,8 +42,15 @@ public enum ClientFrame: Hashable, Sendable {
     public struct Subscribe: Codable, Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
+        /// Whether the socket follows the conversation's read state: then `subscribed` carries the unread
+        /// count and the members' watermarks, and `receipts` follow. Absent: no (it costs two reads of the
+        /// store per subscribe).
+        public var readState: Bool?
         /// Creates the frame.
-        public init(conversation: String) { self.conversation = conversation }
+        public init(conversation: String, readState: Bool? = nil) {
+            self.conversation = conversation
+            self.readState = readState
+        }
     }
 
     /// `unsubscribe {conversation}`.
@@ -115,6 +124,30 @@ public enum ClientFrame: Hashable, Sendable {
         public init(conversation: String, messageId: String) {
             self.conversation = conversation
             self.messageId = messageId
+        }
+    }
+
+    /// `read {conversation, messageId, private?}`: the user read the conversation up to this message, in the
+    /// timeline the message is in (the main one, or its thread). The server moves the user's watermark there
+    /// forward, never back, tells the user's own sockets their unread count (`unread`) and, unless the read
+    /// is private, the conversation's members (`receipts`), at most once a second.
+    public struct Read: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The server's id of the newest message read.
+        public var messageId: String
+        /// `private` on the wire: the read clears the user's unread count and tells no one else. Absent: false.
+        public var isPrivate: Bool?
+        /// Creates the frame.
+        public init(conversation: String, messageId: String, isPrivate: Bool? = nil) {
+            self.conversation = conversation
+            self.messageId = messageId
+            self.isPrivate = isPrivate
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case conversation, messageId
+            case isPrivate = "private"
         }
     }
 
@@ -210,7 +243,7 @@ extension ClientFrame.Stream: Codable {
 extension ClientFrame: Codable {
     /// The kinds of frame a client sends, named as the `type` field names them.
     public enum Kind: String, CaseIterable, Sendable {
-        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream, cancel
+        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream, cancel, read
     }
 
     /// The frame types a client may send, by wire name.
@@ -228,6 +261,7 @@ extension ClientFrame: Codable {
         case .edit: .edit
         case .stream: .stream
         case .cancel: .cancel
+        case .read: .read
         }
     }
 
@@ -236,7 +270,7 @@ extension ClientFrame: Codable {
 
     /// What an `error` answering this frame names as its `ref` (docs/PROTOCOL.md): the conversation for
     /// `subscribe` and `unsubscribe`, the `clientMessageId` for `send`, the `messageId` for `edit`,
-    /// `stream` and `cancel`, the frame type otherwise.
+    /// `stream`, `cancel` and `read`, the frame type otherwise.
     public var reference: String {
         switch self {
         case .subscribe(let subscribe): subscribe.conversation
@@ -245,6 +279,7 @@ extension ClientFrame: Codable {
         case .edit(let edit): edit.messageId
         case .stream(let stream): stream.messageId
         case .cancel(let cancel): cancel.messageId
+        case .read(let read): read.messageId
         case .hello, .refresh, .activity: type
         }
     }
@@ -260,6 +295,7 @@ extension ClientFrame: Codable {
         case .edit(let edit): edit.conversation
         case .stream(let stream): stream.conversation
         case .cancel(let cancel): cancel.conversation
+        case .read(let read): read.conversation
         }
     }
 
@@ -275,6 +311,7 @@ extension ClientFrame: Codable {
         case "edit": self = .edit(try .init(from: decoder))
         case "stream": self = .stream(try .init(from: decoder))
         case "cancel": self = .cancel(try .init(from: decoder))
+        case "read": self = .read(try .init(from: decoder))
         default: throw FrameDecodingError.unknownType(type)
         }
     }
@@ -291,6 +328,7 @@ extension ClientFrame: Codable {
         case .edit(let frame): try frame.encode(to: encoder)
         case .stream(let frame): try frame.encode(to: encoder)
         case .cancel(let frame): try frame.encode(to: encoder)
+        case .read(let frame): try frame.encode(to: encoder)
         }
     }
 }

@@ -20,6 +20,48 @@ public enum ServerFrame: Hashable, Sendable {
     case error(Failure)
     /// The answer to a valid `refresh`: the socket now lives until the new token expires.
     case refreshed(Refreshed)
+    /// Members read further: their new watermarks in a conversation's timeline.
+    case receipts(Receipts)
+    /// The user's own mark moved (on any device of theirs): it and their unread count in that timeline.
+    case unread(Unread)
+
+    /// `unread {conversation, thread?, messageId, count}`: the user read up to `messageId` in a timeline (on
+    /// this device or another, privately or not), and `count` messages of others there are past it (up to
+    /// ``WireProtocol/maxUnreadCount``: that many or more).
+    public struct Unread: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The thread (its parent message's id), or nil for the main timeline.
+        public var thread: String?
+        /// The newest message the user read there.
+        public var messageId: String
+        /// The messages of others past it, counted up to ``WireProtocol/maxUnreadCount``.
+        public var count: Int
+        /// Creates the frame.
+        public init(conversation: String, thread: String? = nil, messageId: String, count: Int) {
+            self.conversation = conversation
+            self.thread = thread
+            self.messageId = messageId
+            self.count = count
+        }
+    }
+
+    /// `receipts {conversation, thread?, reads}`: the watermarks that moved in a timeline since the last
+    /// `receipts` of the conversation (at most one a second per conversation), each member's latest.
+    public struct Receipts: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The thread (its parent message's id), or nil for the main timeline.
+        public var thread: String?
+        /// The members' new marks, one per member.
+        public var reads: [ReadMark]
+        /// Creates the frame.
+        public init(conversation: String, thread: String? = nil, reads: [ReadMark]) {
+            self.conversation = conversation
+            self.thread = thread
+            self.reads = reads
+        }
+    }
 
     /// `refreshed {expiresAt}`.
     public struct Refreshed: Codable, Hashable, Sendable {
@@ -127,16 +169,24 @@ public enum ServerFrame: Hashable, Sendable {
         /// member), so `online` above is a snapshot, and a receiver should not hide typers it believes
         /// offline. Absent (nil) otherwise.
         public var presence: Bool?
+        /// How many messages of others in the main timeline the subscriber has not read (past their
+        /// watermark), at most ``WireProtocol/maxUnreadCount``; absent on a server that stores no messages.
+        public var unread: Int?
+        /// The members' watermarks in the main timeline (those who read anything); absent on a server that
+        /// stores no messages.
+        public var reads: [ReadMark]?
         /// Creates the frame.
         public init(
             conversation: String, participants: [Participant], activity: ActivityUpdate, recentMessages: [ChatMessage],
-            presence: Bool? = nil
+            presence: Bool? = nil, unread: Int? = nil, reads: [ReadMark]? = nil
         ) {
             self.conversation = conversation
             self.participants = participants
             self.activity = activity
             self.recentMessages = recentMessages
             self.presence = presence
+            self.unread = unread
+            self.reads = reads
         }
 
         /// Whether `presence` frames keep the participants' `online` up to date.
@@ -273,7 +323,8 @@ public enum ServerFrame: Hashable, Sendable {
 extension ServerFrame: Codable {
     /// The frame types a server sends, by wire name.
     public static let typeNames = [
-        "welcome", "subscribed", "activity", "presence", "message", "ack", "stream", "cancel", "error", "refreshed",
+        "welcome", "subscribed", "activity", "presence", "message", "ack", "stream", "cancel", "error", "refreshed", "receipts",
+        "unread",
     ]
 
     /// The frame's wire name.
@@ -289,6 +340,8 @@ extension ServerFrame: Codable {
         case .cancel: "cancel"
         case .error: "error"
         case .refreshed: "refreshed"
+        case .receipts: "receipts"
+        case .unread: "unread"
         }
     }
 
@@ -305,6 +358,8 @@ extension ServerFrame: Codable {
         case "cancel": self = .cancel(try .init(from: decoder))
         case "error": self = .error(try .init(from: decoder))
         case "refreshed": self = .refreshed(try .init(from: decoder))
+        case "receipts": self = .receipts(try .init(from: decoder))
+        case "unread": self = .unread(try .init(from: decoder))
         default: throw FrameDecodingError.unknownType(type)
         }
     }
@@ -322,6 +377,8 @@ extension ServerFrame: Codable {
         case .cancel(let frame): try frame.encode(to: encoder)
         case .error(let frame): try frame.encode(to: encoder)
         case .refreshed(let frame): try frame.encode(to: encoder)
+        case .receipts(let frame): try frame.encode(to: encoder)
+        case .unread(let frame): try frame.encode(to: encoder)
         }
     }
 }

@@ -40,6 +40,8 @@ enum ServerFrameWriter {
             json.raw("}")
             json.array("recentMessages", subscribed.recentMessages) { json, message in write(message, to: &json) }
             json.field("presence", subscribed.presence)
+            json.field("unread", subscribed.unread.map(Int64.init))
+            if let reads = subscribed.reads { json.array("reads", reads) { json, mark in write(mark, to: &json) } }
         case .activity:
             preconditionFailure("written by ActivityFrameWriter above")
         case .presence(let presence):
@@ -76,6 +78,15 @@ enum ServerFrameWriter {
             json.field("request", failure.request)
         case .refreshed(let refreshed):
             json.field("expiresAt", refreshed.expiresAt)
+        case .receipts(let receipts):
+            json.field("conversation", receipts.conversation)
+            json.field("thread", receipts.thread)
+            json.array("reads", receipts.reads) { json, mark in write(mark, to: &json) }
+        case .unread(let unread):
+            json.field("conversation", unread.conversation)
+            json.field("thread", unread.thread)
+            json.field("messageId", unread.messageId)
+            json.field("count", Int64(unread.count))
         }
         json.raw("}")
         return json.bytes
@@ -87,6 +98,15 @@ enum ServerFrameWriter {
         json.string(participant.id)
         json.field("name", participant.name)
         json.field("online", participant.online)
+        json.raw("}")
+    }
+
+    /// `{"user":…,"messageId":…,"at":…}`.
+    private static func write(_ mark: ReadMark, to json: inout JSONTextWriter) {
+        json.raw(#"{"user":"#)
+        json.string(mark.user)
+        json.field("messageId", mark.messageId)
+        json.field("at", mark.at)
         json.raw("}")
     }
 

@@ -7,4 +7,7 @@ public enum WireProtocol {
     public static let version = 1
     /// The path of the WebSocket endpoint.
     public static let socketPath = "/v\(version)/socket"
+    /// The highest unread count the server counts to (`subscribed`'s `unread`): a count this high means
+    /// this many or more, which an app shows as "999+".
+    public static let maxUnreadCount = 999
 }

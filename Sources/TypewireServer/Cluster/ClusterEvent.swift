@@ -18,6 +18,12 @@ enum ClusterEvent: Codable, Sendable, Equatable {
     /// A member asked to stop a reply a bot streams on another node (the node that received the `cancel`
     /// checked that they are a member; the bot's node checks who may stop it, and ends it).
     case stopReply(conversation: String, messageId: String, by: String)
+    /// Members on the sending node read further: their watermarks, as that node fanned them out (at most one
+    /// frame a second per conversation and node); each node sends them on to its own subscribers.
+    case receipts(ServerFrame.Receipts)
+    /// A user read further on the sending node: their own mark and unread count, for their sockets on the
+    /// others.
+    case unread(user: String, ServerFrame.Unread)
     /// A participant joined or left a conversation.
     case membership(conversation: String, user: String, added: Bool)
     /// A user turned sharing their typing on or off.
@@ -45,6 +51,8 @@ enum ClusterEvent: Codable, Sendable, Equatable {
         case .message(let message): message.conversation
         case .stream(let delta): delta.conversation
         case .stopReply(let conversation, _, _): conversation
+        case .receipts(let frame): frame.conversation
+        case .unread(_, let frame): frame.conversation
         case .presence, .membership, .sharing, .presenceSharing, .block, .nodeStopping, .nodeDead, .resync: nil
         }
     }

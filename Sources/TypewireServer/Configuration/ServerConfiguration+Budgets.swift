@@ -16,6 +16,10 @@ extension ServerConfiguration {
         /// streams faster than people write messages. The excess is refused and not fanned out; the reply is
         /// still stored whole at its end. Default 20 a second, 40 at once.
         public var replyParts = RateBudget(rate: 20, burst: 40)
+        /// `read` frames per socket (each moves a watermark in the store); the excess is refused (the client
+        /// sends its newest read again shortly: a later read covers the earlier ones). Default 2 a second,
+        /// 10 at once.
+        public var reads = RateBudget(rate: 2, burst: 10)
         /// `subscribe` frames per socket; the excess is refused (the client subscribes again shortly).
         /// Default 10 a second, 100 at once (an app opening its conversations at launch).
         public var subscribes = RateBudget(rate: 10, burst: 100)

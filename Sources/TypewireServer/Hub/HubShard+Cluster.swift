@@ -80,6 +80,10 @@ extension HubShard {
             broadcast(Self.encode(.stream(delta)), as: "stream", to: delta.conversation)
         case .stopReply(let conversation, let messageId, let by):
             stopAsked(messageId, in: conversation, by: by)
+        case .receipts(let frame):
+            fanOutReceipts([frame])
+        case .unread(let user, let frame):
+            deliverUnread(frame, to: user)
         case .nodeStopping:
             nodeGone(node)
         case .nodeDead(let dead):

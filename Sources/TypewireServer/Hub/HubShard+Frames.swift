@@ -14,11 +14,12 @@ extension HubShard {
             break  // verified by the socket's services (`SocketServices`), never handed to the hub
         case .subscribe(let subscribe):
             let started = metrics.stages == nil ? nil : NIODeadline.now()
-            await handshakeGate.run { await self.subscribe(id, to: subscribe.conversation) }
+            await handshakeGate.run { await self.subscribe(id, to: subscribe.conversation, readState: subscribe.readState ?? false) }
             if let stages = metrics.stages, let started { stages.record(stages.subscribe, since: started) }
         case .unsubscribe(let unsubscribe):
             guard let connection = connections[id] else { return }
             connection.activityViews[unsubscribe.conversation] = nil
+            connection.readState.remove(unsubscribe.conversation)
             apply(subscriptions.unsubscribe(id, from: unsubscribe.conversation), to: connection)
         case .activity(let request):
             let arrival = ContinuousClock.now
@@ -32,6 +33,8 @@ extension HubShard {
             await self.stream(stream, from: id)
         case .cancel(let request):
             await stop(request, from: id)
+        case .read(let read):
+            await self.read(read, from: id)
         }
     }
 
@@ -62,7 +65,7 @@ extension HubShard {
         return true
     }
 
-    private func subscribe(_ id: ConnectionID, to conversation: String) async {
+    private func subscribe(_ id: ConnectionID, to conversation: String, readState: Bool) async {
         guard let user = connections[id]?.identity.userID else { return }
         let limit = configuration.sockets.maxSubscriptions
         guard connections[id]!.budget.subscriptions < limit || subscriptions.contains(id, in: conversation) else {
@@ -77,9 +80,13 @@ extension HubShard {
         }
         // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
         if !subscriptions.contains(id, in: conversation) { joining.begin(id, in: conversation) }
+        let followsReads = readState && configuration.storage.storesMessages
+        // Receipts fanned out while the store is read are held for it too (`fanOutReceipts`).
+        if followsReads { connections[id]?.readState.insert(conversation) } else { connections[id]?.readState.remove(conversation) }
         let participants: [Participant]
         let messages: [ChatMessage]
         var historyRead: UInt64?
+        var reads: (unread: Int, marks: [ReadMark])?
         do {
             if let readToAdmit {
                 participants = readToAdmit
@@ -98,6 +105,12 @@ extension HubShard {
                 historyRead = history.beginRead(of: conversation)
                 messages = try await store.recentMessages(
                     of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes)
+            }
+            if followsReads {
+                reads = (
+                    try await store.unreadCount(of: user, in: conversation, thread: nil, limit: WireProtocol.maxUnreadCount),
+                    try await store.readMarks(in: conversation, limit: configuration.conversations.maxMembers)
+                )
             }
         } catch {
             if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: nil) }
@@ -122,10 +135,12 @@ extension HubShard {
             Participant(id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user))
         }
         let view = activityUpdate(of: conversation, seenBy: user)
+        let hidden = users.visibility.hidden(from: user)
         let subscribed = ServerFrame.subscribed(
             .init(
                 conversation: conversation, participants: online, activity: view,
-                recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil
+                recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil,
+                unread: reads?.unread, reads: reads?.marks.filter { !hidden.contains($0.user) }
             ))
         if users.visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)

@@ -31,6 +31,8 @@ actor HubShard: EventLoopActor {
         /// conversation last showed this socket, so that a change of a hidden user alone sends nothing (it
         /// would tell them it happened).
         var activityViews: [String: [ActivityEntry]] = [:]
+        /// The conversations whose read state the socket follows (`subscribe`'s `readState`).
+        var readState: Set<String> = []
 
         init(identity: Identity, outbox: any Outbox, budget: SocketBudget) {
             self.identity = identity
@@ -65,6 +67,8 @@ actor HubShard: EventLoopActor {
     var board: ActivityBoard
     /// Paces the activity updates of large groups.
     var pacer: ActivityPacer
+    /// The conversations' receipts waiting for their fan-out.
+    var receipts = ReceiptBatcher(interval: 1_000)
     /// Counts membership changes, so that a participant list read from the store during a change is not cached.
     var membershipChanges = 0
     /// Replies being streamed, the node's (a bot's cap counts its replies in every shard).

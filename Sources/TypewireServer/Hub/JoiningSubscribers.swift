@@ -28,6 +28,16 @@ struct JoiningSubscribers {
         for id in Array(ids) { held[conversation]?[id]?.append(Held(frame: frame, message: message)) }
     }
 
+    /// The sockets joining the conversation.
+    func sockets(joining conversation: String) -> [ConnectionID] {
+        held[conversation].map { Array($0.keys) } ?? []
+    }
+
+    /// Holds a frame for one socket joining the conversation (one made for it: without the users it hides).
+    mutating func hold(_ frame: OutboundFrame, for id: ConnectionID, in conversation: String) {
+        held[conversation]?[id]?.append(Held(frame: frame, message: nil))
+    }
+
     /// The socket joined (or gave up): what was held for it, in order, without the messages already in
     /// `history` as they are.
     mutating func end(_ id: ConnectionID, in conversation: String, history: [ChatMessage] = []) -> [OutboundFrame] {

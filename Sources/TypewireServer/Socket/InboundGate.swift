@@ -33,24 +33,28 @@ struct InboundGate {
     private let subscribeRate: Double
     private let streamRate: Double
     private let messageRate: Double
+    private let readRate: Double
     private var activity: Budget
     private var frames: Budget
     private var badFrames: Budget
     private var messages: RateLimiter
     private var replyParts: RateLimiter
     private var subscribes: RateLimiter
+    private var reads: RateLimiter
 
     init(_ budgets: ServerConfiguration.Budgets) {
         abuseThreshold = budgets.abuseThreshold
         subscribeRate = budgets.subscribes.rate
         streamRate = budgets.replyParts.rate
         messageRate = budgets.messages.rate
+        readRate = budgets.reads.rate
         activity = Budget(RateLimiter(budgets.activity))
         frames = Budget(RateLimiter(budgets.frames))
         badFrames = Budget(RateLimiter(budgets.badFrames))
         messages = RateLimiter(budgets.messages)
         replyParts = RateLimiter(budgets.replyParts)
         subscribes = RateLimiter(budgets.subscribes)
+        reads = RateLimiter(budgets.reads)
     }
 
     /// A frame that could be read.
@@ -67,6 +71,12 @@ struct InboundGate {
             return checkMessage(ref: send.clientMessageId, request: .send, now: now)
         case .edit(let edit):
             return checkMessage(ref: edit.messageId, request: .edit, now: now)
+        case .read(let read):
+            guard reads.allow(now: now) else {
+                return refusal(
+                    read.messageId, request: .read,
+                    "More than \(Int(readRate)) reads a second: this one was not recorded; send your newest read again shortly.")
+            }
         case .stream(let part) where part.isFinal:
             return checkMessage(ref: part.messageId, request: .stream, now: now)
         case .stream(let part):

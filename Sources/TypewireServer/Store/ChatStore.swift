@@ -198,6 +198,8 @@ public protocol ChatStore: Sendable {
     /// The participants of a conversation, with their display names (offline as far as the store knows).
     func participants(of conversation: String) async throws -> [Participant]
     /// Stores a message once per (conversation, sender, client message id); a retry returns the stored one.
+    /// The sender's read mark in the message's timeline moves to a new message in the same transaction (they
+    /// have read what they answered).
     /// - Parameters:
     ///   - thread: The message it answers (a reply in that message's thread); nil for the main timeline. The
     ///     caller checks that the parent exists.
@@ -234,6 +236,18 @@ public protocol ChatStore: Sendable {
     /// Removes a participant.
     /// - Returns: Whether the user was a participant.
     func removeParticipant(_ user: String, from conversation: String) async throws -> Bool
+    /// Moves `user`'s watermark forward to the message `messageId`, in the timeline the message is in (the
+    /// main one, or its thread), at `time`; never back. The mark the others see moves with it unless the read
+    /// is `privately`'s. One transaction.
+    func markRead(
+        _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
+    ) async throws -> ReadOutcome
+    /// The marks the others see of a conversation's current members in its main timeline, by user id, at
+    /// most `limit`.
+    func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark]
+    /// How many messages of others in a timeline (`thread` nil: the main one) are past `user`'s own mark,
+    /// counted up to `limit` at most (the work is bounded: a count of `limit` means that many or more).
+    func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int
     /// Whether the user shares their typing (true unless they turned it off).
     func sharesTyping(_ user: String) async throws -> Bool
     /// Turns sharing one's typing on or off.

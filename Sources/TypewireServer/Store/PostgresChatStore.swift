@@ -135,6 +135,14 @@ public final class PostgresChatStore: ChatStore {
             // Who may stop a bot's reply (the server API sets it).
             "ALTER TABLE conversations ADD COLUMN stop_rule TEXT NOT NULL DEFAULT 'asker'"
         ],
+        [
+            // Read state: each member's watermark per timeline ('' the main one, else the thread's parent): the
+            // one they read to, and the one the others see (a private read moves the first only).
+            #"""
+            CREATE TABLE read_marks (conversation TEXT NOT NULL, thread TEXT NOT NULL, "user" TEXT NOT NULL, seq BIGINT NOT NULL,
+            read_at BIGINT NOT NULL, shared_seq BIGINT NOT NULL, shared_at BIGINT NOT NULL, PRIMARY KEY (conversation, thread, "user"))
+            """#
+        ],
     ]
 
     private func migrate() async throws {
@@ -223,6 +231,7 @@ public final class PostgresChatStore: ChatStore {
             let rows = try await connection.query(#"DELETE FROM participants WHERE conversation = \#(id) RETURNING "user""#, logger: logger)
             for try await user in rows.decode(String.self) { members.append(user) }
             try await connection.query("DELETE FROM messages WHERE conversation = \(id)", logger: logger).drain()
+            try await connection.query("DELETE FROM read_marks WHERE conversation = \(id)", logger: logger).drain()
             try await connection.query("DELETE FROM conversations WHERE id = \(id)", logger: logger).drain()
             return members.sorted()
         }
@@ -285,12 +294,20 @@ public final class PostgresChatStore: ChatStore {
     ) async throws -> StoredMessage? {
         // Stored only while the sender is a participant, checked in the same statement, which holds the
         // participant's row until it commits: a delete or a removal waits for it, or wins and leaves nothing.
+        // The same statement moves the sender's own read mark to the new message (never back).
         let insert: PostgresQuery = #"""
-            INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at, thread)
-            SELECT \#(conversation), \#(sender.userID), \#(sender.name), \#(clientMessageId), \#(text), \#(sentAt), \#(thread)
-            FROM participants WHERE conversation = \#(conversation) AND "user" = \#(sender.userID) FOR KEY SHARE
-            ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
-            RETURNING \#(unescaped: Self.messageColumns)
+            WITH inserted AS (
+                INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at, thread)
+                SELECT \#(conversation), \#(sender.userID), \#(sender.name), \#(clientMessageId), \#(text), \#(sentAt), \#(thread)
+                FROM participants WHERE conversation = \#(conversation) AND "user" = \#(sender.userID) FOR KEY SHARE
+                ON CONFLICT (conversation, sender, client_message_id) DO NOTHING
+                RETURNING \#(unescaped: Self.messageColumns)
+            ), marked AS (
+                INSERT INTO read_marks (conversation, thread, "user", seq, read_at, shared_seq, shared_at)
+                SELECT conversation, COALESCE(thread, ''), sender, seq, sent_at, seq, sent_at FROM inserted
+                \#(unescaped: Self.moveMarkForward)
+            )
+            SELECT \#(unescaped: Self.messageColumns) FROM inserted
             """#
         let inserted: [ChatMessage]
         if let webhooks, !webhooks.endpoints.isEmpty {

@@ -99,6 +99,14 @@ public final class SQLiteChatStore: ChatStore {
             // Who may stop a bot's reply (the server API sets it).
             "ALTER TABLE conversations ADD COLUMN stop_rule TEXT NOT NULL DEFAULT 'asker'"
         ],
+        [
+            // Read state: each member's watermark per timeline ('' the main one, else the thread's parent): the
+            // one they read to, and the one the others see (a private read moves the first only).
+            """
+            CREATE TABLE read_marks (conversation TEXT NOT NULL, thread TEXT NOT NULL, user TEXT NOT NULL, seq INTEGER NOT NULL,
+            read_at INTEGER NOT NULL, shared_seq INTEGER NOT NULL, shared_at INTEGER NOT NULL, PRIMARY KEY (conversation, thread, user))
+            """
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -220,7 +228,7 @@ public final class SQLiteChatStore: ChatStore {
         try await database.transaction { connection in
             let members = try await connection.query("SELECT user FROM participants WHERE conversation = ? ORDER BY user", [.text(id)])
                 .compactMap { $0.column("user")?.string }
-            for table in ["messages", "participants"] {
+            for table in ["messages", "participants", "read_marks"] {
                 _ = try await connection.query("DELETE FROM \(table) WHERE conversation = ?", [.text(id)])
             }
             _ = try await connection.query("DELETE FROM conversations WHERE id = ?", [.text(id)])
@@ -263,13 +271,14 @@ public final class SQLiteChatStore: ChatStore {
     ) async throws -> StoredMessage? {
         let message = NewMessage(
             conversation: conversation, sender: sender, clientMessageId: clientMessageId, text: text, sentAt: sentAt, thread: thread)
-        guard let webhooks, !webhooks.endpoints.isEmpty else {
-            return try await database.write { try await Self.store(message, on: $0) }
-        }
+        // One transaction: the message, the sender's own read mark moved to it, and its webhooks.
         return try await database.transaction { connection in
             let stored = try await Self.store(message, on: connection)
             if let stored, stored.isNew {
-                try await Self.insertWebhook(webhooks.event(stored.message), to: webhooks.endpoints, on: connection)
+                try await Self.markRead(stored.message, by: sender.userID, on: connection)
+                if let webhooks, !webhooks.endpoints.isEmpty {
+                    try await Self.insertWebhook(webhooks.event(stored.message), to: webhooks.endpoints, on: connection)
+                }
             }
             return stored
         }

@@ -24,6 +24,9 @@ struct FrameCodecTests {
         .stream(.init(conversation: "c1", messageId: "r3", delta: "", isFinal: true, text: "Ye", end: .cancelled)),
         .stream(.init(conversation: "c1", messageId: "r4", delta: "", isFinal: true, end: .failed, reason: "The model is down")),
         .cancel(.init(conversation: "c1", messageId: "r3")),
+        .read(.init(conversation: "c1", messageId: "42")),
+        .read(.init(conversation: "c1", messageId: "43", isPrivate: true)),
+        .subscribe(.init(conversation: "c1", readState: true)),
     ]
 
     static let serverFrames: [ServerFrame] = [
@@ -63,6 +66,10 @@ struct FrameCodecTests {
         .stream(.init(conversation: "c1", messageId: "r5", user: "clawd", delta: "", final: true, seq: 9, end: .timedOut)),
         .cancel(.init(conversation: "c1", messageId: "r3", by: "alice")),
         .error(.init(code: .forbidden, message: "no", ref: "subscribe")),
+        .receipts(.init(conversation: "c1", reads: [.init(user: "bob", messageId: "9", at: 7)])),
+        .receipts(.init(conversation: "c1", thread: "9", reads: [])),
+        .unread(.init(conversation: "c1", messageId: "9", count: 3)),
+        .unread(.init(conversation: "c1", thread: "9", messageId: "10", count: 0)),
     ]
 
     @Test(arguments: clientFrames)

@@ -32,7 +32,8 @@ struct ServerFrameWriterTests {
                 .subscribed(
                     .init(
                         conversation: text, participants: present ? participants : [], activity: activity,
-                        recentMessages: present ? [message, message] : [], presence: present ? false : nil)),
+                        recentMessages: present ? [message, message] : [], presence: present ? false : nil,
+                        unread: present ? index : nil, reads: present ? [.init(user: text, messageId: "\(index)", at: Int64.max)] : nil)),
                 .presence(.init(conversation: text, user: text + "u", online: present)),
                 .message(message),
                 .ack(.init(clientMessageId: text, messageId: "\(index)")),
@@ -50,6 +51,11 @@ struct ServerFrameWriterTests {
                         code: .init(rawValue: present ? text : "forbidden"), message: text, ref: present ? text : nil,
                         request: present ? nil : text)),
                 .refreshed(.init(expiresAt: Int64(index) * 1_000_000)),
+                .receipts(
+                    .init(
+                        conversation: text, thread: present ? text : nil,
+                        reads: present ? [.init(user: text, messageId: text, at: Int64.min), .init(user: "b", messageId: "1", at: 0)] : [])),
+                .unread(.init(conversation: text, thread: present ? nil : text, messageId: text, count: index)),
                 .activity(activity),
             ]
         }

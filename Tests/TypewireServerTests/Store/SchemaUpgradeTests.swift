@@ -40,6 +40,17 @@ struct SchemaUpgradeTests {
         try await file.close()
 
         let store = try await SQLiteChatStore.open(path: path)
+        do {
+            try await Self.expectEverything(in: store)
+        } catch {
+            try await store.close()  // closed before the failure is told: a store released open traps in sqlite-nio
+            throw error
+        }
+        try await store.close()
+    }
+
+    /// The 0.1.0 file's contents, as the migrated file shows them, and new messages and reads after them.
+    private static func expectEverything(in store: SQLiteChatStore) async throws {
         let direct = try await store.recentMessages(of: "direct-alice-bob", limit: 10)
         #expect(direct.map(\.text) == ["Are you coming tonight?", "Yes 🎉 — “on my way”\nsee you"])
         #expect(direct.map(\.editedAt) == [nil, 1_764_770_470_000] && direct.map(\.senderName) == ["Alice", "Bob"])
@@ -56,6 +67,11 @@ struct SchemaUpgradeTests {
             sentAt: 1_764_770_700_000)
         #expect(new?.isNew == true && (new.flatMap { Int($0.message.id) } ?? 0) > 20)
         #expect(try await store.recentMessages(of: "direct-alice-bob", limit: 10).map(\.text).last == "Now")
-        try await store.close()
+        // Read state, which 0.1.0 did not keep: nothing of the old messages is read but what one answered.
+        #expect(try await store.unreadCount(of: "bob", in: "direct-alice-bob", thread: nil, limit: 10) == 2)
+        let read = try await store.markRead(
+            #require(new?.message.id), in: "direct-alice-bob", by: "bob", at: 1_764_770_800_000, privately: false)
+        #expect(read != .unchanged && read != .noSuchMessage)
+        #expect(try await store.unreadCount(of: "bob", in: "direct-alice-bob", thread: nil, limit: 10) == 0)
     }
 }

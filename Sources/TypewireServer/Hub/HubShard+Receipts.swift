@@ -1,0 +1,141 @@
+import NIOCore
+import TypewireCore
+
+// Read state: a member's `read` moves their watermark in the store, and the members learn of it in
+// `receipts`, at most once a second per conversation (`ReceiptBatcher`).
+extension HubShard {
+    /// A member read a conversation up to a message: their watermark in the message's timeline moves
+    /// forward in the store (never back), and the conversation's subscribers are told.
+    func read(_ read: ClientFrame.Read, from id: ConnectionID) async {
+        guard let user = connections[id]?.identity.userID else { return }
+        guard await ensureParticipant(user, of: read.conversation, from: id, ref: read.messageId, request: .read) else { return }
+        let outcome: ReadOutcome
+        do {
+            outcome = try await store.markRead(
+                read.messageId, in: read.conversation, by: user, at: now(), privately: read.isPrivate ?? false)
+        } catch {
+            logger.storeFailed("recording a read failed", error: error)
+            return reply(
+                to: id,
+                .init(
+                    code: .unavailable,
+                    message: "The read was not recorded: the server cannot write to its storage now; send it again shortly.",
+                    ref: read.messageId, request: .read))
+        }
+        switch outcome {
+        case .noSuchMessage:
+            reply(
+                to: id,
+                .init(
+                    code: .invalidField,
+                    message:
+                        "No message '\(read.messageId.prefix(64))' in this conversation: send the id the server gave a message (`id`).",
+                    ref: read.messageId, request: .read))
+        case .unchanged:
+            break
+        case .moved(let mark, let thread, let own, let shared):
+            if shared {
+                switch receipts.add(mark, thread: thread, in: read.conversation, now: now()) {
+                case .now: publishReceipts(receipts.take(in: read.conversation))
+                case .at(let time): scheduleReceipts(of: read.conversation, at: time)
+                case .scheduled: break
+                }
+            }
+            if own { await tellUnread(of: user, in: read.conversation, thread: thread, readTo: mark.messageId) }
+        }
+    }
+
+    /// The reader's own sockets that follow the conversation's read state, here and on the other nodes, learn
+    /// their new mark and unread count there (one bounded count of the store; a failed count tells nothing:
+    /// the next `subscribe` has it).
+    private func tellUnread(of user: String, in conversation: String, thread: String?, readTo messageId: String) async {
+        let count: Int
+        do {
+            count = try await store.unreadCount(of: user, in: conversation, thread: thread, limit: WireProtocol.maxUnreadCount)
+        } catch {
+            return logger.storeFailed("counting unread messages failed", error: error)
+        }
+        let frame = ServerFrame.Unread(conversation: conversation, thread: thread, messageId: messageId, count: count)
+        deliverUnread(frame, to: user)
+        cluster?.publish(.unread(user: user, frame))
+    }
+
+    /// Sends a user's `unread` to their sockets here that follow the conversation's read state (after
+    /// `subscribed`, for a socket still joining).
+    func deliverUnread(_ frame: ServerFrame.Unread, to user: String) {
+        var encoded: OutboundFrame?
+        func follows(_ connection: Connection) -> Bool {
+            connection.identity.userID == user && connection.readState.contains(frame.conversation)
+        }
+        for connection in subscriptions.subscribers(of: frame.conversation).values where follows(connection) {
+            let bytes = encoded ?? Self.encode(.unread(frame))
+            encoded = bytes
+            deliver(bytes, as: "unread", to: connection.outbox)
+        }
+        for id in joining.sockets(joining: frame.conversation) {
+            guard let connection = connections[id], follows(connection) else { continue }
+            let bytes = encoded ?? Self.encode(.unread(frame))
+            encoded = bytes
+            joining.hold(bytes, for: id, in: frame.conversation)
+        }
+    }
+
+    /// Arms a timer of the hub's loop for a conversation's waiting receipts.
+    private func scheduleReceipts(of conversation: String, at time: Int64) {
+        eventLoop.scheduleTask(in: .milliseconds(max(1, time - now()))) { [weak self] in
+            self?.assumeIsolated { $0.publishReceipts($0.receipts.wake(conversation, now: $0.now())) }
+        }
+    }
+
+    /// Tells the subscribers here, and the other nodes of a cluster, of this node's readers: on the bus in
+    /// events of at most ``marksPerClusterEvent`` marks, each within what NOTIFY carries.
+    private func publishReceipts(_ frames: [ServerFrame.Receipts]) {
+        fanOutReceipts(frames)
+        guard let cluster else { return }
+        for frame in frames {
+            for start in stride(from: 0, to: frame.reads.count, by: Self.marksPerClusterEvent) {
+                var part = frame
+                part.reads = Array(frame.reads[start..<min(start + Self.marksPerClusterEvent, frame.reads.count)])
+                cluster.publish(.receipts(part))
+            }
+        }
+    }
+
+    /// The most marks one cluster event carries: 20 marks of the longest ids (256 bytes) stay under what NOTIFY
+    /// carries (``ClusterPayload/limit``).
+    static let marksPerClusterEvent = 20
+
+    /// Sends each frame to its conversation's subscribers that follow its read state: one encoding for
+    /// everyone who hides nobody; a subscriber who blocked a reader, or was blocked by one, gets the frame
+    /// without that reader's mark. A socket still joining the conversation gets its frame after `subscribed`.
+    func fanOutReceipts(_ frames: [ServerFrame.Receipts]) {
+        for frame in frames {
+            var shared: OutboundFrame?
+            var delivered = 0
+            /// The frame for one socket, or nil if it gets none.
+            func encoded(for connection: Connection) -> OutboundFrame? {
+                guard connection.readState.contains(frame.conversation) else { return nil }
+                let viewer = connection.identity.userID
+                if users.visibility.hidesAnyone, users.visibility.hidesAnyone(from: viewer) {
+                    let hidden = users.visibility.hidden(from: viewer)
+                    var own = frame
+                    own.reads.removeAll { hidden.contains($0.user) }
+                    return own.reads.isEmpty ? nil : Self.encode(.receipts(own))
+                }
+                let everyones = shared ?? Self.encode(.receipts(frame))
+                shared = everyones
+                return everyones
+            }
+            for connection in subscriptions.subscribers(of: frame.conversation).values {
+                guard let encoded = encoded(for: connection) else { continue }
+                deliver(encoded, as: "receipts", to: connection.outbox)
+                delivered += 1
+            }
+            for id in joining.sockets(joining: frame.conversation) {
+                guard let connection = connections[id], let encoded = encoded(for: connection) else { continue }
+                joining.hold(encoded, for: id, in: frame.conversation)
+            }
+            metrics.fanOutDeliveries.increment(by: Int64(delivered))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import PostgresNIO
+import TypewireCore
+
+// Read state in the cluster's PostgreSQL: per member and timeline (`thread` '' for the main one) the mark they
+// read up to (`seq`, `read_at`) and the mark the others may see (`shared_seq`, `shared_at`; 0 before any
+// shared read).
+extension PostgresChatStore {
+    public func markRead(
+        _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
+    ) async throws -> ReadOutcome {
+        guard let seq = Int64(messageId) else { return .noSuchMessage }
+        let sharedSeq: Int64 = privately ? 0 : seq
+        let sharedAt: Int64 = privately ? 0 : time
+        return try await transaction { connection in
+            var found: String??
+            let rows = try await connection.query(
+                "SELECT thread FROM messages WHERE seq = \(seq) AND conversation = \(conversation)", logger: logger)
+            for try await thread in rows.decode(String?.self) { found = .some(thread) }
+            guard let thread = found else { return .noSuchMessage }
+            var marks: (seq: Int64, shared: Int64) = (0, 0)
+            let current = try await connection.query(
+                #"SELECT seq, shared_seq FROM read_marks WHERE conversation = \#(conversation) AND thread = \#(thread ?? "") AND "user" = \#(user)"#,
+                logger: logger)
+            for try await (own, shared) in current.decode((Int64, Int64).self) { marks = (own, shared) }
+            let own = seq > marks.seq
+            let shared = !privately && seq > marks.shared
+            guard own || shared else { return .unchanged }
+            let upserted = try await connection.query(
+                #"""
+                INSERT INTO read_marks (conversation, thread, "user", seq, read_at, shared_seq, shared_at)
+                VALUES (\#(conversation), \#(thread ?? ""), \#(user), \#(seq), \#(time), \#(sharedSeq), \#(sharedAt))
+                \#(unescaped: Self.moveMarkForward)
+                """#, logger: logger)
+            for try await _ in upserted {}
+            return .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread, own: own, shared: shared)
+        }
+    }
+
+    /// What an insert into `read_marks` does when the member has a mark there: each of the two marks moves
+    /// forward only, and a row that moves neither is left as it was (and not returned).
+    static let moveMarkForward = """
+        ON CONFLICT (conversation, thread, "user") DO UPDATE SET
+            seq = GREATEST(read_marks.seq, excluded.seq),
+            read_at = CASE WHEN excluded.seq > read_marks.seq THEN excluded.read_at ELSE read_marks.read_at END,
+            shared_seq = GREATEST(read_marks.shared_seq, excluded.shared_seq),
+            shared_at = CASE WHEN excluded.shared_seq > read_marks.shared_seq THEN excluded.shared_at ELSE read_marks.shared_at END
+        WHERE excluded.seq > read_marks.seq OR excluded.shared_seq > read_marks.shared_seq
+        """
+
+    public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
+        var marks: [ReadMark] = []
+        let rows = try await client.query(
+            #"""
+            SELECT r."user", r.shared_seq, r.shared_at FROM read_marks r
+            JOIN participants p ON p.conversation = r.conversation AND p."user" = r."user"
+            WHERE r.conversation = \#(conversation) AND r.thread = '' AND r.shared_seq > 0 ORDER BY r."user" LIMIT \#(limit)
+            """#, logger: logger)
+        for try await (user, seq, at) in rows.decode((String, Int64, Int64).self) {
+            marks.append(ReadMark(user: user, messageId: String(seq), at: at))
+        }
+        return marks
+    }
+
+    public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
+        // Two statements, so that each timeline's own index serves it (`thread IS NULL`, `thread = …`).
+        let query: PostgresQuery
+        if let thread {
+            query = #"""
+                SELECT COUNT(*) FROM (
+                    SELECT 1 FROM messages WHERE conversation = \#(conversation) AND thread = \#(thread) AND sender <> \#(user)
+                    AND seq > COALESCE((SELECT seq FROM read_marks WHERE conversation = \#(conversation) AND thread = \#(thread) AND "user" = \#(user)), 0)
+                    LIMIT \#(limit)) AS unread
+                """#
+        } else {
+            query = #"""
+                SELECT COUNT(*) FROM (
+                    SELECT 1 FROM messages WHERE conversation = \#(conversation) AND thread IS NULL AND sender <> \#(user)
+                    AND seq > COALESCE((SELECT seq FROM read_marks WHERE conversation = \#(conversation) AND thread = '' AND "user" = \#(user)), 0)
+                    LIMIT \#(limit)) AS unread
+                """#
+        }
+        var count = 0
+        for try await value in try await client.query(query, logger: logger).decode(Int64.self) { count = Int(value) }
+        return count
+    }
+}

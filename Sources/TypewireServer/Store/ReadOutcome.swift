@@ -1,0 +1,13 @@
+import TypewireCore
+
+/// What became of a member's `read` (``ChatStore/markRead(_:in:by:at:privately:)``).
+public enum ReadOutcome: Sendable, Hashable {
+    /// A mark of the member's in the message's timeline (`thread` nil: the main one) moved forward to it:
+    /// `own`, the one their unread count is counted from (tell their devices); `shared`, the one the others
+    /// see (a read that was not private: tell the members). At least one of the two.
+    case moved(ReadMark, thread: String?, own: Bool, shared: Bool)
+    /// The mark is at this message or past it already: nothing changed.
+    case unchanged
+    /// No such message in the conversation.
+    case noSuchMessage
+}

@@ -1,0 +1,92 @@
+import SQLiteNIO
+import TypewireCore
+
+// Read state in the SQLite file: per member and timeline (`thread` '' for the main one) the mark they read up
+// to (`seq`, `read_at`) and the mark the others may see (`shared_seq`, `shared_at`; 0 before any shared read).
+extension SQLiteChatStore {
+    public func markRead(
+        _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
+    ) async throws -> ReadOutcome {
+        guard let seq = Int(messageId) else { return .noSuchMessage }
+        return try await database.transaction { connection in
+            let found = try await connection.query(
+                "SELECT thread FROM messages WHERE seq = ? AND conversation = ?", [.integer(seq), .text(conversation)])
+            guard let row = found.first else { return .noSuchMessage }
+            let thread = row.column("thread")?.string
+            let marks = try await connection.query(
+                "SELECT seq, shared_seq FROM read_marks WHERE conversation = ? AND thread = ? AND user = ?",
+                [.text(conversation), .text(thread ?? ""), .text(user)]
+            ).first
+            let own = seq > marks?.column("seq")?.integer ?? 0
+            let shared = !privately && seq > marks?.column("shared_seq")?.integer ?? 0
+            guard own || shared else { return .unchanged }
+            _ = try await Self.moveMark(of: user, to: seq, in: conversation, thread: thread, at: time, shared: !privately, on: connection)
+            return .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread, own: own, shared: shared)
+        }
+    }
+
+    /// A sender has read what they answered: their mark in the message's timeline moves to their own message.
+    static func markRead(_ message: ChatMessage, by sender: String, on connection: SQLiteConnection) async throws {
+        guard let seq = Int(message.id) else { return }
+        _ = try await moveMark(
+            of: sender, to: seq, in: message.conversation, thread: message.thread, at: message.sentAt, shared: true, on: connection)
+    }
+
+    /// Moves a member's mark in a timeline forward to `seq` (and the mark others see, if `shared`), never back;
+    /// whether either moved.
+    private static func moveMark(
+        of user: String, to seq: Int, in conversation: String, thread: String?, at time: Int64, shared: Bool,
+        on connection: SQLiteConnection
+    ) async throws -> Bool {
+        try await !connection.query(
+            """
+            INSERT INTO read_marks (conversation, thread, user, seq, read_at, shared_seq, shared_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (conversation, thread, user) DO UPDATE SET
+                seq = max(read_marks.seq, excluded.seq),
+                read_at = CASE WHEN excluded.seq > read_marks.seq THEN excluded.read_at ELSE read_marks.read_at END,
+                shared_seq = max(read_marks.shared_seq, excluded.shared_seq),
+                shared_at = CASE WHEN excluded.shared_seq > read_marks.shared_seq THEN excluded.shared_at ELSE read_marks.shared_at END
+            WHERE excluded.seq > read_marks.seq OR excluded.shared_seq > read_marks.shared_seq
+            RETURNING seq
+            """,
+            [
+                .text(conversation), .text(thread ?? ""), .text(user), .integer(seq), .integer(Int(time)),
+                .integer(shared ? seq : 0), .integer(shared ? Int(time) : 0),
+            ]
+        ).isEmpty
+    }
+
+    public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
+        try await database.read {
+            try await $0.query(
+                """
+                SELECT r.user, r.shared_seq, r.shared_at FROM read_marks r
+                JOIN participants p ON p.conversation = r.conversation AND p.user = r.user
+                WHERE r.conversation = ? AND r.thread = '' AND r.shared_seq > 0 ORDER BY r.user LIMIT ?
+                """,
+                [.text(conversation), .integer(limit)])
+        }.compactMap { row in
+            guard let user = row.column("user")?.string, let seq = row.column("shared_seq")?.integer,
+                let at = row.column("shared_at")?.integer
+            else { return nil }
+            return ReadMark(user: user, messageId: String(seq), at: Int64(at))
+        }
+    }
+
+    public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
+        try await database.read {
+            try await $0.query(
+                """
+                SELECT COUNT(*) AS unread FROM (
+                    SELECT 1 FROM messages WHERE conversation = ? AND thread IS ? AND sender != ?
+                    AND seq > coalesce((SELECT seq FROM read_marks WHERE conversation = ? AND thread = ? AND user = ?), 0)
+                    LIMIT ?)
+                """,
+                [
+                    .text(conversation), thread.map(SQLiteData.text) ?? .null, .text(user), .text(conversation), .text(thread ?? ""),
+                    .text(user),
+                    .integer(limit),
+                ])
+        }.first?.column("unread")?.integer ?? 0
+    }
+}

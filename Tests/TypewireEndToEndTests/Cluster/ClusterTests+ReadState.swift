@@ -1,0 +1,41 @@
+import Testing
+import TypewireCore
+import TypewireTesting
+
+extension ClusterTests {
+    /// Bob reads on one node; Alice, following the conversation's read state on another, gets his mark, his
+    /// phone there his unread count, and Erin, who blocked him on a third, nothing of his.
+    @Test(arguments: Bus.available)
+    func aReadOnOneNodeReachesTheMembersFollowingReadStateOnTheOthers(bus: Bus) async throws {
+        try await withCluster(nodes: 3, on: bus) { nodes, _ in
+            #expect(try await nodes[2].request("PUT", "/v1/blocks/bob", as: "erin") == 204)
+            let alice = try await nodes[0].socket("alice")
+            alice.send(.subscribe(.init(conversation: Self.group, readState: true)))
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            let erin = try await nodes[2].socket("erin")
+            erin.send(.subscribe(.init(conversation: Self.group, readState: true)))
+            try await erin.next { if case .subscribed = $0 { true } else { false } }
+            alice.send(.send(.init(conversation: Self.group, clientMessageId: "r1", text: "Lunch?")))
+            let ack = try await alice.next { if case .ack = $0 { true } else { false } }
+            guard case .ack(let stored) = ack else { return }
+
+            let bobsPhone = try await nodes[0].socket("bob")
+            bobsPhone.send(.subscribe(.init(conversation: Self.group, readState: true)))
+            try await bobsPhone.next { if case .subscribed(let subscribed) = $0 { subscribed.unread == 1 } else { false } }
+            let bob = try await nodes[1].socket("bob")
+            bob.send(.read(.init(conversation: Self.group, messageId: stored.messageId)))
+            let counted = try await bobsPhone.next { if case .unread = $0 { true } else { false } }
+            #expect(
+                counted == .unread(.init(conversation: Self.group, messageId: stored.messageId, count: 0)), "his phone, on another node")
+            let seen = try await alice.next { if case .receipts = $0 { true } else { false } }
+            guard case .receipts(let receipts) = seen else { return }
+            #expect(receipts.conversation == Self.group && receipts.reads.map(\.user) == ["bob"])
+            #expect(receipts.reads.first?.messageId == stored.messageId)
+            // Erin learns of a later reader, never of Bob.
+            let carol = try await nodes[1].socket("carol")
+            carol.send(.read(.init(conversation: Self.group, messageId: stored.messageId)))
+            try await erin.next { if case .receipts(let receipts) = $0 { receipts.reads.map(\.user) == ["carol"] } else { false } }
+            #expect(await !erin.received.contains { $0.contains(#""type":"receipts""#) && $0.contains(#""bob""#) })
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+
+@testable import TypewireServer
+
+/// Read state in the store, the same on both: a watermark per member and timeline that only moves forward,
+/// unread counts past it, a send that marks the sender's own message, private reads that the others do not
+/// see, and marks of current members only.
+extension ChatStoreContract {
+    func watermarksOnlyMoveForward() async throws {
+        let (store, reopen, close) = try await open()
+        _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob", "carol"])
+        let own = try #require(
+            try await store.storeMessage(conversation: "g", sender: Self.alice, clientMessageId: "own", text: "mine", sentAt: 1))
+        var ids: [String] = []
+        for index in 0..<4 {
+            let stored = try #require(
+                try await store.storeMessage(conversation: "g", sender: Self.bob, clientMessageId: "m\(index)", text: "\(index)", sentAt: 2)
+            )
+            ids.append(stored.message.id)
+        }
+        let reply = try #require(
+            try await store.storeMessage(
+                conversation: "g", sender: Self.bob, clientMessageId: "r", text: "in a thread", sentAt: 3, thread: ids[0], webhooks: nil))
+        func unread(_ user: String, thread: String? = nil, limit: Int = 999) async throws -> Int {
+            try await store.unreadCount(of: user, in: "g", thread: thread, limit: limit)
+        }
+        func read(_ id: String, by user: String = "alice", at time: Int64, privately: Bool = false) async throws -> ReadOutcome {
+            try await store.markRead(id, in: "g", by: user, at: time, privately: privately)
+        }
+
+        #expect(try await unread("alice") == 4, "bob's four; her own and the thread's not")
+        #expect(try await unread("bob") == 0, "his send marked alice's earlier message read")
+        #expect(try await unread("carol", limit: 3) == 3, "counted up to the limit")
+        #expect(
+            try await read(ids[2], at: 10) == .moved(.init(user: "alice", messageId: ids[2], at: 10), thread: nil, own: true, shared: true))
+        #expect(try await unread("alice") == 1)
+        #expect(try await read(ids[1], at: 11) == .unchanged, "never back")
+        #expect(try await read(ids[2], at: 12) == .unchanged, "the same mark again changes nothing")
+        #expect(try await read(own.message.id, at: 12) == .unchanged, "her own message: her send marked it")
+        // A thread has a mark of its own; the main timeline's does not move with it.
+        #expect(try await unread("alice", thread: ids[0]) == 1)
+        #expect(
+            try await read(reply.message.id, at: 13)
+                == .moved(.init(user: "alice", messageId: reply.message.id, at: 13), thread: ids[0], own: true, shared: true))
+        #expect(try await unread("alice", thread: ids[0]) == 0)
+        #expect(try await unread("alice") == 1)
+        // A private read clears her count; the mark the others see stays, until a shared read catches it up.
+        #expect(
+            try await read(ids[3], at: 14, privately: true)
+                == .moved(.init(user: "alice", messageId: ids[3], at: 14), thread: nil, own: true, shared: false))
+        #expect(try await unread("alice") == 0)
+        #expect(try await store.readMarks(in: "g", limit: 10).first == .init(user: "alice", messageId: ids[2], at: 10))
+        #expect(try await read(ids[3], at: 15, privately: true) == .unchanged)
+        #expect(
+            try await read(ids[3], at: 16)
+                == .moved(.init(user: "alice", messageId: ids[3], at: 16), thread: nil, own: false, shared: true),
+            "her own mark was there already")
+        #expect(
+            try await store.readMarks(in: "g", limit: 10) == [
+                .init(user: "alice", messageId: ids[3], at: 16), .init(user: "bob", messageId: ids[3], at: 2),
+            ], "bob's mark is his own last message, which he sent at 2")
+        #expect(try await read("424242", at: 17) == .noSuchMessage)
+        #expect(try await read("not-a-number", at: 17) == .noSuchMessage)
+        #expect(
+            try await store.markRead(ids[3], in: "elsewhere", by: "alice", at: 17, privately: false) == .noSuchMessage,
+            "a message of another conversation")
+        _ = try await read(ids[3], by: "carol", at: 18)
+        #expect(try await store.readMarks(in: "g", limit: 1).map(\.user) == ["alice"], "at most the limit, by user id")
+        try await close(store)
+
+        let reopened = try await reopen()
+        #expect(try await reopened.readMarks(in: "g", limit: 10).map(\.user) == ["alice", "bob", "carol"], "kept across a restart")
+        #expect(try await reopened.removeParticipant("carol", from: "g"))
+        #expect(try await reopened.readMarks(in: "g", limit: 10).map(\.user) == ["alice", "bob"], "only current members' marks")
+        _ = try await reopened.deleteConversation("g")
+        _ = try await reopened.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["carol"])
+        #expect(try await reopened.readMarks(in: "g", limit: 10).isEmpty, "a conversation made again under the id starts unread")
+        try await close(reopened)
+    }
+}
+
+@Suite("Read state on SQLite")
+struct SQLiteReadStoreTests {
+    @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.sqlite.watermarksOnlyMoveForward() }
+}
+
+@Suite(
+    "Read state on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)),
+    .timeLimit(.minutes(1)))
+struct PostgresReadStoreTests {
+    @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.postgres.watermarksOnlyMoveForward() }
+}
