@@ -125,6 +125,9 @@ public final class HeldHistoryStore: ChatStore {
     public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
         try await store.readMarks(in: conversation, limit: limit)
     }
+    public func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount] {
+        try await store.readCounts(in: conversation, thread: thread, messages: messages)
+    }
     public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
         try await store.unreadCount(of: user, in: conversation, thread: thread, limit: limit)
     }

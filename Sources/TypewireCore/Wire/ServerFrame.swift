@@ -46,20 +46,25 @@ public enum ServerFrame: Hashable, Sendable {
         }
     }
 
-    /// `receipts {conversation, thread?, reads}`: the watermarks that moved in a timeline since the last
-    /// `receipts` of the conversation (at most one a second per conversation), each member's latest.
+    /// `receipts {conversation, thread?, reads, readCounts?}`: the watermarks that moved in a timeline since the
+    /// last `receipts` of the conversation (at most one a second per conversation), each member's latest; in a
+    /// group too large to name its readers, `reads` is empty and `readCounts` counts them instead.
     public struct Receipts: Codable, Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
         /// The thread (its parent message's id), or nil for the main timeline.
         public var thread: String?
-        /// The members' new marks, one per member.
+        /// The members' new marks, one per member; empty in a large group.
         public var reads: [ReadMark]
+        /// In a large group, the readers of the timeline's newest messages (up to
+        /// ``WireProtocol/readCountMessages``), newest first; nil otherwise.
+        public var readCounts: [ReadCount]?
         /// Creates the frame.
-        public init(conversation: String, thread: String? = nil, reads: [ReadMark]) {
+        public init(conversation: String, thread: String? = nil, reads: [ReadMark], readCounts: [ReadCount]? = nil) {
             self.conversation = conversation
             self.thread = thread
             self.reads = reads
+            self.readCounts = readCounts
         }
     }
 
@@ -172,13 +177,16 @@ public enum ServerFrame: Hashable, Sendable {
         /// How many messages of others in the main timeline the subscriber has not read (past their
         /// watermark), at most ``WireProtocol/maxUnreadCount``; absent on a server that stores no messages.
         public var unread: Int?
-        /// The members' watermarks in the main timeline (those who read anything); absent on a server that
-        /// stores no messages.
+        /// The members' watermarks in the main timeline (those who read anything; empty in a group too large
+        /// to name its readers); absent on a server that stores no messages.
         public var reads: [ReadMark]?
+        /// In a group too large to name its readers, the readers of the main timeline's newest messages (up
+        /// to ``WireProtocol/readCountMessages``), newest first; nil otherwise.
+        public var readCounts: [ReadCount]?
         /// Creates the frame.
         public init(
             conversation: String, participants: [Participant], activity: ActivityUpdate, recentMessages: [ChatMessage],
-            presence: Bool? = nil, unread: Int? = nil, reads: [ReadMark]? = nil
+            presence: Bool? = nil, unread: Int? = nil, reads: [ReadMark]? = nil, readCounts: [ReadCount]? = nil
         ) {
             self.conversation = conversation
             self.participants = participants
@@ -187,6 +195,7 @@ public enum ServerFrame: Hashable, Sendable {
             self.presence = presence
             self.unread = unread
             self.reads = reads
+            self.readCounts = readCounts
         }
 
         /// Whether `presence` frames keep the participants' `online` up to date.

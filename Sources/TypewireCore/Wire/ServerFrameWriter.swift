@@ -42,6 +42,7 @@ enum ServerFrameWriter {
             json.field("presence", subscribed.presence)
             json.field("unread", subscribed.unread.map(Int64.init))
             if let reads = subscribed.reads { json.array("reads", reads) { json, mark in write(mark, to: &json) } }
+            if let counts = subscribed.readCounts { json.array("readCounts", counts) { json, count in write(count, to: &json) } }
         case .activity:
             preconditionFailure("written by ActivityFrameWriter above")
         case .presence(let presence):
@@ -82,6 +83,7 @@ enum ServerFrameWriter {
             json.field("conversation", receipts.conversation)
             json.field("thread", receipts.thread)
             json.array("reads", receipts.reads) { json, mark in write(mark, to: &json) }
+            if let counts = receipts.readCounts { json.array("readCounts", counts) { json, count in write(count, to: &json) } }
         case .unread(let unread):
             json.field("conversation", unread.conversation)
             json.field("thread", unread.thread)
@@ -107,6 +109,14 @@ enum ServerFrameWriter {
         json.string(mark.user)
         json.field("messageId", mark.messageId)
         json.field("at", mark.at)
+        json.raw("}")
+    }
+
+    /// `{"messageId":…,"readers":…}`.
+    private static func write(_ count: ReadCount, to json: inout JSONTextWriter) {
+        json.raw(#"{"messageId":"#)
+        json.string(count.messageId)
+        json.field("readers", Int64(count.readers))
         json.raw("}")
     }
 

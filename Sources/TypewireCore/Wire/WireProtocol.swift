@@ -10,4 +10,7 @@ public enum WireProtocol {
     /// The highest unread count the server counts to (`subscribed`'s `unread`): a count this high means
     /// this many or more, which an app shows as "999+".
     public static let maxUnreadCount = 999
+    /// How many of a timeline's newest messages `readCounts` counts the readers of, in a group too large to
+    /// name them.
+    public static let readCountMessages = 20
 }

@@ -22,6 +22,8 @@ extension ServerConfiguration {
         try require(budgets.activity.rate > 0, "--activity-rate must be positive.")
         try require(budgets.messages.rate > 0, "--message-rate must be positive.")
         try require(budgets.handshakes.rate > 0, "--handshake-rate must be positive.")
+        try require(budgets.reads.rate > 0, "budgets.reads.rate must be positive.")
+        try require(conversations.maxNamedReaders >= 0, "conversations.maxNamedReaders must be 0 or more.")
         try require(budgets.handshakes.burst >= 1, "--handshake-burst must be at least 1.")
         try require(addresses.refusals >= 0, "--refusals-per-address must be 0 or more.")
         try require(addresses.pendingConnections >= 0, "--pending-connections-per-address must be 0 or more.")

@@ -81,7 +81,7 @@ extension HubShard {
         case .stopReply(let conversation, let messageId, let by):
             stopAsked(messageId, in: conversation, by: by)
         case .receipts(let frame):
-            fanOutReceipts([frame])
+            remoteReceipts(frame)
         case .unread(let user, let frame):
             deliverUnread(frame, to: user)
         case .nodeStopping:

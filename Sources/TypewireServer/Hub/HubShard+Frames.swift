@@ -86,7 +86,7 @@ extension HubShard {
         let participants: [Participant]
         let messages: [ChatMessage]
         var historyRead: UInt64?
-        var reads: (unread: Int, marks: [ReadMark])?
+        var reads: (unread: Int, marks: [ReadMark], counts: [ReadCount]?)?
         do {
             if let readToAdmit {
                 participants = readToAdmit
@@ -107,10 +107,13 @@ extension HubShard {
                     of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes)
             }
             if followsReads {
-                reads = (
-                    try await store.unreadCount(of: user, in: conversation, thread: nil, limit: WireProtocol.maxUnreadCount),
-                    try await store.readMarks(in: conversation, limit: configuration.conversations.maxMembers)
-                )
+                let unread = try await store.unreadCount(of: user, in: conversation, thread: nil, limit: WireProtocol.maxUnreadCount)
+                if participants.count > configuration.conversations.maxNamedReaders {
+                    let counts = try await store.readCounts(in: conversation, thread: nil, messages: WireProtocol.readCountMessages)
+                    reads = (unread, [], counts)
+                } else {
+                    reads = (unread, try await store.readMarks(in: conversation, limit: configuration.conversations.maxMembers), nil)
+                }
             }
         } catch {
             if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: nil) }
@@ -140,7 +143,7 @@ extension HubShard {
             .init(
                 conversation: conversation, participants: online, activity: view,
                 recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil,
-                unread: reads?.unread, reads: reads?.marks.filter { !hidden.contains($0.user) }
+                unread: reads?.unread, reads: reads?.marks.filter { !hidden.contains($0.user) }, readCounts: reads?.counts
             ))
         if users.visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)

@@ -34,13 +34,7 @@ extension HubShard {
         case .unchanged:
             break
         case .moved(let mark, let thread, let own, let shared):
-            if shared {
-                switch receipts.add(mark, thread: thread, in: read.conversation, now: now()) {
-                case .now: publishReceipts(receipts.take(in: read.conversation))
-                case .at(let time): scheduleReceipts(of: read.conversation, at: time)
-                case .scheduled: break
-                }
-            }
+            if shared { receiptsChanged(mark, thread: thread, in: read.conversation, isLocal: true) }
             if own { await tellUnread(of: user, in: read.conversation, thread: thread, readTo: mark.messageId) }
         }
     }
@@ -80,19 +74,57 @@ extension HubShard {
         }
     }
 
-    /// Arms a timer of the hub's loop for a conversation's waiting receipts.
-    private func scheduleReceipts(of conversation: String, at time: Int64) {
-        eventLoop.scheduleTask(in: .milliseconds(max(1, time - now()))) { [weak self] in
-            self?.assumeIsolated { $0.publishReceipts($0.receipts.wake(conversation, now: $0.now())) }
+    /// Whether a conversation's receipts count its readers rather than name them: a group of more than
+    /// ``ServerConfiguration/Conversations/maxNamedReaders`` members.
+    func countsReaders(of conversation: String) -> Bool {
+        (members[conversation]?.count ?? 0) > configuration.conversations.maxNamedReaders
+    }
+
+    /// A timeline's receipts changed (`mark` moved, or another node's readers moved the counts: nil); they go
+    /// out with the conversation's next fan-out, at most one a second. `isLocal`: a reader of this node, whom
+    /// the other nodes are told of.
+    func receiptsChanged(_ mark: ReadMark?, thread: String?, in conversation: String, isLocal: Bool) {
+        let counted = mark.flatMap { countsReaders(of: conversation) ? nil : $0 }
+        switch receipts.add(counted, thread: thread, in: conversation, isLocal: isLocal, now: now()) {
+        case .now:
+            guard let batch = receipts.take(in: conversation) else { return }
+            startTask { await $0.publishReceipts(batch) }
+        case .at(let time):
+            eventLoop.scheduleTask(in: .milliseconds(max(1, time - now()))) { [weak self] in
+                self?.assumeIsolated { shard in
+                    guard let batch = shard.receipts.wake(conversation, now: shard.now()) else { return }
+                    shard.startTask { await $0.publishReceipts(batch) }
+                }
+            }
+        case .scheduled:
+            break
         }
     }
 
-    /// Tells the subscribers here, and the other nodes of a cluster, of this node's readers: on the bus in
-    /// events of at most ``marksPerClusterEvent`` marks, each within what NOTIFY carries.
-    private func publishReceipts(_ frames: [ServerFrame.Receipts]) {
+    /// Tells the subscribers here, and (for this node's readers) the other nodes of a cluster: named marks on
+    /// the bus in events of at most ``marksPerClusterEvent`` marks, each within what NOTIFY carries; in a
+    /// group whose readers are counted, the counts read from the store here, and the other nodes only that
+    /// they changed (an event with no marks: each reads its own).
+    private func publishReceipts(_ batch: ReceiptBatcher.Batch) async {
+        var frames = batch.frames
+        if let conversation = frames.first?.conversation, countsReaders(of: conversation) {
+            for index in frames.indices {
+                do {
+                    frames[index].reads = []
+                    frames[index].readCounts = try await store.readCounts(
+                        in: conversation, thread: frames[index].thread, messages: WireProtocol.readCountMessages)
+                } catch {
+                    logger.storeFailed("counting a group's readers failed", error: error)
+                }
+            }
+            frames.removeAll { $0.readCounts == nil }
+        }
         fanOutReceipts(frames)
-        guard let cluster else { return }
-        for frame in frames {
+        guard let cluster, batch.isLocal else { return }
+        for frame in batch.frames where countsReaders(of: frame.conversation) {
+            cluster.publish(.receipts(.init(conversation: frame.conversation, thread: frame.thread, reads: [])))
+        }
+        for frame in batch.frames where !countsReaders(of: frame.conversation) {
             for start in stride(from: 0, to: frame.reads.count, by: Self.marksPerClusterEvent) {
                 var part = frame
                 part.reads = Array(frame.reads[start..<min(start + Self.marksPerClusterEvent, frame.reads.count)])
@@ -101,13 +133,21 @@ extension HubShard {
         }
     }
 
+    /// Another node's readers moved their marks: named marks go to the subscribers here at once; a change of a
+    /// counted group's readers (no marks) joins this node's next fan-out of its counts.
+    func remoteReceipts(_ frame: ServerFrame.Receipts) {
+        guard frame.reads.isEmpty else { return fanOutReceipts([frame]) }
+        receiptsChanged(nil, thread: frame.thread, in: frame.conversation, isLocal: false)
+    }
+
     /// The most marks one cluster event carries: 20 marks of the longest ids (256 bytes) stay under what NOTIFY
     /// carries (``ClusterPayload/limit``).
     static let marksPerClusterEvent = 20
 
     /// Sends each frame to its conversation's subscribers that follow its read state: one encoding for
-    /// everyone who hides nobody; a subscriber who blocked a reader, or was blocked by one, gets the frame
-    /// without that reader's mark. A socket still joining the conversation gets its frame after `subscribed`.
+    /// everyone who hides nobody (and for everyone, in a group whose readers are counted: the counts name no
+    /// one); a subscriber who blocked a reader, or was blocked by one, gets the frame without that reader's
+    /// mark. A socket still joining the conversation gets its frame after `subscribed`.
     func fanOutReceipts(_ frames: [ServerFrame.Receipts]) {
         for frame in frames {
             var shared: OutboundFrame?
@@ -116,7 +156,7 @@ extension HubShard {
             func encoded(for connection: Connection) -> OutboundFrame? {
                 guard connection.readState.contains(frame.conversation) else { return nil }
                 let viewer = connection.identity.userID
-                if users.visibility.hidesAnyone, users.visibility.hidesAnyone(from: viewer) {
+                if frame.readCounts == nil, users.visibility.hidesAnyone, users.visibility.hidesAnyone(from: viewer) {
                     let hidden = users.visibility.hidden(from: viewer)
                     var own = frame
                     own.reads.removeAll { hidden.contains($0.user) }

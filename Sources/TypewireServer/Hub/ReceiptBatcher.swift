@@ -15,13 +15,27 @@ struct ReceiptBatcher {
         case scheduled
     }
 
+    /// A conversation's receipts to fan out.
+    struct Batch: Equatable {
+        /// One frame per timeline (the main one first, then threads by id), each member's latest mark by user
+        /// id; a timeline whose readers are counted, not named, has a frame with no marks.
+        var frames: [ServerFrame.Receipts]
+        /// Whether a reader of this node is among them: the other nodes of a cluster are told.
+        var isLocal: Bool
+    }
+
     /// The shortest time between two fan-outs of a conversation's receipts, in milliseconds.
     let interval: Int64
     /// How many conversations' last fan-out times are kept before the stale ones are dropped.
     static let keptTimes = 10_000
 
-    /// The marks waiting, by conversation, then thread ('' the main timeline), then user.
-    private var waiting: [String: [String: [String: ReadMark]]] = [:]
+    private struct Waiting {
+        /// The marks, by thread ('' the main timeline), then user.
+        var timelines: [String: [String: ReadMark]] = [:]
+        var isLocal = false
+    }
+
+    private var waiting: [String: Waiting] = [:]
     private var lastSent: [String: Int64] = [:]
     private var scheduled: [String: Int64] = [:]
 
@@ -32,9 +46,15 @@ struct ReceiptBatcher {
         self.interval = interval
     }
 
-    /// A member's watermark moved in a timeline (`thread` nil: the main one) of a conversation.
-    mutating func add(_ mark: ReadMark, thread: String?, in conversation: String, now: Int64) -> Decision {
-        waiting[conversation, default: [:]][thread ?? "", default: [:]][mark.user] = mark
+    /// A timeline's (`thread` nil: the main one) receipts changed: a member's mark moved to `mark`, or, with
+    /// nil, its readers are counted (a large group) and the count changed; `isLocal`, by a reader of this node.
+    mutating func add(_ mark: ReadMark?, thread: String?, in conversation: String, isLocal: Bool = true, now: Int64) -> Decision {
+        var entry = waiting[conversation, default: Waiting()]
+        var marks = entry.timelines[thread ?? "", default: [:]]
+        if let mark { marks[mark.user] = mark }
+        entry.timelines[thread ?? ""] = marks
+        entry.isLocal = entry.isLocal || isLocal
+        waiting[conversation] = entry
         if scheduled[conversation] != nil { return .scheduled }
         if let last = lastSent[conversation], now - last < interval {
             scheduled[conversation] = last + interval
@@ -45,22 +65,22 @@ struct ReceiptBatcher {
         return .now
     }
 
-    /// What a timer finds when it wakes for a conversation's scheduled fan-out at `now`: the frames to fan out
-    /// (empty if nothing is due).
-    mutating func wake(_ conversation: String, now: Int64) -> [ServerFrame.Receipts] {
-        guard let due = scheduled[conversation], now >= due else { return [] }
+    /// What a timer finds when it wakes for a conversation's scheduled fan-out at `now`: the batch to fan out
+    /// (nil if nothing is due).
+    mutating func wake(_ conversation: String, now: Int64) -> Batch? {
+        guard let due = scheduled[conversation], now >= due else { return nil }
         scheduled[conversation] = nil
         lastSent[conversation] = now
         return take(in: conversation)
     }
 
-    /// Takes a conversation's waiting marks, one frame per timeline (the main one first, then threads by id),
-    /// each member's marks by user id.
-    mutating func take(in conversation: String) -> [ServerFrame.Receipts] {
-        guard let timelines = waiting.removeValue(forKey: conversation) else { return [] }
-        return timelines.sorted { $0.key < $1.key }.map { thread, marks in
+    /// Takes a conversation's waiting receipts.
+    mutating func take(in conversation: String) -> Batch? {
+        guard let entry = waiting.removeValue(forKey: conversation) else { return nil }
+        let frames = entry.timelines.sorted { $0.key < $1.key }.map { thread, marks in
             ServerFrame.Receipts(
                 conversation: conversation, thread: thread.isEmpty ? nil : thread, reads: marks.values.sorted { $0.user < $1.user })
         }
+        return Batch(frames: frames, isLocal: entry.isLocal)
     }
 }

@@ -245,6 +245,9 @@ public protocol ChatStore: Sendable {
     /// The marks the others see of a conversation's current members in its main timeline, by user id, at
     /// most `limit`.
     func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark]
+    /// How many members read each of a timeline's newest `messages` messages (`thread` nil: the main one):
+    /// the current members, its sender aside, whose mark the others see is at it or past it; newest first.
+    func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount]
     /// How many messages of others in a timeline (`thread` nil: the main one) are past `user`'s own mark,
     /// counted up to `limit` at most (the work is bounded: a count of `limit` means that many or more).
     func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int

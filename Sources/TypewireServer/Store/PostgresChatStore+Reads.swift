@@ -61,6 +61,35 @@ extension PostgresChatStore {
         return marks
     }
 
+    public func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount] {
+        let newest: PostgresQuery
+        if let thread {
+            newest = #"""
+                SELECT m.seq, m.sender FROM messages m WHERE m.conversation = \#(conversation) AND m.thread = \#(thread)
+                ORDER BY m.seq DESC LIMIT \#(messages)
+                """#
+        } else {
+            newest = #"""
+                SELECT m.seq, m.sender FROM messages m WHERE m.conversation = \#(conversation) AND m.thread IS NULL
+                ORDER BY m.seq DESC LIMIT \#(messages)
+                """#
+        }
+        var found: [(seq: Int64, sender: String)] = []
+        for try await row in try await client.query(newest, logger: logger).decode((Int64, String).self) { found.append(row) }
+        guard let oldest = found.last?.seq else { return [] }
+        // The shared marks at or past the oldest of them, of current members: at most one per member.
+        var marks: [(user: String, seq: Int64)] = []
+        let rows = try await client.query(
+            #"""
+            SELECT r."user", r.shared_seq FROM read_marks r JOIN participants p ON p.conversation = r.conversation AND p."user" = r."user"
+            WHERE r.conversation = \#(conversation) AND r.thread = \#(thread ?? "") AND r.shared_seq >= \#(oldest)
+            """#, logger: logger)
+        for try await row in rows.decode((String, Int64).self) { marks.append(row) }
+        return found.map { message in
+            ReadCount(messageId: String(message.seq), readers: marks.count { $0.seq >= message.seq && $0.user != message.sender })
+        }
+    }
+
     public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
         // Two statements, so that each timeline's own index serves it (`thread IS NULL`, `thread = …`).
         let query: PostgresQuery

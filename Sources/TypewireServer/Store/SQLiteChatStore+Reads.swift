@@ -73,6 +73,23 @@ extension SQLiteChatStore {
         }
     }
 
+    public func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount] {
+        try await database.read {
+            try await $0.query(
+                """
+                SELECT m.seq AS seq, (
+                    SELECT COUNT(*) FROM read_marks r JOIN participants p ON p.conversation = r.conversation AND p.user = r.user
+                    WHERE r.conversation = m.conversation AND r.thread = ? AND r.shared_seq >= m.seq AND r.user != m.sender
+                ) AS readers
+                FROM messages m WHERE m.conversation = ? AND m.thread IS ? ORDER BY m.seq DESC LIMIT ?
+                """,
+                [.text(thread ?? ""), .text(conversation), thread.map(SQLiteData.text) ?? .null, .integer(messages)])
+        }.compactMap { row in
+            guard let seq = row.column("seq")?.integer, let readers = row.column("readers")?.integer else { return nil }
+            return ReadCount(messageId: String(seq), readers: readers)
+        }
+    }
+
     public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
         try await database.read {
             try await $0.query(

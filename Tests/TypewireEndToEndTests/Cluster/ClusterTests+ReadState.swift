@@ -38,4 +38,34 @@ extension ClusterTests {
             #expect(await !erin.received.contains { $0.contains(#""type":"receipts""#) && $0.contains(#""bob""#) })
         }
     }
+
+    /// A group past the cap of named readers (50) in a cluster: a read on one node reaches the followers on
+    /// another as counts, which that node reads from the store.
+    @Test(arguments: Bus.available)
+    func aLargeGroupsReadersAreCountedOnEveryNode(bus: Bus) async throws {
+        try await withCluster(nodes: 2, on: bus) { nodes, _ in
+            for index in 1...45 {
+                let added = try await nodes[0].request(
+                    "POST", "/v1/conversations/\(Self.group)/participants", as: "alice", json: #"{"user":"member-\#(index)"}"#)
+                #expect(added == 201 || added == 204, "added member-\(index): \(added)")
+            }
+            let alice = try await nodes[0].socket("alice")
+            alice.send(.subscribe(.init(conversation: Self.group, readState: true)))
+            try await alice.next { if case .subscribed(let subscribed) = $0 { subscribed.readCounts != nil } else { false } }
+            alice.send(.send(.init(conversation: Self.group, clientMessageId: "big-1", text: "All hands")))
+            let ack = try await alice.next { if case .ack = $0 { true } else { false } }
+            guard case .ack(let stored) = ack else { return }
+
+            for reader in ["bob", "member-7"] {
+                let socket = try await nodes[1].socket(reader)
+                socket.send(.read(.init(conversation: Self.group, messageId: stored.messageId)))
+            }
+            let counted = try await alice.next {
+                if case .receipts(let receipts) = $0 { receipts.readCounts?.first?.readers == 2 } else { false }
+            }
+            #expect(
+                counted
+                    == .receipts(.init(conversation: Self.group, reads: [], readCounts: [.init(messageId: stored.messageId, readers: 2)])))
+        }
+    }
 }

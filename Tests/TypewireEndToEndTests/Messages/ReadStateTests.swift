@@ -134,6 +134,30 @@ struct ReadStateTests {
         }
     }
 
+    @Test func aGroupTooLargeToNameItsReadersCountsThem() async throws {
+        try await TestServer.run(configure: { $0.conversations.maxNamedReaders = 3 }) { server in
+            let id = try await Self.group(on: server, members: ["bob", "carol", "dave"])
+            let alice = try await server.subscribedSocket("alice", to: id)
+            let message = try await Self.send(["hello"], from: alice, in: id)[0]
+            let (watcher, subscribed) = try await Self.following("alice", id, on: server)
+            #expect(subscribed.reads == [] && subscribed.readCounts == [.init(messageId: message, readers: 0)], "four members: counted")
+            let (bob, carol, dave) = (
+                try await server.socket("bob"), try await server.socket("carol"), try await server.socket("dave")
+            )
+            bob.send(.read(.init(conversation: id, messageId: message)))
+            let first = try await Self.receipts(of: watcher) { _ in true }
+            #expect(first.reads == [] && first.readCounts == [.init(messageId: message, readers: 1)])
+            carol.send(.read(.init(conversation: id, messageId: message)))
+            dave.send(.read(.init(conversation: id, messageId: message)))
+            let counted = try await watcher.next {
+                if case .receipts(let receipts) = $0 { receipts.readCounts?.first?.readers == 3 } else { false }
+            }
+            #expect(counted == .receipts(.init(conversation: id, reads: [], readCounts: [.init(messageId: message, readers: 3)])))
+            let receipts = await watcher.received.filter { $0.contains(#""type":"receipts""#) }
+            #expect(!receipts.isEmpty && receipts.allSatisfy { !$0.contains("carol") }, "no reader named: \(receipts)")
+        }
+    }
+
     @Test func aBlockHidesAReaderFromTheBlockerAndTheBlockerFromThem() async throws {
         try await TestServer.run { server in
             let id = try await Self.group(on: server, members: ["bob", "carol"])

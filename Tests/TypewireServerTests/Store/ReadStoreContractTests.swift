@@ -62,6 +62,16 @@ extension ChatStoreContract {
             try await store.readMarks(in: "g", limit: 10) == [
                 .init(user: "alice", messageId: ids[3], at: 16), .init(user: "bob", messageId: ids[3], at: 2),
             ], "bob's mark is his own last message, which he sent at 2")
+        // How many read each of the newest messages, their sender aside: carol's private read is not counted.
+        _ = try await read(ids[1], by: "carol", at: 17)
+        _ = try await read(ids[2], by: "carol", at: 17, privately: true)
+        #expect(
+            try await store.readCounts(in: "g", thread: nil, messages: 5) == [
+                .init(messageId: ids[3], readers: 1), .init(messageId: ids[2], readers: 1), .init(messageId: ids[1], readers: 2),
+                .init(messageId: ids[0], readers: 2), .init(messageId: own.message.id, readers: 2),
+            ])
+        #expect(try await store.readCounts(in: "g", thread: nil, messages: 2).map(\.messageId) == [ids[3], ids[2]], "the newest only")
+        #expect(try await store.readCounts(in: "g", thread: ids[0], messages: 5) == [.init(messageId: reply.message.id, readers: 1)])
         #expect(try await read("424242", at: 17) == .noSuchMessage)
         #expect(try await read("not-a-number", at: 17) == .noSuchMessage)
         #expect(
