@@ -137,6 +137,9 @@ public final class HeldHistoryStore: ChatStore {
     public func blockers(of user: String) async throws -> Set<String> { try await store.blockers(of: user) }
     public func isBlocked(_ user: String, by blocker: String) async throws -> Bool { try await store.isBlocked(user, by: blocker) }
     public func userRecord(of user: String) async throws -> UserRecord { try await store.userRecord(of: user) }
+    public func setReadReceipts(_ sharing: ReadReceiptSharing, for user: String) async throws {
+        try await store.setReadReceipts(sharing, for: user)
+    }
     public func setSharesPresence(_ shares: Bool, for user: String) async throws { try await store.setSharesPresence(shares, for: user) }
     public func setBlocked(_ blocked: Bool, user: String, by blocker: String, limit: Int) async throws -> Bool {
         try await store.setBlocked(blocked, user: user, by: blocker, limit: limit)

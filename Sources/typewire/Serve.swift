@@ -123,6 +123,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "Read receipts: on (each user chooses what they show), off (no one sees anyone's reading; unread counts still work), reciprocal (a user who hides their reading sees no one's) (TYPEWIRE_READ_RECEIPTS; default on)."
+    )
+    var readReceipts: String?
+
+    @Option(
+        help:
             "The most memory the unsent frames of one socket may hold, in bytes; a socket that reads too slowly to stay under it is cut off with 1001 (TYPEWIRE_MAX_QUEUED_BYTES; default 4194304)."
     )
     var maxQueuedBytes: Int?
@@ -289,6 +295,9 @@ struct Serve: AsyncParsableCommand {
         if let grace = try setting(presenceGrace, "TYPEWIRE_PRESENCE_GRACE", Self.integer) {
             configuration.sockets.presenceGrace = .milliseconds(grace)
         }
+        if let policy = try setting(readReceipts.map(Self.readReceiptPolicy), "TYPEWIRE_READ_RECEIPTS", Self.readReceiptPolicy) {
+            configuration.messages.readReceipts = policy
+        }
         if let bytes = try setting(maxQueuedBytes, "TYPEWIRE_MAX_QUEUED_BYTES", Self.integer) {
             configuration.sockets.maxQueuedBytes = bytes
         }
@@ -444,6 +453,13 @@ struct Serve: AsyncParsableCommand {
     private static func number(_ text: String) throws -> Double {
         guard let value = Double(text) else { throw CommandError("'\(text)' is not a number.") }
         return value
+    }
+
+    private static func readReceiptPolicy(_ text: String) throws -> ReadReceiptPolicy {
+        guard let policy = ReadReceiptPolicy(rawValue: text) else {
+            throw CommandError("'\(text)' is not a read receipt policy: on, off or reciprocal.")
+        }
+        return policy
     }
 
     private static func integer(_ text: String) throws -> Int {

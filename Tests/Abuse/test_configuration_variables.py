@@ -41,6 +41,7 @@ REFUSED = {
     "WEBHOOK_URL": ("ftp://hooks.example", ["--jwt-secret", SECRET, "--webhook-secret", SECRET], "ftp://hooks.example"),
     "WEBHOOK_SECRET": ("short", ["--jwt-secret", SECRET, "--webhook-url", "https://hooks.example"], "32"),
     "WEBHOOK_EVENTS": ("nope", ["--jwt-secret", SECRET], "'nope' is not an event type"),
+    "READ_RECEIPTS": ("sometimes", ["--jwt-secret", SECRET], "TYPEWIRE_READ_RECEIPTS: 'sometimes' is not a read receipt policy"),
     **{name: ("x", ["--jwt-secret", SECRET], f"TYPEWIRE_{name}: 'x' is not a") for name in NUMBERS},
 }
 #: Variables whose effect the last test sees on a running server.

@@ -45,16 +45,18 @@ struct RESTRoutes {
         var messages: [ChatMessage]
     }
 
-    /// A user's settings: whether others see their typing, and their presence (online or not).
+    /// A user's settings: whether others see their typing, their presence (online or not), and their reading.
     struct Settings: Codable, ResponseEncodable {
         var shareTyping: Bool
         var sharePresence: Bool
+        var readReceipts: ReadReceiptSharing
     }
 
     /// A change of settings: the fields given change, the others stay.
     struct SettingsChange: Decodable {
         var shareTyping: Bool?
         var sharePresence: Bool?
+        var readReceipts: ReadReceiptSharing?
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -170,6 +172,10 @@ struct RESTRoutes {
                 try await store.setSharesPresence(shares, for: me.userID)
                 await hub.presenceSharingChanged(shares, for: me.userID)
             }
+            if let sharing = change.readReceipts {
+                try await store.setReadReceipts(sharing, for: me.userID)
+                await hub.readReceiptsChanged(for: me.userID)
+            }
             return try await settings(of: me.userID)
         }
         api.put("blocks/:user") { request, context -> HTTPResponse.Status in
@@ -182,7 +188,9 @@ struct RESTRoutes {
 
     private func settings(of user: String) async throws -> Settings {
         let stored = try await store.user(user)
-        return Settings(shareTyping: stored?.sharesTyping ?? true, sharePresence: stored?.sharesPresence ?? true)
+        return Settings(
+            shareTyping: stored?.sharesTyping ?? true, sharePresence: stored?.sharesPresence ?? true,
+            readReceipts: stored?.readReceipts ?? .share)
     }
 
     private func setBlock(_ blocked: Bool, _ request: Request, _ context: BasicRequestContext) async throws -> HTTPResponse.Status {

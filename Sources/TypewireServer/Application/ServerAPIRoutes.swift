@@ -25,12 +25,15 @@ struct ServerAPIRoutes {
     struct UserBody: Decodable {
         var name: String?
         var bot: Bool?
+        /// What the user shows of their reading; absent: as it was.
+        var readReceipts: ReadReceiptSharing?
     }
 
     struct User: ResponseEncodable {
         var id: String
         var name: String?
         var bot: Bool
+        var readReceipts: ReadReceiptSharing
     }
 
     struct ConversationBody: Decodable {
@@ -66,7 +69,12 @@ struct ServerAPIRoutes {
             let user = Identity(userID: id, name: DisplayName.cleaned(body.name), isBot: body.bot ?? false)
             try await store.putUser(user)
             await hub.userRecorded(id)
-            return User(id: id, name: user.name, bot: user.isBot)
+            if let sharing = body.readReceipts {
+                try await store.setReadReceipts(sharing, for: id)
+                await hub.readReceiptsChanged(for: id)
+            }
+            let readReceipts = try await store.user(id)?.readReceipts ?? .share
+            return User(id: id, name: user.name, bot: user.isBot, readReceipts: readReceipts)
         }
         api.put("conversations/:id") { request, context -> EditedResponse<ConversationState> in
             try authorize(request)

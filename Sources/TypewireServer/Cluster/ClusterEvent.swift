@@ -24,6 +24,8 @@ enum ClusterEvent: Codable, Sendable, Equatable {
     /// A user read further on the sending node: their own mark and unread count, for their sockets on the
     /// others.
     case unread(user: String, ServerFrame.Unread)
+    /// A user changed what they show of their reading: nodes with sockets of theirs read it from the store.
+    case readReceipts(user: String)
     /// A participant joined or left a conversation.
     case membership(conversation: String, user: String, added: Bool)
     /// A user turned sharing their typing on or off.
@@ -53,7 +55,7 @@ enum ClusterEvent: Codable, Sendable, Equatable {
         case .stopReply(let conversation, _, _): conversation
         case .receipts(let frame): frame.conversation
         case .unread(_, let frame): frame.conversation
-        case .presence, .membership, .sharing, .presenceSharing, .block, .nodeStopping, .nodeDead, .resync: nil
+        case .presence, .membership, .sharing, .presenceSharing, .readReceipts, .block, .nodeStopping, .nodeDead, .resync: nil
         }
     }
 }

@@ -18,6 +18,10 @@ extension ServerConfiguration {
         /// How long a bot has to end a reply a member asked to stop (`cancel`); past it the server ends it
         /// for every member (``ReplyEnd/cancelled``) and refuses its later parts. Default 2 s.
         public var stopGrace = Duration.seconds(2)
+        /// The server's rule for read receipts (`--read-receipts`), which no user's setting loosens: `on`
+        /// (each user chooses), `off` (no one sees anyone's reading; unread counts still work), `reciprocal`
+        /// (a user who hides their reading sees no one's). Default `on`.
+        public var readReceipts = ReadReceiptPolicy.on
 
         /// The defaults.
         public init() {}

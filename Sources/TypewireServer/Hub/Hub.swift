@@ -161,7 +161,7 @@ public final class Hub: Sendable {
         let budget = SocketBudget(unknownConversations: configuration.budgets.unknownConversations)
         let settings = UserSettings(
             blocked: record.blocked, blockers: record.blockers, sharesTyping: stored?.sharesTyping ?? true,
-            sharesPresence: stored?.sharesPresence ?? true
+            sharesPresence: stored?.sharesPresence ?? true, readReceipts: stored?.readReceipts ?? .share
         )
         for shard in shards {
             await shard.register(id, identity: identity, outbox: outbox, budget: budget, settings: settings, renamed: renamed)
@@ -352,6 +352,13 @@ public final class Hub: Sendable {
     public func sharingChanged(_ shares: Bool, for user: String) async {
         cluster?.publish(.sharing(user: user, shares: shares))
         for shard in shards { await shard.applySharingChanged(shares, for: user) }
+    }
+
+    /// A user changed what they show of their reading (the store holds it): every node's shards with sockets
+    /// of theirs take it from the store.
+    public func readReceiptsChanged(for user: String) async {
+        cluster?.publish(.readReceipts(user: user))
+        for shard in shards { await shard.rereadSettings(of: user) }
     }
 
     /// A user's name or role was recorded anew (REST, or the server API): participant lists read before are

@@ -31,7 +31,7 @@ extension HubShard {
             }
             deliverRemoteMessage(message)
         case .membership(let conversation, _, _): await rereadParticipants(of: conversation)
-        case .sharing(let user, _), .presenceSharing(let user, _): await rereadSettings(of: user)
+        case .sharing(let user, _), .presenceSharing(let user, _), .readReceipts(let user): await rereadSettings(of: user)
         case .block(let blocker, let user, _): await rereadBlock(of: user, by: blocker)
         default: break
         }
@@ -73,7 +73,7 @@ extension HubShard {
             setRemotePresence(of: user, on: node, online: online)
         case .message(let message):
             deliverRemoteMessage(message)
-        case .messageRef, .membership, .sharing, .presenceSharing, .block:
+        case .messageRef, .membership, .sharing, .presenceSharing, .readReceipts, .block:
             return false
         case .stream(let delta):
             remoteReplies.apply(delta, from: node, at: now(), timeout: configuration.messages.replyTimeout.wholeMilliseconds)

@@ -108,7 +108,9 @@ extension HubShard {
             }
             if followsReads {
                 let unread = try await store.unreadCount(of: user, in: conversation, thread: nil, limit: WireProtocol.maxUnreadCount)
-                if participants.count > configuration.conversations.maxNamedReaders {
+                if !seesReceipts(user) {
+                    reads = (unread, [], nil)
+                } else if participants.count > configuration.conversations.maxNamedReaders {
                     let counts = try await store.readCounts(in: conversation, thread: nil, messages: WireProtocol.readCountMessages)
                     reads = (unread, [], counts)
                 } else {

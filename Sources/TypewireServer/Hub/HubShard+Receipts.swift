@@ -12,7 +12,8 @@ extension HubShard {
         let outcome: ReadOutcome
         do {
             outcome = try await store.markRead(
-                read.messageId, in: read.conversation, by: user, at: now(), privately: read.isPrivate ?? false)
+                read.messageId, in: read.conversation, by: user, at: now(),
+                privately: read.isPrivate ?? false || configuration.messages.readReceipts == .off)
         } catch {
             logger.storeFailed("recording a read failed", error: error)
             return reply(
@@ -72,6 +73,11 @@ extension HubShard {
             encoded = bytes
             joining.hold(bytes, for: id, in: frame.conversation)
         }
+    }
+
+    /// Whether a user connected here may see others' read marks: what they chose, under the server's policy.
+    func seesReceipts(_ viewer: String) -> Bool {
+        configuration.messages.readReceipts.letsSee(users.readReceipts(of: viewer))
     }
 
     /// Whether a conversation's receipts count its readers rather than name them: a group of more than
@@ -154,8 +160,8 @@ extension HubShard {
             var delivered = 0
             /// The frame for one socket, or nil if it gets none.
             func encoded(for connection: Connection) -> OutboundFrame? {
-                guard connection.readState.contains(frame.conversation) else { return nil }
                 let viewer = connection.identity.userID
+                guard connection.readState.contains(frame.conversation), seesReceipts(viewer) else { return nil }
                 if frame.readCounts == nil, users.visibility.hidesAnyone, users.visibility.hidesAnyone(from: viewer) {
                     let hidden = users.visibility.hidden(from: viewer)
                     var own = frame

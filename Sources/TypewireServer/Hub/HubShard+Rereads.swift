@@ -6,14 +6,14 @@ extension HubShard {
     /// Reads again from the store everything the bus may have failed to tell this shard (a link cut for a
     /// second loses what was sent meanwhile): the participants of each conversation followed here, so that a
     /// participant removed meanwhile loses their subscriptions and activity here at once and one added is let
-    /// in; and whether each user connected here shares their typing and presence, and their blocks both ways.
+    /// in; and whether each user connected here shares their typing, presence and reading, and their blocks both
+    /// ways.
     /// A read the store cannot answer is left for the next check.
     func recheckFromStore() async {
         for conversation in subscriptions.followedConversations { await rereadParticipants(of: conversation) }
         for user in users.connectedUsers {
             guard let record = try? await store.userRecord(of: user), users.isConnected(user) else { continue }
-            applySettings(
-                of: user, sharesTyping: record.stored?.sharesTyping ?? true, sharesPresence: record.stored?.sharesPresence ?? true)
+            applySettings(of: user, record.stored)
             let held = users.visibility.blocks(of: user)
             for other in record.blocked.symmetricDifference(held.blocked) {
                 applyBlockChanged(record.blocked.contains(other), user: other, by: user)
@@ -40,13 +40,13 @@ extension HubShard {
         }
     }
 
-    /// Whether a user connected here shares their typing and presence, from the store.
+    /// Whether a user connected here shares their typing, presence and reading, from the store.
     func rereadSettings(of user: String) async {
         guard users.isConnected(user) else { return }
         let stored: StoredUser?
         do { stored = try await store.user(user) } catch { return }
         guard users.isConnected(user) else { return }
-        applySettings(of: user, sharesTyping: stored?.sharesTyping ?? true, sharesPresence: stored?.sharesPresence ?? true)
+        applySettings(of: user, stored)
     }
 
     /// Whether `blocker` blocks `user`, from the store, if either is connected here.
@@ -60,9 +60,13 @@ extension HubShard {
         applyBlockChanged(blocked, user: user, by: blocker)
     }
 
-    /// Applies a connected user's stored settings where they differ from what this shard holds.
-    private func applySettings(of user: String, sharesTyping: Bool, sharesPresence: Bool) {
+    /// Applies a connected user's stored settings (nil: a user never stored, the defaults) where they differ
+    /// from what this shard holds.
+    private func applySettings(of user: String, _ stored: StoredUser?) {
+        let sharesTyping = stored?.sharesTyping ?? true
+        let sharesPresence = stored?.sharesPresence ?? true
         if sharesTyping != users.sharesTyping(user) { applySharingChanged(sharesTyping, for: user) }
         if sharesPresence != users.visibility.sharesPresence(user) { applyPresenceSharingChanged(sharesPresence, for: user) }
+        users.setReadReceipts(stored?.readReceipts ?? .share, for: user)
     }
 }

@@ -12,6 +12,8 @@ struct UserDirectory {
     private var held: Set<String> = []
     /// Connected users who turned sharing their typing off (loaded on connect, dropped on the last close).
     private var notSharingTyping: Set<String> = []
+    /// Connected users who hide their reading, and how (loaded on connect, dropped on the last close).
+    private var hidingReads: [String: ReadReceiptSharing] = [:]
     /// What connected users may see of each other: blocks both ways, presence shared with nobody (loaded on
     /// connect, dropped on the last close).
     private(set) var visibility = UserVisibility()
@@ -51,12 +53,25 @@ struct UserDirectory {
         !notSharingTyping.contains(user)
     }
 
+    /// What a user shows of their reading and sees of others' (a user not connected here shares, as far as
+    /// this node knows: marks are filtered by the store, a viewer is always connected).
+    func readReceipts(of user: String) -> ReadReceiptSharing {
+        hidingReads[user] ?? .share
+    }
+
+    /// A connected user changed what they show of their reading.
+    mutating func setReadReceipts(_ sharing: ReadReceiptSharing, for user: String) {
+        guard isConnected(user) else { return }
+        hidingReads[user] = sharing == .share ? nil : sharing
+    }
+
     /// A socket of the user opened here, with what the store says of the user.
     /// - Returns: Whether the user came online (no socket here before, none elsewhere in the cluster).
     mutating func connect(_ id: ConnectionID, of user: String, settings: UserSettings) -> Bool {
         let wasOnline = isOnline(user)
         held.remove(user)
         if settings.sharesTyping { notSharingTyping.remove(user) } else { notSharingTyping.insert(user) }
+        hidingReads[user] = settings.readReceipts == .share ? nil : settings.readReceipts
         visibility.connected(user, blocked: settings.blocked, blockers: settings.blockers, sharesPresence: settings.sharesPresence)
         socketsOfUser[user, default: []].insert(id)
         return !wasOnline
@@ -99,6 +114,7 @@ struct UserDirectory {
         guard !isConnected(user), !held.contains(user) else { return }
         visibility.disconnected(user)
         notSharingTyping.remove(user)
+        hidingReads[user] = nil
     }
 
     /// A connected user turned sharing their typing on or off (nothing for a user not connected here: it is

@@ -9,4 +9,6 @@ struct UserSettings: Sendable {
     var sharesTyping: Bool
     /// Whether they share their presence.
     var sharesPresence: Bool
+    /// What they show of their reading, and see of others'.
+    var readReceipts: ReadReceiptSharing = .share
 }

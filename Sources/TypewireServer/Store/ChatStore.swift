@@ -75,14 +75,20 @@ public struct StoredUser: Sendable, Hashable {
     public var sharesTyping: Bool
     /// Whether the user shares their presence (online or not); a user who does not is shown offline to everyone.
     public var sharesPresence: Bool
+    /// What the user shows of their reading, and sees of others'.
+    public var readReceipts: ReadReceiptSharing
 
     /// Creates a stored user.
-    public init(name: String?, isBot: Bool, botSetByServerAPI: Bool = false, sharesTyping: Bool, sharesPresence: Bool = true) {
+    public init(
+        name: String?, isBot: Bool, botSetByServerAPI: Bool = false, sharesTyping: Bool, sharesPresence: Bool = true,
+        readReceipts: ReadReceiptSharing = .share
+    ) {
         self.name = name
         self.isBot = isBot
         self.botSetByServerAPI = botSetByServerAPI
         self.sharesTyping = sharesTyping
         self.sharesPresence = sharesPresence
+        self.readReceipts = readReceipts
     }
 
     /// Whether recording this identity would change nothing: a token without a name keeps the stored one,
@@ -199,7 +205,7 @@ public protocol ChatStore: Sendable {
     func participants(of conversation: String) async throws -> [Participant]
     /// Stores a message once per (conversation, sender, client message id); a retry returns the stored one.
     /// The sender's read mark in the message's timeline moves to a new message in the same transaction (they
-    /// have read what they answered).
+    /// have read what they answered; the mark others see, unless they hide their reading).
     /// - Parameters:
     ///   - thread: The message it answers (a reply in that message's thread); nil for the main timeline. The
     ///     caller checks that the parent exists.
@@ -238,15 +244,17 @@ public protocol ChatStore: Sendable {
     func removeParticipant(_ user: String, from conversation: String) async throws -> Bool
     /// Moves `user`'s watermark forward to the message `messageId`, in the timeline the message is in (the
     /// main one, or its thread), at `time`; never back. The mark the others see moves with it unless the read
-    /// is `privately`'s. One transaction.
+    /// is `privately`'s or the user hides their reading (``StoredUser/readReceipts``, read in the same
+    /// transaction). One transaction.
     func markRead(
         _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
     ) async throws -> ReadOutcome
     /// The marks the others see of a conversation's current members in its main timeline, by user id, at
-    /// most `limit`.
+    /// most `limit`; none of members who hide their reading.
     func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark]
     /// How many members read each of a timeline's newest `messages` messages (`thread` nil: the main one):
-    /// the current members, its sender aside, whose mark the others see is at it or past it; newest first.
+    /// the current members, its sender aside, who share their reading and whose mark the others see is at it
+    /// or past it; newest first.
     func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount]
     /// How many messages of others in a timeline (`thread` nil: the main one) are past `user`'s own mark,
     /// counted up to `limit` at most (the work is bounded: a count of `limit` means that many or more).
@@ -257,6 +265,8 @@ public protocol ChatStore: Sendable {
     func setSharesTyping(_ shares: Bool, for user: String) async throws
     /// Turns sharing one's presence on or off.
     func setSharesPresence(_ shares: Bool, for user: String) async throws
+    /// Sets what the user shows of their reading, and sees of others'.
+    func setReadReceipts(_ sharing: ReadReceiptSharing, for user: String) async throws
     /// The users a user has blocked.
     func blockedUsers(of user: String) async throws -> Set<String>
     /// The users who have blocked a user.

@@ -9,8 +9,6 @@ extension PostgresChatStore {
         _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
     ) async throws -> ReadOutcome {
         guard let seq = Int64(messageId) else { return .noSuchMessage }
-        let sharedSeq: Int64 = privately ? 0 : seq
-        let sharedAt: Int64 = privately ? 0 : time
         return try await transaction { connection in
             var found: String??
             let rows = try await connection.query(
@@ -22,9 +20,16 @@ extension PostgresChatStore {
                 #"SELECT seq, shared_seq FROM read_marks WHERE conversation = \#(conversation) AND thread = \#(thread ?? "") AND "user" = \#(user)"#,
                 logger: logger)
             for try await (own, shared) in current.decode((Int64, Int64).self) { marks = (own, shared) }
+            var shows = !privately
+            if shows {
+                let setting = try await connection.query(#"SELECT read_receipts FROM users WHERE id = \#(user)"#, logger: logger)
+                for try await value in setting.decode(String.self) { shows = value == ReadReceiptSharing.share.rawValue }
+            }
             let own = seq > marks.seq
-            let shared = !privately && seq > marks.shared
+            let shared = shows && seq > marks.shared
             guard own || shared else { return .unchanged }
+            let sharedSeq: Int64 = shows ? seq : 0
+            let sharedAt: Int64 = shows ? time : 0
             let upserted = try await connection.query(
                 #"""
                 INSERT INTO read_marks (conversation, thread, "user", seq, read_at, shared_seq, shared_at)
@@ -53,7 +58,9 @@ extension PostgresChatStore {
             #"""
             SELECT r."user", r.shared_seq, r.shared_at FROM read_marks r
             JOIN participants p ON p.conversation = r.conversation AND p."user" = r."user"
-            WHERE r.conversation = \#(conversation) AND r.thread = '' AND r.shared_seq > 0 ORDER BY r."user" LIMIT \#(limit)
+            LEFT JOIN users u ON u.id = r."user"
+            WHERE r.conversation = \#(conversation) AND r.thread = '' AND r.shared_seq > 0 AND COALESCE(u.read_receipts, 'share') = 'share'
+            ORDER BY r."user" LIMIT \#(limit)
             """#, logger: logger)
         for try await (user, seq, at) in rows.decode((String, Int64, Int64).self) {
             marks.append(ReadMark(user: user, messageId: String(seq), at: at))
@@ -82,7 +89,9 @@ extension PostgresChatStore {
         let rows = try await client.query(
             #"""
             SELECT r."user", r.shared_seq FROM read_marks r JOIN participants p ON p.conversation = r.conversation AND p."user" = r."user"
+            LEFT JOIN users u ON u.id = r."user"
             WHERE r.conversation = \#(conversation) AND r.thread = \#(thread ?? "") AND r.shared_seq >= \#(oldest)
+            AND COALESCE(u.read_receipts, 'share') = 'share'
             """#, logger: logger)
         for try await row in rows.decode((String, Int64).self) { marks.append(row) }
         return found.map { message in

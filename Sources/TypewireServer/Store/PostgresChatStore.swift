@@ -141,7 +141,9 @@ public final class PostgresChatStore: ChatStore {
             #"""
             CREATE TABLE read_marks (conversation TEXT NOT NULL, thread TEXT NOT NULL, "user" TEXT NOT NULL, seq BIGINT NOT NULL,
             read_at BIGINT NOT NULL, shared_seq BIGINT NOT NULL, shared_at BIGINT NOT NULL, PRIMARY KEY (conversation, thread, "user"))
-            """#
+            """#,
+            // What a user shows of their reading ('share', 'hide', 'reciprocal').
+            "ALTER TABLE users ADD COLUMN read_receipts TEXT NOT NULL DEFAULT 'share'",
         ],
     ]
 
@@ -240,10 +242,12 @@ public final class PostgresChatStore: ChatStore {
     public func user(_ id: String) async throws -> StoredUser? {
         var user: StoredUser?
         let rows = try await client.query(
-            "SELECT name, is_bot, bot_set_by_api, shares_typing, shares_presence FROM users WHERE id = \(id)", logger: logger
+            "SELECT name, is_bot, bot_set_by_api, shares_typing, shares_presence, read_receipts FROM users WHERE id = \(id)", logger: logger
         )
-        for try await (name, isBot, setByAPI, shares, presence) in rows.decode((String?, Bool, Bool, Bool, Bool).self) {
-            user = StoredUser(name: name, isBot: isBot, botSetByServerAPI: setByAPI, sharesTyping: shares, sharesPresence: presence)
+        for try await (name, isBot, setByAPI, shares, presence, reads) in rows.decode((String?, Bool, Bool, Bool, Bool, String).self) {
+            user = StoredUser(
+                name: name, isBot: isBot, botSetByServerAPI: setByAPI, sharesTyping: shares, sharesPresence: presence,
+                readReceipts: ReadReceiptSharing(rawValue: reads) ?? .share)
         }
         return user
     }
@@ -294,7 +298,8 @@ public final class PostgresChatStore: ChatStore {
     ) async throws -> StoredMessage? {
         // Stored only while the sender is a participant, checked in the same statement, which holds the
         // participant's row until it commits: a delete or a removal waits for it, or wins and leaves nothing.
-        // The same statement moves the sender's own read mark to the new message (never back).
+        // The same statement moves the sender's own read mark to the new message (never back), and the mark
+        // the others see unless the sender hides their reading.
         let insert: PostgresQuery = #"""
             WITH inserted AS (
                 INSERT INTO messages (conversation, sender, sender_name, client_message_id, text, sent_at, thread)
@@ -304,7 +309,10 @@ public final class PostgresChatStore: ChatStore {
                 RETURNING \#(unescaped: Self.messageColumns)
             ), marked AS (
                 INSERT INTO read_marks (conversation, thread, "user", seq, read_at, shared_seq, shared_at)
-                SELECT conversation, COALESCE(thread, ''), sender, seq, sent_at, seq, sent_at FROM inserted
+                SELECT i.conversation, COALESCE(i.thread, ''), i.sender, i.seq, i.sent_at,
+                    CASE WHEN COALESCE(u.read_receipts, 'share') = 'share' THEN i.seq ELSE 0 END,
+                    CASE WHEN COALESCE(u.read_receipts, 'share') = 'share' THEN i.sent_at ELSE 0 END
+                FROM inserted i LEFT JOIN users u ON u.id = i.sender
                 \#(unescaped: Self.moveMarkForward)
             )
             SELECT \#(unescaped: Self.messageColumns) FROM inserted
@@ -446,6 +454,14 @@ public final class PostgresChatStore: ChatStore {
             """
             INSERT INTO users (id, shares_presence) VALUES (\(user), \(shares))
             ON CONFLICT (id) DO UPDATE SET shares_presence = excluded.shares_presence
+            """)
+    }
+
+    public func setReadReceipts(_ sharing: ReadReceiptSharing, for user: String) async throws {
+        try await run(
+            """
+            INSERT INTO users (id, read_receipts) VALUES (\(user), \(sharing.rawValue))
+            ON CONFLICT (id) DO UPDATE SET read_receipts = excluded.read_receipts
             """)
     }
 

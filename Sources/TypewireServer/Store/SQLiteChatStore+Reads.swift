@@ -17,19 +17,28 @@ extension SQLiteChatStore {
                 "SELECT seq, shared_seq FROM read_marks WHERE conversation = ? AND thread = ? AND user = ?",
                 [.text(conversation), .text(thread ?? ""), .text(user)]
             ).first
+            let shows = privately ? false : try await Self.sharesReading(user, on: connection)
             let own = seq > marks?.column("seq")?.integer ?? 0
-            let shared = !privately && seq > marks?.column("shared_seq")?.integer ?? 0
+            let shared = shows && seq > marks?.column("shared_seq")?.integer ?? 0
             guard own || shared else { return .unchanged }
-            _ = try await Self.moveMark(of: user, to: seq, in: conversation, thread: thread, at: time, shared: !privately, on: connection)
+            _ = try await Self.moveMark(of: user, to: seq, in: conversation, thread: thread, at: time, shared: shows, on: connection)
             return .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread, own: own, shared: shared)
         }
     }
 
-    /// A sender has read what they answered: their mark in the message's timeline moves to their own message.
+    /// A sender has read what they answered: their mark in the message's timeline moves to their own message
+    /// (the one the others see too, unless they hide their reading).
     static func markRead(_ message: ChatMessage, by sender: String, on connection: SQLiteConnection) async throws {
         guard let seq = Int(message.id) else { return }
+        let shared = try await sharesReading(sender, on: connection)
         _ = try await moveMark(
-            of: sender, to: seq, in: message.conversation, thread: message.thread, at: message.sentAt, shared: true, on: connection)
+            of: sender, to: seq, in: message.conversation, thread: message.thread, at: message.sentAt, shared: shared, on: connection)
+    }
+
+    /// Whether a user shows others their reading (a user with no row does: the default).
+    private static func sharesReading(_ user: String, on connection: SQLiteConnection) async throws -> Bool {
+        let rows = try await connection.query("SELECT read_receipts FROM users WHERE id = ?", [.text(user)])
+        return (rows.first?.column("read_receipts")?.string ?? ReadReceiptSharing.share.rawValue) == ReadReceiptSharing.share.rawValue
     }
 
     /// Moves a member's mark in a timeline forward to `seq` (and the mark others see, if `shared`), never back;
@@ -62,7 +71,9 @@ extension SQLiteChatStore {
                 """
                 SELECT r.user, r.shared_seq, r.shared_at FROM read_marks r
                 JOIN participants p ON p.conversation = r.conversation AND p.user = r.user
-                WHERE r.conversation = ? AND r.thread = '' AND r.shared_seq > 0 ORDER BY r.user LIMIT ?
+                LEFT JOIN users u ON u.id = r.user
+                WHERE r.conversation = ? AND r.thread = '' AND r.shared_seq > 0 AND coalesce(u.read_receipts, 'share') = 'share'
+                ORDER BY r.user LIMIT ?
                 """,
                 [.text(conversation), .integer(limit)])
         }.compactMap { row in
@@ -79,7 +90,9 @@ extension SQLiteChatStore {
                 """
                 SELECT m.seq AS seq, (
                     SELECT COUNT(*) FROM read_marks r JOIN participants p ON p.conversation = r.conversation AND p.user = r.user
+                    LEFT JOIN users u ON u.id = r.user
                     WHERE r.conversation = m.conversation AND r.thread = ? AND r.shared_seq >= m.seq AND r.user != m.sender
+                    AND coalesce(u.read_receipts, 'share') = 'share'
                 ) AS readers
                 FROM messages m WHERE m.conversation = ? AND m.thread IS ? ORDER BY m.seq DESC LIMIT ?
                 """,

@@ -105,7 +105,9 @@ public final class SQLiteChatStore: ChatStore {
             """
             CREATE TABLE read_marks (conversation TEXT NOT NULL, thread TEXT NOT NULL, user TEXT NOT NULL, seq INTEGER NOT NULL,
             read_at INTEGER NOT NULL, shared_seq INTEGER NOT NULL, shared_at INTEGER NOT NULL, PRIMARY KEY (conversation, thread, user))
-            """
+            """,
+            // What a user shows of their reading ('share', 'hide', 'reciprocal').
+            "ALTER TABLE users ADD COLUMN read_receipts TEXT NOT NULL DEFAULT 'share'",
         ],
     ]
 
@@ -145,7 +147,8 @@ public final class SQLiteChatStore: ChatStore {
 
     public func user(_ id: String) async throws -> StoredUser? {
         try await database.read {
-            try await $0.query("SELECT name, is_bot, bot_set_by_api, shares_typing, shares_presence FROM users WHERE id = ?", [.text(id)])
+            try await $0.query(
+                "SELECT name, is_bot, bot_set_by_api, shares_typing, shares_presence, read_receipts FROM users WHERE id = ?", [.text(id)])
         }.first.map { Self.storedUser(from: $0, name: "name") }
     }
 
@@ -154,7 +157,8 @@ public final class SQLiteChatStore: ChatStore {
         StoredUser(
             name: row.column(name)?.string, isBot: row.column("is_bot")?.integer == 1,
             botSetByServerAPI: row.column("bot_set_by_api")?.integer == 1, sharesTyping: row.column("shares_typing")?.integer != 0,
-            sharesPresence: row.column("shares_presence")?.integer != 0
+            sharesPresence: row.column("shares_presence")?.integer != 0,
+            readReceipts: row.column("read_receipts")?.string.flatMap(ReadReceiptSharing.init(rawValue:)) ?? .share
         )
     }
 
@@ -449,15 +453,25 @@ public final class SQLiteChatStore: ChatStore {
         }
     }
 
+    public func setReadReceipts(_ sharing: ReadReceiptSharing, for user: String) async throws {
+        _ = try await database.write {
+            try await $0.query(
+                "INSERT INTO users (id, read_receipts) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET read_receipts = excluded.read_receipts",
+                [.text(user), .text(sharing.rawValue)]
+            )
+        }
+    }
+
     /// One query for the user and both sides of their blocks.
     public func userRecord(of id: String) async throws -> UserRecord {
         let user = SQLiteData.text(id)
         let rows = try await database.read {
             try await $0.query(
                 """
-                SELECT 'user' AS kind, name AS value, is_bot, bot_set_by_api, shares_typing, shares_presence FROM users WHERE id = ?
-                UNION ALL SELECT 'blocked', blocked, NULL, NULL, NULL, NULL FROM blocks WHERE blocker = ?
-                UNION ALL SELECT 'blocker', blocker, NULL, NULL, NULL, NULL FROM blocks WHERE blocked = ?
+                SELECT 'user' AS kind, name AS value, is_bot, bot_set_by_api, shares_typing, shares_presence, read_receipts FROM users
+                WHERE id = ?
+                UNION ALL SELECT 'blocked', blocked, NULL, NULL, NULL, NULL, NULL FROM blocks WHERE blocker = ?
+                UNION ALL SELECT 'blocker', blocker, NULL, NULL, NULL, NULL, NULL FROM blocks WHERE blocked = ?
                 """,
                 [user, user, user]
             )

@@ -68,4 +68,40 @@ extension ClusterTests {
                     == .receipts(.init(conversation: Self.group, reads: [], readCounts: [.init(messageId: stored.messageId, readers: 2)])))
         }
     }
+
+    /// Dave turns his read receipts to reciprocal through one node while his socket follows the group on
+    /// another: that node reads his setting again when the bus tells it (not a minute later, at its recheck),
+    /// and sends him no one's marks from then on.
+    @Test(arguments: Bus.available)
+    func aReadReceiptSettingChangedOnOneNodeHoldsOnTheOthers(bus: Bus) async throws {
+        try await withCluster(nodes: 2, on: bus) { nodes, _ in
+            let alice = try await nodes[1].socket("alice")
+            alice.send(.subscribe(.init(conversation: Self.group, readState: true)))
+            try await alice.next { if case .subscribed = $0 { true } else { false } }
+            let dave = try await nodes[1].socket("dave")
+            dave.send(.subscribe(.init(conversation: Self.group, readState: true)))
+            try await dave.next { if case .subscribed = $0 { true } else { false } }
+            let bob = try await nodes[1].socket("bob")
+            #expect(try await nodes[0].request("PUT", "/v1/settings", as: "dave", json: #"{"readReceipts":"reciprocal"}"#) == 200)
+
+            // Bob reads each new message; once a read of his reaches alice and not dave, dave's node applied it.
+            let started = ContinuousClock.now
+            var applied = false
+            var index = 0
+            while !applied, ContinuousClock.now - started < .seconds(20) {
+                index += 1
+                alice.send(.send(.init(conversation: Self.group, clientMessageId: "s\(index)", text: "\(index)")))
+                let ack = try await alice.next { if case .ack = $0 { true } else { false } }
+                guard case .ack(let stored) = ack else { return }
+                bob.send(.read(.init(conversation: Self.group, messageId: stored.messageId)))
+                try await alice.next {
+                    if case .receipts(let receipts) = $0 { receipts.reads.contains { $0.messageId == stored.messageId } } else { false }
+                }
+                dave.send(.read(.init(conversation: Self.group, messageId: "999999")))  // its refusal follows all sent before
+                _ = try await dave.error()
+                applied = await !dave.received.contains { $0.contains(#""type":"receipts""#) && $0.contains(#""\#(stored.messageId)""#) }
+            }
+            #expect(applied, "dave still got bob's marks 20 s later (the minute's recheck is not what this waits for)")
+        }
+    }
 }

@@ -41,6 +41,7 @@ struct ReadStateTests {
         return ids
     }
 
+    /// The next `receipts` frame whose marks match.
     static func receipts(of socket: TestSocket, since: Int = 0, where matches: @escaping @Sendable ([ReadMark]) -> Bool) async throws
         -> ServerFrame.Receipts
     {

@@ -90,11 +90,41 @@ extension ChatStoreContract {
         #expect(try await reopened.readMarks(in: "g", limit: 10).isEmpty, "a conversation made again under the id starts unread")
         try await close(reopened)
     }
+
+    func aUserWhoHidesTheirReadingShowsNoMark() async throws {
+        let (store, _, close) = try await open()
+        _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob", "carol"])
+        let first = try #require(
+            try await store.storeMessage(conversation: "g", sender: Self.bob, clientMessageId: "m0", text: "0", sentAt: 1))
+        #expect(try await store.markRead(first.message.id, in: "g", by: "alice", at: 2, privately: false) != .unchanged)
+        try await store.setReadReceipts(.hide, for: "carol")
+        try await store.setReadReceipts(.reciprocal, for: "alice")
+        #expect(try await store.user("carol")?.readReceipts == .hide)
+        #expect(try await store.user("alice")?.readReceipts == .reciprocal)
+        #expect(try await store.readMarks(in: "g", limit: 10).map(\.user) == ["bob"], "alice's earlier mark is hidden too")
+        #expect(
+            try await store.markRead(first.message.id, in: "g", by: "carol", at: 3, privately: false)
+                == .moved(.init(user: "carol", messageId: first.message.id, at: 3), thread: nil, own: true, shared: false))
+        let carols = try #require(
+            try await store.storeMessage(
+                conversation: "g", sender: Identity(userID: "carol", name: nil), clientMessageId: "c0", text: "mine", sentAt: 4))
+        #expect(try await store.unreadCount(of: "carol", in: "g", thread: nil, limit: 10) == 0, "her own mark moved")
+        #expect(
+            try await store.readCounts(in: "g", thread: nil, messages: 2) == [
+                .init(messageId: carols.message.id, readers: 0), .init(messageId: first.message.id, readers: 0),
+            ], "no one who hides is counted")
+        try await store.setReadReceipts(.share, for: "carol")
+        #expect(try await store.readMarks(in: "g", limit: 10).map(\.user) == ["bob"], "what she read while hiding stays unseen")
+        try await close(store)
+    }
 }
 
 @Suite("Read state on SQLite")
 struct SQLiteReadStoreTests {
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.sqlite.watermarksOnlyMoveForward() }
+    @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
+        try await ChatStoreContract.sqlite.aUserWhoHidesTheirReadingShowsNoMark()
+    }
 }
 
 @Suite(
@@ -102,4 +132,7 @@ struct SQLiteReadStoreTests {
     .timeLimit(.minutes(1)))
 struct PostgresReadStoreTests {
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.postgres.watermarksOnlyMoveForward() }
+    @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
+        try await ChatStoreContract.postgres.aUserWhoHidesTheirReadingShowsNoMark()
+    }
 }
