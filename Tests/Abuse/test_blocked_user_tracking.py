@@ -83,7 +83,7 @@ def test_a_user_may_share_their_presence_with_nobody(tmp_path):
         dave = welcomed(server, token("dave", "Dave"))
         bob.next(lambda f: f["type"] == "presence" and f["user"] == "dave" and f["online"], "dave online")
         status, settings = rest(server, "PUT", "/v1/settings", {"sharePresence": False}, user="dave")
-        assert status == 200 and settings == {"shareTyping": True, "sharePresence": False}, settings
+        assert status == 200 and settings == {"shareTyping": True, "sharePresence": False, "readReceipts": "share"}, settings
         bob.next(lambda f: f["type"] == "presence" and f["user"] == "dave" and not f["online"], "dave offline once hidden")
         assert not online_in_participants(server, "bob", "dave")
         assert rest(server, "GET", "/v1/server/users/dave/presence", bearer=API_KEY)[1] == {"user": "dave", "online": False}
