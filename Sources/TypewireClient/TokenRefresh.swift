@@ -40,6 +40,7 @@ enum TokenRefresh {
         let left = expiry.timeIntervalSince(serverNow)
         let again = min(expiry.addingTimeInterval(-1), serverNow.addingTimeInterval(max(1, left / 4)))
         let due = retry ? again : scheduled
-        return .milliseconds(Int64(max(0, due.timeIntervalSince(serverNow)) * 1_000))
+        // At most a year: a token's `exp` is the server's to bound, and `Int64(_:)` of a Double past its range traps.
+        return .milliseconds(Int64(min(max(0, due.timeIntervalSince(serverNow)), 365 * 86_400) * 1_000))
     }
 }

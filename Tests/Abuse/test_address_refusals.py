@@ -6,6 +6,7 @@ The attacker connects from 127.0.0.2 and everyone else from 127.0.0.1. Loopback 
 with `--count-local-addresses` (a proxy in front of the server connects from one for all its clients), so
 the tests that count turn it on; the last test checks that by default they are not counted.
 """
+import os
 import socket
 import time
 
@@ -191,6 +192,55 @@ def test_sockets_that_never_say_hello_are_bounded_per_address(tmp_path):
         for ws in welcomed_sockets + [bob]:
             ws.close()
         assert server.alive()
+
+
+def server_descriptors(server):
+    return len(os.listdir(f"/proc/{server.process.pid}/fd"))
+
+
+def test_one_address_opening_sockets_up_to_the_real_descriptor_limit_holds_at_most_its_share(tmp_path):
+    """The attack as it was seen: one address opens sockets (upgrade requests, never a `hello`) as fast as it
+    can, towards the 20 000 descriptors a process may hold here. The server holds at most 64 of them (those
+    waiting for their `welcome`, --pending-connections-per-address) and closes the rest at accept, and
+    another user connects meanwhile. Before the bound, one address held 15 834 descriptors in 5 s."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    attempts = min(15_000, hard - 1_000)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    request = (b"GET /v1/socket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    try:
+        with serve(tmp_path, "--count-local-addresses", "--refusals-per-address", "0") as server:
+            baseline = server_descriptors(server)
+            held, most = [], 0
+            started = time.monotonic()
+            for index in range(attempts):
+                connection = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                connection.bind((ATTACKER, 0))
+                connection.setblocking(False)
+                connection.connect_ex((server.host, server.port))
+                held.append(connection)
+                if index % 1_000 == 999:
+                    for waiting in held[-1_000:]:
+                        try:
+                            waiting.send(request)
+                        except OSError:
+                            pass  # not connected yet, or closed at accept already
+                    most = max(most, server_descriptors(server) - baseline)
+            elapsed = time.monotonic() - started
+            time.sleep(0.5)
+            most = max(most, server_descriptors(server) - baseline)
+            print(f"{attempts} sockets from one address in {elapsed:.1f} s: the server held at most {most} more descriptors")
+            # Another user is served while the attacker still holds every socket it opened.
+            bob = welcomed(server, OTHERS, "bob", "Bob")
+            # 64 waiting for their welcome, and room for the accepts the server is closing at that moment.
+            assert most <= 64 + 200, f"the server held {most} descriptors for one address"
+            bob.close()
+            for connection in held:
+                connection.close()
+            assert server.alive()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_accepts_that_fail_for_want_of_file_descriptors_are_counted_and_said(tmp_path):

@@ -58,20 +58,60 @@ def test_a_user_id_with_invisible_characters_or_too_long_is_refused(tmp_path, us
 BAD_IDS = ["bob\u202e", "b\u200bob", "x" * 300, "tab\there"]
 
 
-def test_every_rest_route_that_adds_a_user_id_refuses_a_bad_one_and_stores_nothing(tmp_path):
-    with serve(tmp_path) as server:
+API_KEY = "abuse-tests-api-key-0123456789abcdef"
+
+
+def test_every_route_that_names_an_id_refuses_or_does_not_find_a_bad_one_and_stores_nothing(tmp_path):
+    """Walks every REST and server API route that takes an id in its path or body with each bad id: a route
+    that would store the id answers 400; one that only looks an id up answers 400 or 404; none answers 5xx."""
+    with serve(tmp_path, "--api-key", API_KEY) as server:
+        before = rest(server, "GET", "/v1/conversations/group-six/participants", user="alice")[1]
         for bad in BAD_IDS:
-            quoted = urllib.parse.quote(bad, safe="")
-            answers = {
+            q = urllib.parse.quote(bad, safe="")
+            stores = {
                 "create": rest(server, "POST", "/v1/conversations", {"kind": "group", "members": ["bob", bad]}, user="alice"),
                 "add": rest(server, "POST", "/v1/conversations/group-six/participants", {"user": bad}, user="alice"),
-                "block": rest(server, "PUT", f"/v1/blocks/{quoted}", user="alice"),
+                "block": rest(server, "PUT", f"/v1/blocks/{q}", user="alice"),
+                "api user": rest(server, "PUT", f"/v1/server/users/{q}", {"name": "Mallory"}, bearer=API_KEY),
+                "api conversation": rest(server, "PUT", f"/v1/server/conversations/{q}", {"kind": "group", "members": ["alice", "bob"]}, bearer=API_KEY),
+                "api member": rest(server, "PUT", f"/v1/server/conversations/{q}", {"kind": "group", "members": ["alice", bad]}, bearer=API_KEY),
+                "api add": rest(server, "PUT", f"/v1/server/conversations/group-six/participants/{q}", bearer=API_KEY),
             }
-            for route, (status, body) in answers.items():
+            for route, (status, body) in stores.items():
                 assert status == 400 and "without control, bidi or zero-width characters" in body["error"]["message"], (route, bad, status, body)
-        status, listed = rest(server, "GET", "/v1/conversations/group-six/participants", user="alice")
-        assert status == 200 and all(p["id"] not in BAD_IDS for p in listed["participants"])
+            looks_up = {
+                "participants": rest(server, "GET", f"/v1/conversations/{q}/participants", user="alice"),
+                "messages": rest(server, "GET", f"/v1/conversations/{q}/messages", user="alice"),
+                "add to": rest(server, "POST", f"/v1/conversations/{q}/participants", {"user": "bob"}, user="alice"),
+                "remove from": rest(server, "DELETE", f"/v1/conversations/{q}/participants/bob", user="alice"),
+                "api activity": rest(server, "GET", f"/v1/server/conversations/{q}/activity", bearer=API_KEY),
+                "api presence": rest(server, "GET", f"/v1/server/users/{q}/presence", bearer=API_KEY),
+                "api delete": rest(server, "DELETE", f"/v1/server/conversations/{q}", bearer=API_KEY),
+                "api remove": rest(server, "DELETE", f"/v1/server/conversations/group-six/participants/{q}", bearer=API_KEY),
+            }
+            for route, (status, body) in looks_up.items():
+                assert status in (400, 404), (route, bad, status, body)
+        assert rest(server, "GET", "/v1/conversations/group-six/participants", user="alice")[1] == before
         status, conversations = rest(server, "GET", "/v1/conversations", user="alice")
-        assert len(conversations["conversations"]) == 2 + len([c for c in conversations["conversations"] if c["id"].startswith("bot-")])
+        assert all(bad not in [c["id"] for c in conversations["conversations"]] for bad in BAD_IDS)
         # Removals and unblocks take any id, so that one stored before the rule can be cleared.
         assert rest(server, "DELETE", f"/v1/blocks/{urllib.parse.quote(BAD_IDS[0], safe='')}", user="alice")[0] == 204
+
+
+def test_a_title_is_bounded_in_characters_and_bytes_and_cleaned(tmp_path):
+    with serve(tmp_path, "--api-key", API_KEY) as server:
+        combining = "e" + "\u0301" * 10  # one character, 21 bytes of UTF-8: 200 of them fit the characters, not the bytes
+        for title in ("A" * 201, combining * 200):
+            status, body = rest(server, "POST", "/v1/conversations", {"kind": "group", "members": ["bob"], "title": title}, user="alice")
+            assert status == 400 and "bytes of UTF-8" in body["error"]["message"], (status, body)
+            status, body = rest(server, "PUT", "/v1/server/conversations/t", {"kind": "group", "members": ["alice", "bob"], "title": title}, bearer=API_KEY)
+            assert status == 400, (status, body)
+        status, body = rest(server, "PUT", "/v1/server/users/mallory", {"name": combining * 200}, bearer=API_KEY)
+        assert status == 400, (status, body)
+        spoof = "\u202eevil\u200b\nplan\u2066"
+        status, created = rest(server, "POST", "/v1/conversations", {"kind": "group", "members": ["bob"], "title": spoof}, user="alice")
+        assert status == 201 and created["title"] == "evil plan", created
+        status, state = rest(server, "PUT", "/v1/server/conversations/t", {"kind": "group", "members": ["alice", "bob"], "title": spoof}, bearer=API_KEY)
+        assert status in (200, 201) and state["title"] == "evil plan", state
+        listed = rest(server, "GET", "/v1/conversations", user="bob")[1]["conversations"]
+        assert sorted(c.get("title") for c in listed if c["id"] in (created["id"], "t")) == ["evil plan", "evil plan"]

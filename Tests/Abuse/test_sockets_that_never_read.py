@@ -169,3 +169,34 @@ def test_a_socket_that_pings_while_its_pongs_cannot_leave_is_cut_off_after_16(tm
         assert server.alive()
         bob.close()
         erin.close()
+
+
+def test_a_socket_that_reads_nothing_gets_a_few_subscribed_made_not_every_one_it_asked_for(tmp_path):
+    """One read of 100 `subscribe` for a group whose `subscribed` is about 64 KiB, from a socket that never
+    reads (a 4 KiB receive buffer): the server makes `subscribed` frames only while the socket takes what it
+    was sent, so a few are made, not 100 (6.4 MB of encoding and writing for 5 KB sent; before, every one of
+    the 100 was made in one run on the socket's loop, the others' typing on that loop waiting). A socket that
+    reads gets an answer to each of its 100."""
+    with serve(tmp_path, "--message-rate", "1000") as server:
+        frank = welcomed(server, token("frank", "Frank"))
+        for index in range(8):
+            frank.send_json({"type": "send", "conversation": GROUP, "clientMessageId": f"m{index}", "text": "x" * 9_000})
+            frank.next(lambda frame: frame["type"] == "ack", "ack")
+        carol = welcomed(server, token("carol", "Carol"), receive_buffer=4096)
+        before = server.metric('typewire_frames_out_total{type="subscribed"}')
+        carol.send_raw(b"".join(RawSocket.encode(TEXT, json.dumps({"type": "subscribe", "conversation": GROUP}).encode())
+                                for _ in range(100)))
+        time.sleep(3)  # a liveness bound: what the server makes for her, it makes at once
+        made = server.metric('typewire_frames_out_total{type="subscribed"}') - before
+        assert 1 <= made <= 20, f"{made} subscribed made for a socket that read none"
+        bob = welcomed(server, token("bob", "Bob"))
+        bob.send_raw(b"".join(RawSocket.encode(TEXT, json.dumps({"type": "subscribe", "conversation": GROUP}).encode())
+                              for _ in range(100)))
+        answered = 0
+        while answered < 100:
+            frame = bob.next(lambda f: f["type"] in ("subscribed", "error"), "subscribed")
+            assert frame["type"] == "subscribed", frame
+            answered += 1
+        for ws in (carol, bob, frank):
+            ws.close()
+        assert server.alive()

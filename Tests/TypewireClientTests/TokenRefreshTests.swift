@@ -34,6 +34,16 @@ struct TokenRefreshTests: ClientTesting {
 
     /// The wait runs on the server's clock: a device 10 minutes slow or fast still refreshes ahead of the
     /// expiry the server will hold it to (before: the device's clock, so a slow device refreshed after it).
+    @Test func aTokenThatClaimsToLiveForAgesIsRefreshedWithinAYearWithoutTrapping() throws {
+        var random = SplitMix64(seed: 3)
+        let serverNow = Date(timeIntervalSince1970: 2_000_000)
+        for ahead in [1e16, 1e300] {
+            // Before the clamp, the wait's `Int64(_:)` trapped past 2^63 milliseconds.
+            let wait = try #require(TokenRefresh.wait(expiry: serverNow + ahead, serverNow: serverNow, retry: false, using: &random))
+            #expect(wait == .seconds(365 * 86_400), "\(ahead) s ahead")
+        }
+    }
+
     @Test func theRefreshIsTimedOnTheServersClockWhateverTheDevicesSays() throws {
         var random = SplitMix64(seed: 9)
         let serverNow = Date(timeIntervalSince1970: 2_000_000)

@@ -79,10 +79,8 @@ struct RESTRoutes {
                 throw HTTPError(
                     .badRequest, message: "\"members\" names \(others.count) others; a conversation has at most \(limit) participants.")
             }
-            if let title = new.title, title.count > configuration.conversations.maxTitleLength {
-                throw HTTPError(
-                    .badRequest,
-                    message: "\"title\" has \(title.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
+            let title = try new.title.flatMap {
+                try RequestText.checked($0, field: "title", maxCharacters: configuration.conversations.maxTitleLength)
             }
             // A user who blocked the creator is never put in a conversation by them (they would see each other there).
             if let other = try await store.blockers(of: me.userID).intersection(others).sorted().first {
@@ -93,7 +91,7 @@ struct RESTRoutes {
                     "You created \(configuration.conversations.createdPerMinute) conversations within a minute; try again shortly.")
             }
             let conversation = try await store.createConversation(
-                id: UUID().uuidString.lowercased(), kind: new.kind, title: new.title, creator: me.userID, members: Array(others)
+                id: UUID().uuidString.lowercased(), kind: new.kind, title: title, creator: me.userID, members: Array(others)
             )
             hub.conversationCreated(conversation.id, members: [me.userID] + others.sorted())
             return EditedResponse(status: .created, response: conversation)

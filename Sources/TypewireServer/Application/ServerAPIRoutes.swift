@@ -65,8 +65,8 @@ struct ServerAPIRoutes {
             try authorize(request)
             let id = try identifier("id", of: context)
             let body = try await request.decodeJSON(as: UserBody.self)
-            if let name = body.name { try checkLength(of: name, field: "name") }
-            let user = Identity(userID: id, name: DisplayName.cleaned(body.name), isBot: body.bot ?? false)
+            let name = try body.name.flatMap { try checkedText($0, field: "name") }
+            let user = Identity(userID: id, name: DisplayName.cleaned(name), isBot: body.bot ?? false)
             try await store.putUser(user)
             await hub.userRecorded(id)
             if let sharing = body.readReceipts {
@@ -81,11 +81,11 @@ struct ServerAPIRoutes {
             let id = try identifier("id", of: context)
             let body = try await request.decodeJSON(as: ConversationBody.self)
             let members = try checkedMembers(body.members, kind: body.kind)
-            if let title = body.title { try checkLength(of: title, field: "title") }
+            let title = try body.title.flatMap { try checkedText($0, field: "title") }
             let change: ConversationChange
             do {
                 change = try await store.putConversation(
-                    id: id, kind: body.kind, title: body.title, members: Array(members), stopRule: body.stopRule ?? .asker)
+                    id: id, kind: body.kind, title: title, members: Array(members), stopRule: body.stopRule ?? .asker)
             } catch let refusal as MembershipRefusal {
                 guard let existing = refusal.existingKind else { throw HTTPError(refusal, conversation: id) }
                 throw HTTPError(
@@ -175,12 +175,8 @@ struct ServerAPIRoutes {
         try RequestIdentifier.check(id, field: field, maxBytes: configuration.serverAPI.maxIDLength)
     }
 
-    private func checkLength(of text: String, field: String) throws {
-        guard text.count <= configuration.conversations.maxTitleLength else {
-            throw HTTPError(
-                .badRequest,
-                message: "\"\(field)\" has \(text.count) characters; the limit is \(configuration.conversations.maxTitleLength).")
-        }
+    private func checkedText(_ text: String, field: String) throws -> String? {
+        try RequestText.checked(text, field: field, maxCharacters: configuration.conversations.maxTitleLength)
     }
 
     private func checkedMembers(_ members: [String], kind: Conversation.Kind) throws -> Set<String> {

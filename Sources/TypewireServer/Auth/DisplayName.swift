@@ -16,7 +16,18 @@ public enum DisplayName {
     /// whole characters within ``maxBytes``.
     /// - Returns: nil for no name, or one with nothing visible left.
     public static func cleaned(_ name: String?) -> String? {
-        guard let name else { return nil }
+        guard let name, let text = visible(name) else { return nil }
+        var cut = Substring(text.prefix(maxCharacters))
+        var bytes = cut.utf8.count
+        while bytes > maxBytes, let last = cut.popLast() { bytes -= last.utf8.count }
+        return cut.isEmpty ? nil : String(cut)
+    }
+
+    /// Text as others see it, not cut: controls become spaces, invisible format characters are removed (a
+    /// zero-width joiner between two visible characters stays), runs of white space become one space and the
+    /// ends are trimmed. The rule of names, for any short text a user gives others to read (a title).
+    /// - Returns: nil when nothing visible is left.
+    public static func visible(_ name: String) -> String? {
         let scalars = Array(name.unicodeScalars)
         var kept = String.UnicodeScalarView()
         var pendingSpace = false
@@ -37,12 +48,7 @@ public enum DisplayName {
             }
             kept.append(scalar)
         }
-        let text = String(kept)
-        guard !text.isEmpty else { return nil }
-        var cut = Substring(text.prefix(maxCharacters))
-        var bytes = cut.utf8.count
-        while bytes > maxBytes, let last = cut.popLast() { bytes -= last.utf8.count }
-        return cut.isEmpty ? nil : String(cut)
+        return kept.isEmpty ? nil : String(kept)
     }
 
     /// Whether an id (a user's or a conversation's) may be taken: 1 to `maxBytes` bytes of UTF-8, and no

@@ -1,8 +1,11 @@
 extension Duration {
-    /// The duration in whole milliseconds, rounded down: the unit of the hub's clock.
+    /// The duration in whole milliseconds, rounded down: the unit of the hub's clock. Clamped to what an
+    /// `Int64` of milliseconds holds: a duration from a setting may be longer than that.
     package var wholeMilliseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        return milliseconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue
     }
 }
 

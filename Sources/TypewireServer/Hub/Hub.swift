@@ -375,6 +375,15 @@ public final class Hub: Sendable {
         await applyPresenceSharing(shares, for: user)
     }
 
+    /// Another node said a user changed whether they share their presence: what the bus says is only that
+    /// something changed; the store says what (docs/CLUSTER.md). A store that cannot answer changes nothing
+    /// (the minute's re-check reads it again).
+    private func rereadPresenceSharing(of user: String) async {
+        let stored: StoredUser?
+        do { stored = try await store.user(user) } catch { return }
+        await applyPresenceSharing(stored?.sharesPresence ?? true, for: user)
+    }
+
     private func applyPresenceSharing(_ shares: Bool, for user: String) async {
         for shard in shards { await shard.applyPresenceSharingChanged(shares, for: user) }
         guard userSockets.withLockedValue({ $0.isServed(user) }) else { return }
@@ -411,8 +420,8 @@ public final class Hub: Sendable {
     func apply(_ envelope: ClusterEnvelope) async {
         metrics.cluster.eventsReceived.increment()
         guard let shards = shards(for: envelope.event) else {
-            guard case .presenceSharing(let user, let shares) = envelope.event else { return }
-            return await applyPresenceSharing(shares, for: user)
+            guard case .presenceSharing(let user, _) = envelope.event else { return }
+            return await rereadPresenceSharing(of: user)
         }
         for shard in shards { await shard.apply(envelope) }
     }
@@ -423,8 +432,8 @@ public final class Hub: Sendable {
     func dispatch(_ envelope: ClusterEnvelope) {
         metrics.cluster.eventsReceived.increment()
         guard let shards = shards(for: envelope.event) else {
-            guard case .presenceSharing(let user, let shares) = envelope.event else { return }
-            Task { await applyPresenceSharing(shares, for: user) }
+            guard case .presenceSharing(let user, _) = envelope.event else { return }
+            Task { await rereadPresenceSharing(of: user) }
             return
         }
         for shard in shards { shard.enqueue(envelope) }

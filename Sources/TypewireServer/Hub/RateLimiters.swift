@@ -33,7 +33,8 @@ struct RateLimiters<Key: Hashable & Sendable>: Sendable {
 
     /// Forgets the buckets that have refilled: their keys start from a full bucket again either way.
     private mutating func prune(now: Int64) {
-        let refill = rate > 0 ? Int64((burst / rate * 1_000).rounded(.up)) : .max
+        // `exactly`: a tiny rate or a huge burst from a setting takes the time past Int64's range (never refilled).
+        let refill = rate > 0 ? Int64(exactly: (burst / rate * 1_000).rounded(.up)) ?? .max : .max
         if refill != .max { buckets = buckets.filter { !$0.value.isIdle(since: now - refill) } }
         pruneAt = max(1_024, buckets.count * 2)
     }

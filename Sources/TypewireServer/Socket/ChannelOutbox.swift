@@ -45,6 +45,8 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     private var pongsOwed = 0
     /// The deadline of a close of ours (the loop's).
     private var closeDeadline: Scheduled<Void>?
+    /// Work waiting for the peer to read what it was sent (the loop's): see ``untilWritable(isolation:)``.
+    private var writableWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Pings a socket may send while the pong of an earlier one has not left (the socket does not read):
     /// past it the socket is cut off as one that reads too slowly.
@@ -72,6 +74,9 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         }
     }
 
+    /// Whether the outbox takes no more frames: finished, closing, or cut off (any thread).
+    var hasEnded: Bool { ended.load(ordering: .relaxed) }
+
     package func finish() {
         ended.store(true, ordering: .relaxed)
     }
@@ -86,6 +91,25 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
     }
 
     // MARK: On the loop
+
+    /// Returns once NIO holds no more of the socket's unsent bytes than its water marks allow, or at once if it
+    /// does not now; also when the channel closes. For work whose answer is large (a `subscribed` may be 64
+    /// KiB): a peer that reads nothing has the server make as much as its buffers take, then nothing more,
+    /// however many such asks it sent in one read. Called on the socket's loop (from its shard).
+    func untilWritable(isolation: isolated (any Actor)? = #isolation) async {
+        channel.eventLoop.assertInEventLoop()
+        guard !channel.isWritable, channel.isActive else { return }
+        await withCheckedContinuation { writableWaiters.append($0) }
+    }
+
+    /// The socket became writable again, or closed: the work waiting for it goes on.
+    func writabilityReturned() {
+        channel.eventLoop.assertInEventLoop()
+        guard !writableWaiters.isEmpty else { return }
+        let waiters = writableWaiters
+        writableWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
 
     /// Writes a frame of the socket's own (an answer) after whatever was queued before it.
     package func send(_ frame: OutboundFrame) {

@@ -42,6 +42,9 @@ final class SocketHandler: ChannelInboundHandler {
     /// peer has read down to the low one.
     static let outputWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 32 * 1_024, high: 128 * 1_024)
 
+    /// The most of a socket's bytes the kernel holds unsent (`TCP_NOTSENT_LOWAT`, Linux): past it a write waits.
+    static let kernelUnsentBytes: SocketOptionValue = 128 * 1_024
+
     init(services: SocketServices) {
         self.services = services
         self.machine = SocketStateMachine(rules: services.rules)
@@ -62,6 +65,14 @@ final class SocketHandler: ChannelInboundHandler {
         )
         self.outbox = outbox
         try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.outputWaterMark)
+        #if os(Linux)
+            // The kernel keeps at most `kernelUnsentBytes` of the socket's bytes unsent; the rest waits in NIO,
+            // where the water marks and the socket's bound see it. Without it the kernel's buffer grows to megabytes
+            // for a peer that reads nothing, so the server goes on making frames for it (a `subscribed` may be
+            // 64 KiB) long after the peer stopped reading.
+            try? channel.syncOptions?.setOption(
+                ChannelOptions.tcpOption(.init(rawValue: TCP_NOTSENT_LOWAT)), value: Self.kernelUnsentBytes)
+        #endif
         let registration = self.registration
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
@@ -94,6 +105,7 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        outbox?.writabilityReturned()  // nothing waits for a closed socket
         handshakeEnded()
         run(machine.closed())
         context.fireChannelInactive()
@@ -109,6 +121,7 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { outbox?.writabilityReturned() }
         run(machine.writabilityChanged(isWritable: context.channel.isWritable))
         context.fireChannelWritabilityChanged()
     }

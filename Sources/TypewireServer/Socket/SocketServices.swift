@@ -114,7 +114,11 @@ final class SocketServices: Sendable {
                 await hello(token, unchecked: unchecked, on: shard, outbox: outbox, registration: registration)
             }
         case .frame(let frame):
-            guard let id = registration.connection else { return .done }
+            // A `subscribed` waits while the peer has not read what it was sent (a socket that reads nothing
+            // asking for 100 `subscribed` of 64 KiB in one read gets a few made, not 100), and a socket cut off
+            // or closing gets nothing more.
+            if case .subscribe = frame { await outbox.untilWritable() }
+            guard let id = registration.connection, !outbox.hasEnded else { return .done }
             await hub.handle(frame, from: id, readAt: readAt)
         case .refresh(let token):
             hub.metrics.received("refresh")

@@ -87,6 +87,39 @@ struct HubShardClusterTests {
         try await group.shutdownGracefully()
     }
 
+    /// A node of the cluster says Alice stopped sharing her typing and her presence and that Bob blocked her;
+    /// the store says none of it: the store decides, for each kind of event that changes who sees what.
+    @Test func sharingAndBlockEventsAreReadFromTheStoreNotTakenFromTheBus() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let store = try await SQLiteChatStore.open(path: ":memory:")
+        _ = try await store.createConversation(id: "g", kind: .group, title: "G", creator: "alice", members: ["bob"])
+        let hub = Hub(
+            store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [group.next()])
+        for user in ["alice", "bob"] {
+            let (_, outbox) = AsyncStream.makeStream(of: String.self)
+            _ = try await hub.connect(Identity(userID: user, name: user.capitalized), outbox: QueueOutbox(frames: outbox))
+        }
+        for event in [
+            ClusterEvent.sharing(user: "alice", shares: false), .presenceSharing(user: "alice", shares: false),
+            .block(blocker: "bob", user: "alice", blocked: true),
+        ] {
+            await hub.apply(ClusterEnvelope(node: "node-b", event: event))
+        }
+        let shard = hub.shard(for: "g")
+        let (typing, blocked) = try await shard.eventLoop.submit {
+            shard.assumeIsolated { ($0.users.sharesTyping("alice"), $0.users.visibility.blocks(of: "bob").blocked) }
+        }.get()
+        #expect(typing, "Alice's typing is still shared: the store says so")
+        #expect(await hub.presence(of: "alice"), "Alice is still shown online: the store says she shares her presence")
+        #expect(blocked.isEmpty, "Bob blocks no one: the store says so")
+        // A real change, told the same way, is applied: the store says it.
+        try await store.setSharesPresence(false, for: "alice")
+        await hub.apply(ClusterEnvelope(node: "node-b", event: .presenceSharing(user: "alice", shares: false)))
+        #expect(await !hub.presence(of: "alice"))
+        try await store.close()
+        try await group.shutdownGracefully()
+    }
+
     @Test func fromAnotherThreadAnEventIsAppliedOnTheShardsLoopInOrder() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let (shardLoop, busLoop) = (group.next(), group.next())

@@ -39,4 +39,19 @@ struct RateLimitersTests {
         let third = budget.allow("carol", now: 2_001)
         #expect(!third, "carol's burst is used up")
     }
+
+    @Test func aTinyRateOrAHugeBurstPrunesWithoutTrapping() {
+        // burst / rate in milliseconds is past Int64's range: before the clamp, the first prune trapped.
+        for (rate, burst) in [(1e-300, 2.0), (1.0, 1e300), (Double.leastNonzeroMagnitude, 1)] {
+            var budget = RateLimiters<String>(rate: rate, burst: burst)
+            for index in 0..<1_100 { _ = budget.allow("user-\(index)", now: Int64(index)) }
+            #expect(budget.count == 1_100, "nothing refilled, nothing forgotten (rate \(rate), burst \(burst))")
+        }
+    }
+
+    @Test func aDurationPastInt64sMillisecondsIsClamped() {
+        #expect(Duration.seconds(Int64.max).wholeMilliseconds == .max)
+        #expect(Duration.seconds(Int64.min).wholeMilliseconds == .min)
+        #expect(Duration.milliseconds(1_500).wholeMilliseconds == 1_500)
+    }
 }
