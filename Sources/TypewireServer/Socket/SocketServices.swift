@@ -115,10 +115,14 @@ final class SocketServices: Sendable {
             }
         case .frame(let frame):
             // A `subscribed` waits while the peer has not read what it was sent (a socket that reads nothing
-            // asking for 100 `subscribed` of 64 KiB in one read gets a few made, not 100), and a socket cut off
-            // or closing gets nothing more.
-            if case .subscribe = frame { await outbox.untilWritable() }
-            guard let id = registration.connection, !outbox.hasEnded else { return .done }
+            // asking for 100 `subscribed` of 64 KiB in one read gets a few made, not 100), and is not made for a
+            // socket cut off or closing. Every other frame read before a close still counts (a send, then a
+            // close: the message is stored).
+            if case .subscribe = frame {
+                await outbox.untilWritable()
+                guard !outbox.hasEnded else { return .done }
+            }
+            guard let id = registration.connection else { return .done }
             await hub.handle(frame, from: id, readAt: readAt)
         case .refresh(let token):
             hub.metrics.received("refresh")
