@@ -7,66 +7,82 @@ export const STYLES = Object.freeze(['full', 'compact']);
 
 const isWhitespace = (character) => /^\p{White_Space}+$/u.test(character);
 
+/**
+ * A language's lists with commas and a conjunction: "A and B", "A, B and C", "A, B and 2 others".
+ * `and(last)` is the conjunction before the last item, spaces included;
+ * `comma` separates the others; `serialComma` comes before the conjunction in a list of three or more.
+ */
+function conjunctionLists({ and, comma = ', ', serialComma = '', otherCount }) {
+  const list = (a, b, last) => `${a}${comma}${b}${serialComma}${and(last)}${last}`;
+  const pair = (a, b) => `${a}${and(b)}${b}`;
+  return {
+    pair,
+    triple: list,
+    twoAndOthers: (a, b, n) => list(a, b, otherCount(n)),
+    oneAndOthers: (a, n) => pair(a, otherCount(n)),
+  };
+}
+
+/**
+ * What a language says a member does, one phrase per activity, for one grammatical number: a function of
+ * the activity and its tool's name (`detail`).
+ */
+function activityWords({ typing, thinking, usingTool, aTool, recording, uploading }) {
+  return ({ activity, detail }) =>
+    ({
+      thinking,
+      tool: usingTool(detail ?? aTool),
+      recording,
+      uploading,
+    })[activity] ?? typing;
+}
+
+const englishDoing = activityWords({
+  typing: 'typing', thinking: 'thinking', usingTool: (t) => `using ${t}`, aTool: 'a tool', recording: 'recording audio',
+  uploading: 'uploading a file',
+});
 const english = {
   replying: (n) => (n === 1 ? '1 person is replying' : `${n} people are replying`),
   someone: 'Someone',
-  separator: '. ',
   people: (n) => `${n} people`,
-  pair: (a, b) => `${a} and ${b}`,
-  triple: (a, b, c) => `${a}, ${b}, and ${c}`,
-  twoAndOthers: (a, b, n) => `${a}, ${b}, and ${n === 1 ? '1 other' : `${n} others`}`,
-  oneAndOthers: (a, n) => `${a} and ${n === 1 ? '1 other' : `${n} others`}`,
-  sentence(subject, plural, { activity, detail }) {
-    const doing = {
-      thinking: 'thinking',
-      tool: `using ${detail ?? 'a tool'}`,
-      recording: 'recording audio',
-      uploading: 'uploading a file',
-    }[activity] ?? 'typing';
-    return `${subject} ${plural ? 'are' : 'is'} ${doing}`;
-  },
+  ...conjunctionLists({ and: () => ' and ', serialComma: ',', otherCount: (n) => (n === 1 ? '1 other' : `${n} others`) }),
+  sentence: (subject, count, activity) => `${subject} ${count > 1 ? 'are' : 'is'} ${englishDoing(activity)}`,
 };
 
-const germanOthers = (n) => (n === 1 ? '1 weitere Person' : `${n} weitere Personen`);
+const germanDoing = [
+  activityWords({
+    typing: 'schreibt', thinking: 'denkt nach', usingTool: (t) => `verwendet ${t}`, aTool: 'ein Werkzeug',
+    recording: 'nimmt Audio auf', uploading: 'lädt eine Datei hoch',
+  }),
+  activityWords({
+    typing: 'schreiben', thinking: 'denken nach', usingTool: (t) => `verwenden ${t}`, aTool: 'ein Werkzeug',
+    recording: 'nehmen Audio auf', uploading: 'laden eine Datei hoch',
+  }),
+];
 const german = {
   replying: (n) => (n === 1 ? '1 Person antwortet' : `${n} Personen antworten`),
   someone: 'Jemand',
-  separator: '. ',
   people: (n) => `${n} Personen`,
-  pair: (a, b) => `${a} und ${b}`,
-  triple: (a, b, c) => `${a}, ${b} und ${c}`,
-  twoAndOthers: (a, b, n) => `${a}, ${b} und ${germanOthers(n)}`,
-  oneAndOthers: (a, n) => `${a} und ${germanOthers(n)}`,
-  sentence(subject, plural, { activity, detail }) {
-    const forms = {
-      thinking: ['denkt nach', 'denken nach'],
-      tool: [`verwendet ${detail ?? 'ein Werkzeug'}`, `verwenden ${detail ?? 'ein Werkzeug'}`],
-      recording: ['nimmt Audio auf', 'nehmen Audio auf'],
-      uploading: ['lädt eine Datei hoch', 'laden eine Datei hoch'],
-    }[activity] ?? ['schreibt', 'schreiben'];
-    return `${subject} ${forms[plural ? 1 : 0]}`;
-  },
+  ...conjunctionLists({ and: () => ' und ', otherCount: (n) => (n === 1 ? '1 weitere Person' : `${n} weitere Personen`) }),
+  sentence: (subject, count, activity) => `${subject} ${germanDoing[count > 1 ? 1 : 0](activity)}`,
 };
 
-const frenchOthers = (n) => (n === 1 ? '1 autre personne' : `${n} autres personnes`);
+const frenchDoing = [
+  activityWords({
+    typing: "est en train d'écrire", thinking: 'réfléchit', usingTool: (t) => `utilise ${t}`, aTool: 'un outil',
+    recording: 'enregistre un message audio', uploading: 'envoie un fichier',
+  }),
+  activityWords({
+    typing: "sont en train d'écrire", thinking: 'réfléchissent', usingTool: (t) => `utilisent ${t}`, aTool: 'un outil',
+    recording: 'enregistrent un message audio', uploading: 'envoient un fichier',
+  }),
+];
 const french = {
   replying: (n) => (n === 1 ? '1 personne répond' : `${n} personnes répondent`),
   someone: "Quelqu'un",
-  separator: '. ',
   people: (n) => `${n} personnes`,
-  pair: (a, b) => `${a} et ${b}`,
-  triple: (a, b, c) => `${a}, ${b} et ${c}`,
-  twoAndOthers: (a, b, n) => `${a}, ${b} et ${frenchOthers(n)}`,
-  oneAndOthers: (a, n) => `${a} et ${frenchOthers(n)}`,
-  sentence(subject, plural, { activity, detail }) {
-    const forms = {
-      thinking: ['réfléchit', 'réfléchissent'],
-      tool: [`utilise ${detail ?? 'un outil'}`, `utilisent ${detail ?? 'un outil'}`],
-      recording: ['enregistre un message audio', 'enregistrent un message audio'],
-      uploading: ['envoie un fichier', 'envoient un fichier'],
-    }[activity] ?? ["est en train d'écrire", "sont en train d'écrire"];
-    return `${subject} ${forms[plural ? 1 : 0]}`;
-  },
+  ...conjunctionLists({ and: () => ' et ', otherCount: (n) => (n === 1 ? '1 autre personne' : `${n} autres personnes`) }),
+  sentence: (subject, count, activity) => `${subject} ${frenchDoing[count > 1 ? 1 : 0](activity)}`,
 };
 
 /** Spanish "y" becomes "e" before the sound /i/ ("Bob e Isabel", "Ana e Hilda"), not before a diphthong ("Ana y Hielo"). */
@@ -78,27 +94,22 @@ export function spanishAnd(word) {
   return first === 'i' && second !== undefined && 'aeou'.includes(second) ? 'y' : 'e';
 }
 
-const spanishOthers = (n) => (n === 1 ? '1 persona más' : `${n} personas más`);
+const spanishDoing = activityWords({
+  typing: 'escribiendo', thinking: 'pensando', usingTool: (t) => `usando ${t}`, aTool: 'una herramienta',
+  recording: 'grabando audio', uploading: 'subiendo un archivo',
+});
 const spanish = {
   replying: (n) => (n === 1 ? '1 persona está respondiendo' : `${n} personas están respondiendo`),
   someone: 'Alguien',
-  separator: '. ',
   people: (n) => `${n} personas`,
-  pair: (a, b) => `${a} ${spanishAnd(b)} ${b}`,
-  triple: (a, b, c) => `${a}, ${b} ${spanishAnd(c)} ${c}`,
-  twoAndOthers: (a, b, n) => `${a}, ${b} y ${spanishOthers(n)}`,
-  oneAndOthers: (a, n) => `${a} y ${spanishOthers(n)}`,
-  sentence(subject, plural, { activity, detail }) {
-    const doing = {
-      thinking: 'pensando',
-      tool: `usando ${detail ?? 'una herramienta'}`,
-      recording: 'grabando audio',
-      uploading: 'subiendo un archivo',
-    }[activity] ?? 'escribiendo';
-    return `${subject} ${plural ? 'están' : 'está'} ${doing}`;
-  },
+  ...conjunctionLists({ and: (last) => ` ${spanishAnd(last)} `, otherCount: (n) => (n === 1 ? '1 persona más' : `${n} personas más`) }),
+  sentence: (subject, count, activity) => `${subject} ${count > 1 ? 'están' : 'está'} ${spanishDoing(activity)}`,
 };
 
+const japaneseDoing = activityWords({
+  typing: '入力中', thinking: '考え中', usingTool: (t) => `${t}を使用中`, aTool: 'ツール', recording: '録音中',
+  uploading: 'ファイルをアップロード中',
+});
 const japanese = {
   replying: (n) => `${n}人が返信中`,
   someone: '誰か',
@@ -108,15 +119,7 @@ const japanese = {
   triple: (a, b, c) => `${a}、${b}、${c}`,
   twoAndOthers: (a, b, n) => `${a}、${b}と他${n}人`,
   oneAndOthers: (a, n) => `${a}と他${n}人`,
-  sentence(subject, _plural, { activity, detail }) {
-    const doing = {
-      thinking: '考え中',
-      tool: `${detail ?? 'ツール'}を使用中`,
-      recording: '録音中',
-      uploading: 'ファイルをアップロード中',
-    }[activity] ?? '入力中';
-    return `${subject}が${doing}`;
-  },
+  sentence: (subject, _count, activity) => `${subject}が${japaneseDoing(activity)}`,
 };
 
 const LANGUAGES = Object.freeze({ en: english, de: german, fr: french, es: spanish, ja: japanese });
@@ -166,7 +169,7 @@ export class TypingText {
     this.style = STYLES.includes(style) ? style : 'full';
     this.maxNameLength = Math.max(2, maxNameLength);
     this.locale = localeFor(locale) ?? 'en';
-    this.rules = LANGUAGES[this.locale];
+    this.rules = { separator: '. ', ...LANGUAGES[this.locale] };
   }
 
   /**
@@ -216,7 +219,7 @@ export class TypingText {
     const rules = this.rules;
     const count = members.length + unlisted;
     if (count >= 2 && members.every((m) => isBlank(m.name))) {
-      return rules.sentence(rules.people(count), true, activity);
+      return rules.sentence(rules.people(count), count, activity);
     }
     const named = this.style === 'full' ? (count <= 3 ? count : 2) : count <= 2 ? count : 1;
     const shown = members.slice(0, named).map((m) => this.displayName(m.name, accessible) ?? rules.someone);
@@ -227,7 +230,7 @@ export class TypingText {
     else if (count === 3 && shown.length === 3) subject = rules.triple(shown[0], shown[1], shown[2]);
     else if (shown.length === 1) subject = rules.oneAndOthers(shown[0], count - 1);
     else subject = rules.twoAndOthers(shown[0], shown[1], count - 2);
-    return rules.sentence(subject, count > 1, activity);
+    return rules.sentence(subject, count, activity);
   }
 
   /**

@@ -4,8 +4,8 @@
 ///
 /// ```swift
 /// var phrases = TypingLocale.german.phrases
-/// phrases.sentence = { subject, plural, activity in
-///     activity == .typing ? "\(subject) \(plural ? "tippen" : "tippt")" : TypingLocale.german.phrases.sentence(subject, plural, activity)
+/// phrases.sentence = { subject, count, activity in
+///     activity == .typing ? "\(subject) \(count > 1 ? "tippen" : "tippt")" : TypingLocale.german.phrases.sentence(subject, count, activity)
 /// }
 /// let locale = TypingLocale(identifier: "de-x-app", phrases: phrases)
 /// ```
@@ -24,8 +24,10 @@ public struct TypingPhrases: Sendable {
     public var twoAndOthers: @Sendable (_ first: String, _ second: String, _ others: Int) -> String
     /// "A and N others".
     public var oneAndOthers: @Sendable (_ first: String, _ others: Int) -> String
-    /// "<subject> is typing" / "<subject> are typing", for each activity.
-    public var sentence: @Sendable (_ subject: String, _ plural: Bool, _ activity: Activity) -> String
+    /// "<subject> is typing" / "<subject> are typing", for each activity; `count` is how many the subject
+    /// speaks of (1 for "Alice", 2 for "Alice and Bob" or "2 people", …), for a verb that agrees with it
+    /// (Arabic's has a dual: "يكتب", "يكتبان", "يكتبون").
+    public var sentence: @Sendable (_ subject: String, _ count: Int, _ activity: Activity) -> String
     /// What separates the sentences of mixed activities in the accessibility text (". ").
     public var sentenceSeparator: String
     /// "2 people are replying": how many are writing in a message's thread (1 or more).
@@ -35,7 +37,7 @@ public struct TypingPhrases: Sendable {
     public init(
         someone: String, people: @escaping @Sendable (Int) -> String, pair: @escaping @Sendable (String, String) -> String,
         triple: @escaping @Sendable (String, String, String) -> String, twoAndOthers: @escaping @Sendable (String, String, Int) -> String,
-        oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Bool, Activity) -> String,
+        oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Int, Activity) -> String,
         sentenceSeparator: String = ". ", replying: (@Sendable (Int) -> String)? = nil
     ) {
         self.someone = someone
@@ -54,7 +56,7 @@ public struct TypingPhrases: Sendable {
         self.init(
             someone: rules.someone, people: { rules.people($0) }, pair: { rules.pair($0, $1) }, triple: { rules.triple($0, $1, $2) },
             twoAndOthers: { rules.twoAndOthers($0, $1, others: $2) }, oneAndOthers: { rules.oneAndOthers($0, others: $1) },
-            sentence: { rules.sentence(subject: $0, plural: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator,
+            sentence: { rules.sentence(subject: $0, count: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator,
             replying: { rules.replying($0) })
     }
 }

@@ -108,7 +108,7 @@ public struct TypingText: Sendable {
     private func sentence(for members: [Typer], unlisted: Int, activity: Activity, accessible: Bool) -> String {
         let count = members.count + unlisted
         if count >= 2, members.allSatisfy({ Self.isBlank($0.name) }) {
-            return rules.sentence(rules.people(count), true, activity)
+            return rules.sentence(rules.people(count), count, activity)
         }
         // Only the names that appear are trimmed and cut: at most three, whatever the group's size.
         let named: Int
@@ -126,7 +126,7 @@ public struct TypingText: Sendable {
         case (_, 1): subject = rules.oneAndOthers(shown[0], count - 1)
         default: subject = rules.twoAndOthers(shown[0], shown[1], count - 2)
         }
-        return rules.sentence(subject, count > 1, activity)
+        return rules.sentence(subject, count, activity)
     }
 
     private static func isBlank(_ name: String?) -> Bool {

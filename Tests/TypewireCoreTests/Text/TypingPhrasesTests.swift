@@ -12,8 +12,8 @@ struct TypingPhrasesTests {
     @Test func anAppReplacesOnePhraseOfABuiltInLanguageAndKeepsTheRest() {
         var phrases = TypingLocale.german.phrases
         let german = TypingLocale.german.phrases
-        phrases.sentence = { subject, plural, activity in
-            activity == .typing ? "\(subject) \(plural ? "tippen" : "tippt")" : german.sentence(subject, plural, activity)
+        phrases.sentence = { subject, count, activity in
+            activity == .typing ? "\(subject) \(count > 1 ? "tippen" : "tippt")" : german.sentence(subject, count, activity)
         }
         let text = TypingText(configuration: .init(locale: TypingLocale(identifier: "de-x-app", phrases: phrases)))
         #expect(text.text(for: [alice]) == "Alice tippt…")
@@ -28,7 +28,7 @@ struct TypingPhrasesTests {
         let dutch = TypingPhrases(
             someone: "Iemand", people: { "\($0) mensen" }, pair: { "\($0) en \($1)" }, triple: { "\($0), \($1) en \($2)" },
             twoAndOthers: { "\($0), \($1) en \($2) anderen" }, oneAndOthers: { "\($0) en \($1) anderen" },
-            sentence: { subject, plural, _ in "\(subject) \(plural ? "typen" : "typt")" })
+            sentence: { subject, count, _ in "\(subject) \(count > 1 ? "typen" : "typt")" })
         let text = TypingText(configuration: .init(locale: TypingLocale(identifier: "nl", phrases: dutch)))
         #expect(text.text(for: [alice]) == "Alice typt…")
         #expect(text.text(for: [alice, bob, carol]) == "Alice, Bob en Carol typen…")
