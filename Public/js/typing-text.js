@@ -9,7 +9,7 @@ const isWhitespace = (character) => /^\p{White_Space}+$/u.test(character);
 
 /**
  * A language's lists with commas and a conjunction: "A and B", "A, B and C", "A, B and 2 others".
- * `and(last)` is the conjunction before the last item, spaces included;
+ * `and(last)` is the conjunction before the last item, spaces included (Arabic's " و" joins the word after);
  * `comma` separates the others; `serialComma` comes before the conjunction in a list of three or more.
  */
 function conjunctionLists({ and, comma = ', ', serialComma = '', otherCount }) {
@@ -25,13 +25,13 @@ function conjunctionLists({ and, comma = ', ', serialComma = '', otherCount }) {
 
 /**
  * What a language says a member does, one phrase per activity, for one grammatical number: a function of
- * the activity and its tool's name (`detail`).
+ * the activity, its tool's name (`detail`) and how a name stands in the text (`name`).
  */
 function activityWords({ typing, thinking, usingTool, aTool, recording, uploading }) {
-  return ({ activity, detail }) =>
+  return ({ activity, detail }, name = (n) => n) =>
     ({
       thinking,
-      tool: usingTool(detail ?? aTool),
+      tool: usingTool(detail == null ? aTool : name(detail)),
       recording,
       uploading,
     })[activity] ?? typing;
@@ -122,18 +122,147 @@ const japanese = {
   sentence: (subject, _count, activity) => `${subject}が${japaneseDoing(activity)}`,
 };
 
-const LANGUAGES = Object.freeze({ en: english, de: german, fr: french, es: spanish, ja: japanese });
+/**
+ * Arabic's plural categories (CLDR): zero 0, one 1, two 2, few when n % 100 is 3…10, many when n % 100 is
+ * 11…99, other the rest (100, 101, 102, 200, …).
+ */
+export function arabicPlural(n) {
+  if (n === 0) return 'zero';
+  if (n === 1) return 'one';
+  if (n === 2) return 'two';
+  if (n % 100 >= 3 && n % 100 <= 10) return 'few';
+  if (n % 100 >= 11) return 'many';
+  return 'other';
+}
+
+/** The verb agrees with how many: one, two (the dual) or more. */
+const arabicByNumber = (n, one, two, more) => (n === 1 ? one : n === 2 ? two : more);
+// Names and counts are interpolated as given: a count's digits are Western (0-9). No count here is ever 0
+// (replying counts 1 or more, people 2 or more, others 1 or more): the zero form is never said.
+const arabicPeople = (n) =>
+  ({ one: 'شخص واحد', two: 'شخصان', few: `${n} أشخاص`, many: `${n} شخصًا` })[arabicPlural(n)] ?? `${n} شخص`;
+const arabicOthers = (n) =>
+  ({ one: 'شخص آخر', two: 'شخصان آخران', few: `${n} أشخاص آخرين`, many: `${n} شخصًا آخر` })[arabicPlural(n)] ?? `${n} شخص آخر`;
+const arabicDoing = [
+  activityWords({
+    typing: 'يكتب', thinking: 'يفكر', usingTool: (t) => `يستخدم ${t}`, aTool: 'أداة', recording: 'يسجل رسالة صوتية',
+    uploading: 'يرفع ملفًا',
+  }),
+  activityWords({
+    typing: 'يكتبان', thinking: 'يفكران', usingTool: (t) => `يستخدمان ${t}`, aTool: 'أداة', recording: 'يسجلان رسالة صوتية',
+    uploading: 'يرفعان ملفًا',
+  }),
+  activityWords({
+    typing: 'يكتبون', thinking: 'يفكرون', usingTool: (t) => `يستخدمون ${t}`, aTool: 'أداة', recording: 'يسجلون رسالة صوتية',
+    uploading: 'يرفعون ملفًا',
+  }),
+];
+/**
+ * Arabic: right-to-left; a name (and a tool's) stands between bidi isolates (FSI U+2068 … PDI U+2069), so
+ * that a Latin name is one neutral unit of the sentence ("Alice، Bob" keeps its order) and a paragraph that
+ * takes its direction from its first letter takes it from the Arabic words. Screen readers do not speak them.
+ */
+const arabicName = (name) => `\u2068${name}\u2069`;
+const arabic = {
+  replying: (n) => `${arabicPeople(n)} ${arabicByNumber(n, 'يرد', 'يردان', 'يردون')}`,
+  someone: 'شخص ما',
+  name: arabicName,
+  people: arabicPeople,
+  ...conjunctionLists({ and: () => ' و', comma: '، ', otherCount: arabicOthers }),
+  sentence: (subject, count, activity) => `${subject} ${arabicByNumber(count, ...arabicDoing)(activity, arabicName)}`,
+};
+
+const portugueseDoing = activityWords({
+  typing: 'digitando', thinking: 'pensando', usingTool: (t) => `usando ${t}`, aTool: 'uma ferramenta', recording: 'gravando áudio',
+  uploading: 'enviando um arquivo',
+});
+/** Brazilian Portuguese. */
+const portuguese = {
+  replying: (n) => (n === 1 ? '1 pessoa está respondendo' : `${n} pessoas estão respondendo`),
+  someone: 'Alguém',
+  people: (n) => `${n} pessoas`,
+  ...conjunctionLists({ and: () => ' e ', otherCount: (n) => (n === 1 ? 'mais 1 pessoa' : `mais ${n} pessoas`) }),
+  sentence: (subject, count, activity) => `${subject} ${count > 1 ? 'estão' : 'está'} ${portugueseDoing(activity)}`,
+};
+
+const italianDoing = activityWords({
+  typing: 'scrivendo', thinking: 'pensando', usingTool: (t) => `usando ${t}`, aTool: 'uno strumento',
+  recording: 'registrando un audio', uploading: 'caricando un file',
+});
+const italian = {
+  replying: (n) => (n === 1 ? '1 persona sta rispondendo' : `${n} persone stanno rispondendo`),
+  someone: 'Qualcuno',
+  people: (n) => `${n} persone`,
+  ...conjunctionLists({ and: () => ' e ', otherCount: (n) => (n === 1 ? "un'altra persona" : `altre ${n} persone`) }),
+  sentence: (subject, count, activity) => `${subject} ${count > 1 ? 'stanno' : 'sta'} ${italianDoing(activity)}`,
+};
+
+const chineseDoing = activityWords({
+  typing: '正在输入', thinking: '正在思考', usingTool: (t) => `正在使用${t}`, aTool: '工具', recording: '正在录音',
+  uploading: '正在上传文件',
+});
+/** Simplified Chinese: no plural; "等N人" counts everyone, the named ones too ("Alice、Bob等4人"). */
+const simplifiedChinese = {
+  replying: (n) => `${n}人正在回复`,
+  someone: '某人',
+  separator: '。',
+  people: (n) => `${n}人`,
+  pair: (a, b) => `${a}和${b}`,
+  triple: (a, b, c) => `${a}、${b}和${c}`,
+  twoAndOthers: (a, b, n) => `${a}、${b}等${n + 2}人`,
+  oneAndOthers: (a, n) => `${a}等${n + 1}人`,
+  sentence: (subject, _count, activity) => `${subject}${chineseDoing(activity)}`,
+};
+
+const koreanDoing = activityWords({
+  typing: '입력 중', thinking: '생각 중', usingTool: (t) => `${t} 사용 중`, aTool: '도구', recording: '녹음 중',
+  uploading: '파일 업로드 중',
+});
+/** Korean: no plural, and no particle after the subject (이/가 hangs on how a name ends, which a Latin name does not tell). */
+const korean = {
+  replying: (n) => `${n}명 답장 중`,
+  someone: '누군가',
+  people: (n) => `${n}명`,
+  pair: (a, b) => `${a}, ${b}`,
+  triple: (a, b, c) => `${a}, ${b}, ${c}`,
+  twoAndOthers: (a, b, n) => `${a}, ${b} 외 ${n}명`,
+  oneAndOthers: (a, n) => `${a} 외 ${n}명`,
+  sentence: (subject, _count, activity) => `${subject} ${koreanDoing(activity)}`,
+};
+
+const LANGUAGES = Object.freeze({
+  en: english,
+  de: german,
+  fr: french,
+  es: spanish,
+  ja: japanese,
+  ar: arabic,
+  pt: portuguese,
+  it: italian,
+  'zh-Hans': simplifiedChinese,
+  ko: korean,
+});
 
 /** The supported language codes. */
 export const LOCALES = Object.freeze(Object.keys(LANGUAGES));
 
 /**
- * The supported language for a locale identifier ("fr", "fr-CA", "ja_JP"), or null.
+ * The supported language for a locale identifier ("fr", "fr-CA", "ja_JP"), or null. Chinese is Simplified
+ * Chinese ("zh-Hans") when the identifier says so or says nothing of the script ("zh", "zh-CN", "zh-SG",
+ * "zh-Hans-CN"); Traditional Chinese ("zh-Hant", "zh-TW", "zh-HK", "zh-MO") is not supported: null.
  * @param {string} identifier
  * @returns {string|null}
  */
 export function localeFor(identifier) {
-  const code = (String(identifier ?? '').match(/^\p{L}*/u)[0] ?? '').toLowerCase();
+  const text = String(identifier ?? '');
+  const code = (text.match(/^\p{L}*/u)[0] ?? '').toLowerCase();
+  if (code === 'zh') {
+    // The script if given (4 letters), else the region: Taiwan, Hong Kong and Macau write Traditional.
+    const subtags = text.split(/[-_]/).slice(1).map((s) => s.toLowerCase());
+    const script = subtags.find((s) => s.length === 4);
+    if (script !== undefined) return script === 'hans' ? 'zh-Hans' : null;
+    return subtags.some((s) => ['tw', 'hk', 'mo'].includes(s)) ? null : 'zh-Hans';
+  }
   return Object.hasOwn(LANGUAGES, code) ? code : null;
 }
 
@@ -169,7 +298,7 @@ export class TypingText {
     this.style = STYLES.includes(style) ? style : 'full';
     this.maxNameLength = Math.max(2, maxNameLength);
     this.locale = localeFor(locale) ?? 'en';
-    this.rules = { separator: '. ', ...LANGUAGES[this.locale] };
+    this.rules = { separator: '. ', name: (n) => n, ...LANGUAGES[this.locale] };
   }
 
   /**
@@ -222,7 +351,10 @@ export class TypingText {
       return rules.sentence(rules.people(count), count, activity);
     }
     const named = this.style === 'full' ? (count <= 3 ? count : 2) : count <= 2 ? count : 1;
-    const shown = members.slice(0, named).map((m) => this.displayName(m.name, accessible) ?? rules.someone);
+    const shown = members.slice(0, named).map((m) => {
+      const name = this.displayName(m.name, accessible);
+      return name === null ? rules.someone : rules.name(name);
+    });
     let subject;
     if (shown.length === 0) subject = rules.someone;
     else if (count === 1) subject = shown[0];

@@ -23,7 +23,7 @@ public actor TypewireClient {
         /// How long to wait between reconnect attempts.
         public var backoff: Backoff
         /// How typing state is put into words (style, name limit, locale). Default: the device's
-        /// language among the five built in (``TypingLocale/device``), English otherwise.
+        /// language among the ten built in (``TypingLocale/device``), English otherwise.
         public var text: TypingText.Configuration
         /// The least time between two `stream` frames of a bot's reply: parts written sooner are sent
         /// together, which keeps a fast writer under the server's message rate (5 a second by default).

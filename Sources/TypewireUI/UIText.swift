@@ -1,8 +1,9 @@
 import Foundation
 
-/// TypewireUI's own words ("Message", "Send", "Not sent", "Try Again", "Stop", the connection's banner), in the five languages of ``TypingLocale``,
-/// from the package's bundle (`Bundle.module`), not the app's: an app that has no such strings still shows
-/// them in the user's language.
+/// TypewireUI's own words ("Message", "Send", "Not sent", "Try Again", "Stop", the connection's banner), in the ten
+/// built-in languages of ``TypingLocale`` (English, German, French, Spanish, Japanese, Arabic, Portuguese, Italian,
+/// Simplified Chinese, Korean), from the package's bundle (`Bundle.module`), not the app's: an app that has no such
+/// strings still shows them in the user's language.
 public enum UIText: String, CaseIterable, Sendable {
     /// The message field's placeholder.
     case message = "Message"
@@ -33,17 +34,24 @@ public enum UIText: String, CaseIterable, Sendable {
     /// Under a bot's reply the bot could not finish (`.failed`).
     case replyFailed = "Couldn't reply"
 
-    /// In the device's language (the bundle picks it among its five), English otherwise.
+    /// In the device's language (the bundle picks it among its ten), English otherwise.
     public var localized: String {
         Bundle.module.localizedString(forKey: rawValue, value: rawValue, table: nil)
     }
 
-    /// In one language (`"de"`, …); English for a language the bundle does not have; nil: ``localized``.
+    /// In one language (`"de"`, `"zh-Hans"`, …: a ``TypingLocale/identifier``); English for a language the
+    /// bundle does not have; nil: ``localized``.
     public func localized(in language: String?) -> String {
         guard let language else { return localized }
-        guard let path = Bundle.module.path(forResource: language, ofType: "lproj"), let bundle = Bundle(path: path) else {
-            return rawValue
-        }
-        return bundle.localizedString(forKey: rawValue, value: rawValue, table: nil)
+        return Self.table(for: language)?.localizedString(forKey: rawValue, value: rawValue, table: nil) ?? rawValue
+    }
+
+    /// The bundle's table of one language, if it has one. SwiftPM writes a localization's folder in lower case
+    /// (`zh-hans.lproj`) and a bundle's paths are case-sensitive, so both spellings are looked for.
+    static func table(for language: String) -> Bundle? {
+        let path =
+            Bundle.module.path(forResource: language, ofType: "lproj")
+            ?? Bundle.module.path(forResource: language.lowercased(), ofType: "lproj")
+        return path.flatMap(Bundle.init(path:))
     }
 }

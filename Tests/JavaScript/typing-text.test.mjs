@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { TypingText, LOCALES, localeFor, spanishAnd } from '../../Public/js/typing-text.js';
+import { TypingText, LOCALES, localeFor, spanishAnd, arabicPlural } from '../../Public/js/typing-text.js';
 
 const table = JSON.parse(readFileSync(new URL('../../TestVectors/typing-text.json', import.meta.url), 'utf8'));
 
@@ -41,8 +41,25 @@ test('locale identifiers map to their language, unknown ones to null', () => {
   assert.equal(localeFor('fr-CA'), 'fr');
   assert.equal(localeFor('ja_JP'), 'ja');
   assert.equal(localeFor('DE'), 'de');
-  assert.equal(localeFor('pt-BR'), null);
-  assert.equal(new TypingText({ locale: 'pt' }).locale, 'en', 'an unsupported locale falls back to English');
+  assert.equal(localeFor('ar-EG'), 'ar');
+  assert.equal(localeFor('pt-BR'), 'pt');
+  assert.equal(localeFor('it_IT'), 'it');
+  assert.equal(localeFor('ko-KR'), 'ko');
+  assert.equal(localeFor('nl-NL'), null);
+  assert.equal(new TypingText({ locale: 'nl' }).locale, 'en', 'an unsupported locale falls back to English');
+});
+
+test('Chinese is Simplified unless the identifier says Traditional', () => {
+  for (const id of ['zh', 'zh-Hans', 'zh-CN', 'zh-SG', 'zh-Hans-CN', 'zh_CN', 'zh-Hans-HK']) assert.equal(localeFor(id), 'zh-Hans', id);
+  for (const id of ['zh-Hant', 'zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant-TW', 'zh_TW']) assert.equal(localeFor(id), null, id);
+  assert.equal(new TypingText({ locale: 'zh-TW' }).locale, 'en');
+});
+
+test("Arabic's six plural categories", () => {
+  const categories = { zero: [0], one: [1], two: [2], few: [3, 10, 103, 210], many: [11, 99, 111, 1011], other: [100, 101, 102, 200, 1000] };
+  for (const [category, counts] of Object.entries(categories)) {
+    for (const n of counts) assert.equal(arabicPlural(n), category, `${n}`);
+  }
 });
 
 test('names are cut by user-perceived characters, not UTF-16 units', () => {

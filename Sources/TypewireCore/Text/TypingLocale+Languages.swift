@@ -1,12 +1,12 @@
-// The built-in languages. A language whose lists join with a conjunction ("A, B and C") is a
+// The ten built-in languages. A language whose lists join with a conjunction ("A, B and C") is a
 // ConjunctionLists; its activities' words are ActivityWords tables, one per grammatical number where the
 // verb agrees. Names and counts are interpolated as given: a count's digits are Western (0-9) everywhere.
 
 /// A language that lists with commas and a conjunction: "A and B", "A, B and C", "A, B and 2 others".
 protocol ConjunctionLists: LanguageRules {
-    /// The conjunction before a list's last item, spaces included: " and ".
+    /// The conjunction before a list's last item, spaces included: " and "; Arabic's " و" joins the word after.
     static func and(before last: String) -> String
-    /// Between the other items: ", " (the default).
+    /// Between the other items: ", " (the default); Arabic "، ".
     static var comma: String { get }
     /// Before the conjunction in a list of three or more: "," in English ("A, B, and C"), else "".
     static var serialComma: String { get }
@@ -40,12 +40,12 @@ struct ActivityWords: Sendable {
     let recordingAudio: String
     let uploading: String
 
-    /// The phrase for an activity.
-    func callAsFunction(_ activity: Activity) -> String {
+    /// The phrase for an activity; `name` sets a known tool's name in the text (``LanguageRules/name(_:)``).
+    func callAsFunction(_ activity: Activity, name: (String) -> String = { $0 }) -> String {
         switch activity {
         case .none, .typing: typing
         case .thinking: thinking
-        case .toolUse(let tool): usingTool(tool ?? aTool)
+        case .toolUse(let tool): usingTool(tool.map(name) ?? aTool)
         case .recordingAudio: recordingAudio
         case .uploading: uploading
         }
@@ -144,4 +144,137 @@ enum JapaneseRules: LanguageRules {
         typing: "入力中", thinking: "考え中", usingTool: { "\($0)を使用中" }, aTool: "ツール", recordingAudio: "録音中",
         uploading: "ファイルをアップロード中")
     static func sentence(subject: String, count: Int, activity: Activity) -> String { "\(subject)が\(doing(activity))" }
+}
+
+/// Right-to-left, with six plural forms (``Plural``) and the dual: "يكتب" one, "يكتبان" two, "يكتبون" more.
+enum ArabicRules: ConjunctionLists {
+    // No count here is ever 0 (replying counts 1 or more, people 2 or more, others 1 or more): the zero
+    // form is never said, the other five are.
+    static func replying(_ count: Int) -> String { "\(people(count)) \(byNumber(count, "يرد", "يردان", "يردون"))" }
+    static let someone = "شخص ما"
+    static func people(_ count: Int) -> String {
+        switch Plural(count) {
+        case .one: "شخص واحد"
+        case .two: "شخصان"
+        case .few: "\(count) أشخاص"
+        case .many: "\(count) شخصًا"
+        case .zero, .other: "\(count) شخص"
+        }
+    }
+    static func and(before last: String) -> String { " و" }
+    static let comma = "، "
+    static func otherCount(_ count: Int) -> String {
+        switch Plural(count) {
+        case .one: "شخص آخر"
+        case .two: "شخصان آخران"
+        case .few: "\(count) أشخاص آخرين"
+        case .many: "\(count) شخصًا آخر"
+        case .zero, .other: "\(count) شخص آخر"
+        }
+    }
+
+    /// A name between bidi isolates (FSI U+2068 … PDI U+2069): a Latin name is then one neutral unit of
+    /// the right-to-left sentence, so "Alice، Bob" keeps its order, and a paragraph that takes its direction
+    /// from its first letter takes it from the Arabic words. Screen readers do not speak the two marks.
+    static func name(_ name: String) -> String { "\u{2068}\(name)\u{2069}" }
+
+    private static let one = ActivityWords(
+        typing: "يكتب", thinking: "يفكر", usingTool: { "يستخدم \($0)" }, aTool: "أداة", recordingAudio: "يسجل رسالة صوتية",
+        uploading: "يرفع ملفًا")
+    private static let two = ActivityWords(
+        typing: "يكتبان", thinking: "يفكران", usingTool: { "يستخدمان \($0)" }, aTool: "أداة", recordingAudio: "يسجلان رسالة صوتية",
+        uploading: "يرفعان ملفًا")
+    private static let more = ActivityWords(
+        typing: "يكتبون", thinking: "يفكرون", usingTool: { "يستخدمون \($0)" }, aTool: "أداة", recordingAudio: "يسجلون رسالة صوتية",
+        uploading: "يرفعون ملفًا")
+    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+        "\(subject) \(byNumber(count, one, two, more)(activity, name: name))"
+    }
+
+    /// The verb agrees with how many: one, two (the dual) or more.
+    private static func byNumber<Form>(_ count: Int, _ one: Form, _ two: Form, _ more: Form) -> Form {
+        count == 1 ? one : count == 2 ? two : more
+    }
+
+    /// Arabic's plural categories (CLDR): zero 0, one 1, two 2, few when n % 100 is 3...10, many when
+    /// n % 100 is 11...99, other the rest (100, 101, 102, 200, …).
+    enum Plural {
+        case zero, one, two, few, many, other
+
+        init(_ count: Int) {
+            switch (count, count % 100) {
+            case (0, _): self = .zero
+            case (1, _): self = .one
+            case (2, _): self = .two
+            case (_, 3...10): self = .few
+            case (_, 11...99): self = .many
+            default: self = .other
+            }
+        }
+    }
+}
+
+/// Brazilian Portuguese.
+enum PortugueseRules: ConjunctionLists {
+    static func replying(_ count: Int) -> String { count == 1 ? "1 pessoa está respondendo" : "\(count) pessoas estão respondendo" }
+    static let someone = "Alguém"
+    static func people(_ count: Int) -> String { "\(count) pessoas" }
+    static func and(before last: String) -> String { " e " }
+    static func otherCount(_ count: Int) -> String { count == 1 ? "mais 1 pessoa" : "mais \(count) pessoas" }
+
+    private static let doing = ActivityWords(
+        typing: "digitando", thinking: "pensando", usingTool: { "usando \($0)" }, aTool: "uma ferramenta", recordingAudio: "gravando áudio",
+        uploading: "enviando um arquivo")
+    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+        "\(subject) \(count > 1 ? "estão" : "está") \(doing(activity))"
+    }
+}
+
+enum ItalianRules: ConjunctionLists {
+    static func replying(_ count: Int) -> String { count == 1 ? "1 persona sta rispondendo" : "\(count) persone stanno rispondendo" }
+    static let someone = "Qualcuno"
+    static func people(_ count: Int) -> String { "\(count) persone" }
+    static func and(before last: String) -> String { " e " }
+    static func otherCount(_ count: Int) -> String { count == 1 ? "un'altra persona" : "altre \(count) persone" }
+
+    private static let doing = ActivityWords(
+        typing: "scrivendo", thinking: "pensando", usingTool: { "usando \($0)" }, aTool: "uno strumento",
+        recordingAudio: "registrando un audio", uploading: "caricando un file")
+    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+        "\(subject) \(count > 1 ? "stanno" : "sta") \(doing(activity))"
+    }
+}
+
+/// No plural; "等N人" counts everyone, the named ones too: "Alice、Bob等4人".
+enum SimplifiedChineseRules: LanguageRules {
+    static func replying(_ count: Int) -> String { "\(count)人正在回复" }
+    static let someone = "某人"
+    static let sentenceSeparator = "。"
+    static func people(_ count: Int) -> String { "\(count)人" }
+    static func pair(_ first: String, _ second: String) -> String { "\(first)和\(second)" }
+    static func triple(_ first: String, _ second: String, _ third: String) -> String { "\(first)、\(second)和\(third)" }
+    static func twoAndOthers(_ first: String, _ second: String, others: Int) -> String { "\(first)、\(second)等\(others + 2)人" }
+    static func oneAndOthers(_ first: String, others: Int) -> String { "\(first)等\(others + 1)人" }
+
+    private static let doing = ActivityWords(
+        typing: "正在输入", thinking: "正在思考", usingTool: { "正在使用\($0)" }, aTool: "工具", recordingAudio: "正在录音",
+        uploading: "正在上传文件")
+    static func sentence(subject: String, count: Int, activity: Activity) -> String { subject + doing(activity) }
+}
+
+/// No plural, and no particle after the subject: its form (이/가) hangs on how the name ends, which a Latin
+/// name does not tell, and a status line goes without one ("Alice 입력 중").
+enum KoreanRules: LanguageRules {
+    static func replying(_ count: Int) -> String { "\(count)명 답장 중" }
+    static let someone = "누군가"
+    static func people(_ count: Int) -> String { "\(count)명" }
+    static func pair(_ first: String, _ second: String) -> String { "\(first), \(second)" }
+    static func triple(_ first: String, _ second: String, _ third: String) -> String { "\(first), \(second), \(third)" }
+    static func twoAndOthers(_ first: String, _ second: String, others: Int) -> String { "\(first), \(second) 외 \(others)명" }
+    static func oneAndOthers(_ first: String, others: Int) -> String { "\(first) 외 \(others)명" }
+
+    private static let doing = ActivityWords(
+        typing: "입력 중", thinking: "생각 중", usingTool: { "\($0) 사용 중" }, aTool: "도구", recordingAudio: "녹음 중",
+        uploading: "파일 업로드 중")
+    static func sentence(subject: String, count: Int, activity: Activity) -> String { "\(subject) \(doing(activity))" }
 }

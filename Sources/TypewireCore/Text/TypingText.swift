@@ -15,6 +15,8 @@
 ///   Members the server counted but did not list (`total` beyond the list) join the first group.
 /// - ``accessibilityText(for:total:)`` says the same without the ellipsis and with names uncut, for
 ///   `aria-live` regions and VoiceOver.
+/// - Arabic sets each name (and a tool's) between bidi isolates, U+2068 … U+2069, in both texts, so that a
+///   Latin name keeps its place in the right-to-left sentence; screen readers do not speak them.
 /// - On a message whose thread people write in, ``replyingText(count:)`` counts them: "2 people are
 ///   replying…" (the thread's own view shows its typers by name, as above).
 public struct TypingText: Sendable {
@@ -116,7 +118,7 @@ public struct TypingText: Sendable {
         case .full: named = count <= 3 ? count : 2
         case .compact: named = count <= 2 ? count : 1
         }
-        let shown = members.prefix(named).map { displayName($0.name, accessible: accessible) ?? rules.someone }
+        let shown = members.prefix(named).map { displayName($0.name, accessible: accessible).map(rules.name) ?? rules.someone }
         let subject: String
         switch (count, shown.count) {
         case (_, 0): subject = rules.someone

@@ -40,6 +40,8 @@ struct TypingPhrasesTests {
         #expect(TypingLocale.preferred(from: ["fr-CA", "en-US"]) == .french)
         #expect(TypingLocale.preferred(from: ["nl-NL", "de-AT", "en"]) == .german, "Dutch is not built in: the next one")
         #expect(TypingLocale.preferred(from: ["ja-JP"]) == .japanese)
+        #expect(TypingLocale.preferred(from: ["zh-Hant-TW", "zh-Hans-CN"]) == .simplifiedChinese, "Traditional is not built in")
+        #expect(TypingLocale.preferred(from: ["zh-TW", "ko-KR"]) == .korean)
         #expect(TypingLocale.preferred(from: ["nl"]) == .english)
         #expect(TypingLocale.preferred(from: []) == .english)
     }

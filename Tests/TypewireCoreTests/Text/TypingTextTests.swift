@@ -73,8 +73,22 @@ struct TypingTextTests {
         #expect(TypingLocale(identifier: "ES") == .spanish)
         #expect(TypingLocale(identifier: "ja") == .japanese)
         #expect(TypingLocale(identifier: "en-GB") == .english)
+        #expect(TypingLocale(identifier: "ar-EG") == .arabic)
+        #expect(TypingLocale(identifier: "pt-BR") == .portuguese)
+        #expect(TypingLocale(identifier: "it_IT") == .italian)
+        #expect(TypingLocale(identifier: "ko-KR") == .korean)
         #expect(TypingLocale(identifier: "xx") == nil)
         #expect(TypingLocale(identifier: "") == nil)
+    }
+
+    @Test func chineseIsSimplifiedUnlessTheIdentifierSaysTraditional() {
+        for identifier in ["zh", "zh-Hans", "zh-CN", "zh-SG", "zh-Hans-CN", "zh_CN", "zh-Hans-HK"] {
+            #expect(TypingLocale(identifier: identifier) == .simplifiedChinese, "\(identifier)")
+        }
+        for identifier in ["zh-Hant", "zh-TW", "zh-HK", "zh-MO", "zh-Hant-TW", "zh_TW"] {
+            #expect(TypingLocale(identifier: identifier) == nil, "\(identifier)")
+        }
+        #expect(TypingLocale.simplifiedChinese.identifier == "zh-Hans")
     }
 
     @Test func nameLimitIsConfiguration() {
