@@ -115,7 +115,9 @@ let package = Package(
                 ),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            ],
+            // Its privacy manifest only: the client reads no resource (its words are in code, ErrorText).
+            resources: [.process("Resources")]
         ),
         .target(
             name: "TypewireUI",

@@ -22,8 +22,8 @@ public actor TypewireClient {
     public struct Configuration: Sendable {
         /// How long to wait between reconnect attempts.
         public var backoff: Backoff
-        /// How typing state is put into words (style, name limit, locale). Default: the device's
-        /// language among the ten built in (``TypingLocale/device``), English otherwise.
+        /// How typing state is put into words (style, name limit, locale). Default: the app's language
+        /// (``TypingLocale/app``), the one its other words are in, English where Typewire has none.
         public var text: TypingText.Configuration
         /// The least time between two `stream` frames of a bot's reply: parts written sooner are sent
         /// together, which keeps a fast writer under the server's message rate (5 a second by default).
@@ -75,7 +75,7 @@ public actor TypewireClient {
 
         /// Creates a configuration.
         public init(
-            backoff: Backoff = .init(), text: TypingText.Configuration = .init(locale: .device),
+            backoff: Backoff = .init(), text: TypingText.Configuration = .init(locale: .app),
             streamInterval: Duration = .milliseconds(250),
             pingInterval: Duration? = nil, backgroundGrace: Duration = .seconds(10), conversationWait: Duration = .seconds(30)
         ) {

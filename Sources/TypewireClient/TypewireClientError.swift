@@ -62,7 +62,8 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
 }
 
 extension TypewireClientError: LocalizedError {
-    /// The explanation, for a person: what `localizedDescription` shows (an alert, a "Not sent" label), not
-    /// "The operation couldn't be completed".
-    public var errorDescription: String? { message }
+    /// What a person is told, in the app's language (``ErrorText``): what `localizedDescription` shows in
+    /// an alert ("This message is too long."), not "The operation couldn't be completed". The server's
+    /// explanation, for a developer, is ``message``.
+    public var errorDescription: String? { ErrorText(self).text }
 }

@@ -73,6 +73,7 @@ extension ConversationModel {
         announcer = TypingAnnouncer()
         isOpen = false
         typing = .idle
+        if !replying.isEmpty { replying = [:] }
         onlineMembers = []
         bots = BotReplies()
         timeline.endStreams()

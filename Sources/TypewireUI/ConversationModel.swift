@@ -30,6 +30,10 @@ public final class ConversationModel {
     public internal(set) var timeline = MessageTimeline()
     /// Who is active now, ready to show.
     public internal(set) var typing: TypingState = .idle
+    /// Who writes in which message's thread (``TypingState/replying``), kept apart from ``typing`` and
+    /// changed only when a count changes: a message's "2 people are replying…" is not read again at every
+    /// change of who types in the conversation.
+    public internal(set) var replying: [String: ThreadReplying] = [:]
     /// The members online now.
     public internal(set) var onlineMembers: Set<String> = []
     /// Where a bot's reply stands: the first of ``replies``, or ``ReplyPhase/idle``.
@@ -126,6 +130,7 @@ public final class ConversationModel {
         parentMessageID = nil
         timeline = MessageTimeline(items: messages)
         self.typing = typing
+        replying = typing.replying
         self.reply = reply
         replies = reply == .idle ? [] : [BotReplyPhase(bot: "bot", phase: reply)]
         self.onlineMembers = onlineMembers
@@ -147,9 +152,9 @@ public final class ConversationModel {
     /// What a message of the main timeline shows while others write in its thread: "2 people are
     /// replying…" (``TypingText/replyingText(count:)``); nil when no one does (and always in a thread's
     /// model, whose indicator names them).
-    public func replyingText(for messageID: String) -> String? { typing.replying[messageID]?.text }
+    public func replyingText(for messageID: String) -> String? { replying[messageID]?.text }
     /// The same for VoiceOver.
-    public func accessibilityReplyingText(for messageID: String) -> String? { typing.replying[messageID]?.accessibilityText }
+    public func accessibilityReplyingText(for messageID: String) -> String? { replying[messageID]?.accessibilityText }
     /// What the indicator row under the messages says: ``typingText``, except when everyone active is a
     /// bot whose reply streams, whose cursor says it (no "Clawd is typing…" under a bubble that grows).
     /// With anyone else active it says all of it: "Clawd is typing… · Scout is thinking…".
@@ -179,6 +184,7 @@ public final class ConversationModel {
 
     func show(_ state: TypingState) {
         typing = state
+        if replying != state.replying { replying = state.replying }
         announce(announcer.stateChanged(state, now: .now))
         bots.typersChanged(state.typers, now: .now)
         step()

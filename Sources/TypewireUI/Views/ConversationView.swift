@@ -74,7 +74,9 @@
         var body: some View { ConversationScreen(model: model, userID: userID) }
     }
 
-    /// The screen of one model.
+    /// The screen of one model. Its body reads nothing of the model that changes: each part below is a view
+    /// of its own that reads its own slice, so a typing change redraws the indicator row, not the messages
+    /// (``ConversationModel/replying`` is kept apart for the same reason).
     private struct ConversationScreen: View {
         let model: ConversationModel
         let userID: String?
@@ -82,57 +84,15 @@
 
         var body: some View {
             VStack(spacing: 0) {
-                if let banner = model.connectionBanner {
-                    Text(banner.text)
-                        .font(.footnote)
-                        .foregroundStyle(.secondary)
-                        .frame(maxWidth: .infinity)
-                        .padding(.vertical, 4)
-                        .background(.bar)
-                }
+                ConnectionBannerRow(model: model)
                 ScrollView {
-                    LazyVStack(spacing: 6) {
-                        ForEach(model.messages) { item in
-                            StreamingMessageBubble(
-                                item: item, isMine: item.sender == userID, retry: { Task { await model.retry(itemID: item.id) } },
-                                stop: item.replyID.flatMap { replyID in
-                                    model.canStop(item) ? { Task { await model.stop(replyID: replyID) } } : nil
-                                })
-                            if let replying = item.messageID.flatMap(model.replyingText(for:)) {
-                                Text(replying)
-                                    .font(.caption)
-                                    .foregroundStyle(.secondary)
-                                    .frame(maxWidth: .infinity, alignment: item.sender == userID ? .trailing : .leading)
-                                    .accessibilityLabel(item.messageID.flatMap(model.accessibilityReplyingText(for:)) ?? replying)
-                            }
-                        }
-                    }
-                    .padding(.horizontal)
+                    MessageList(model: model, userID: userID).padding(.horizontal)
                 }
                 .defaultScrollAnchor(.bottom)
-                TypingIndicatorView(model: model)
+                IndicatorRow(model: model)
                     .padding(.horizontal)
                     .padding(.vertical, 4)
-                HStack {
-                    TextField(UIText.message.localized, text: Bindable(model).draft, axis: .vertical)
-                        .textFieldStyle(.roundedBorder)
-                        .submitLabel(.send)
-                        .onSubmit { Task { await model.send() } }
-                        .onKeyPress(.return, phases: .down) { press in
-                            if press.modifiers.contains(.shift) { model.allowNewline() }  // the field inserts it
-                            return .ignored  // Return's newline reaches the model, which sends (returnKeySends)
-                        }
-                    Button(UIText.send.localized) { Task { await model.send() } }
-                        .disabled(model.draft.allSatisfy(\.isWhitespace))
-                }
-                .padding()
-            }
-            .onChange(of: model.announcement) { _, announcement in
-                guard let announcement else { return }
-                // Queued behind what VoiceOver is reading, not interrupting it (iOS 17 / macOS 14).
-                var spoken = AttributedString(announcement.text)
-                spoken.accessibilitySpeechAnnouncementPriority = .low
-                AccessibilityNotification.Announcement(spoken).post()
+                ComposerRow(model: model).padding()
             }
             .task { await model.appear() }
             .onDisappear { Task { await model.disappear() } }
@@ -149,6 +109,100 @@
                     if phase == .background { await model.enterBackground() }
                     if phase == .active { await model.enterForeground() }
                 }
+            }
+        }
+    }
+
+    /// "Connecting…", "No connection" or "Can't connect" while the connection is down: reads
+    /// ``ConversationModel/connectionBanner`` only.
+    private struct ConnectionBannerRow: View {
+        let model: ConversationModel
+
+        var body: some View {
+            if let banner = model.connectionBanner {
+                Text(banner.text)
+                    .font(.footnote)
+                    .foregroundStyle(.secondary)
+                    .frame(maxWidth: .infinity)
+                    .padding(.vertical, 4)
+                    .background(.bar)
+            }
+        }
+    }
+
+    /// The bubbles: reads ``ConversationModel/messages`` only (a message's replying label reads its own).
+    private struct MessageList: View {
+        let model: ConversationModel
+        let userID: String?
+
+        var body: some View {
+            LazyVStack(spacing: 6) {
+                ForEach(model.messages) { item in
+                    StreamingMessageBubble(
+                        item: item, isMine: item.sender == userID, retry: { Task { await model.retry(itemID: item.id) } },
+                        stop: item.replyID.flatMap { replyID in
+                            model.canStop(item) ? { Task { await model.stop(replyID: replyID) } } : nil
+                        })
+                    if let messageID = item.messageID {
+                        ReplyingLabel(model: model, messageID: messageID, isMine: item.sender == userID)
+                    }
+                }
+            }
+        }
+    }
+
+    /// "2 people are replying…" under a message whose thread people write in: reads
+    /// ``ConversationModel/replying`` only, which changes when a thread's count does.
+    private struct ReplyingLabel: View {
+        let model: ConversationModel
+        let messageID: String
+        let isMine: Bool
+
+        var body: some View {
+            if let replying = model.replyingText(for: messageID) {
+                Text(replying)
+                    .font(.caption)
+                    .foregroundStyle(.secondary)
+                    .frame(maxWidth: .infinity, alignment: isMine ? .trailing : .leading)
+                    .accessibilityLabel(model.accessibilityReplyingText(for: messageID) ?? replying)
+            }
+        }
+    }
+
+    /// The typing or thinking indicator, and VoiceOver's announcements of who starts: the only part of the
+    /// screen a typing change redraws.
+    private struct IndicatorRow: View {
+        let model: ConversationModel
+
+        var body: some View {
+            TypingIndicatorView(model: model)
+                .onChange(of: model.announcement) { _, announcement in
+                    guard let announcement else { return }
+                    // Queued behind what VoiceOver is reading, not interrupting it (iOS 17 / macOS 14).
+                    var spoken = AttributedString(announcement.text)
+                    spoken.accessibilitySpeechAnnouncementPriority = .low
+                    AccessibilityNotification.Announcement(spoken).post()
+                }
+        }
+    }
+
+    /// The draft's field and the send button: reads ``ConversationModel/draft``, so a keystroke redraws
+    /// this row only.
+    private struct ComposerRow: View {
+        let model: ConversationModel
+
+        var body: some View {
+            HStack {
+                TextField(UIText.message.localized, text: Bindable(model).draft, axis: .vertical)
+                    .textFieldStyle(.roundedBorder)
+                    .submitLabel(.send)
+                    .onSubmit { Task { await model.send() } }
+                    .onKeyPress(.return, phases: .down) { press in
+                        if press.modifiers.contains(.shift) { model.allowNewline() }  // the field inserts it
+                        return .ignored  // Return's newline reaches the model, which sends (returnKeySends)
+                    }
+                Button(UIText.send.localized) { Task { await model.send() } }
+                    .disabled(model.draft.allSatisfy(\.isWhitespace))
             }
         }
     }

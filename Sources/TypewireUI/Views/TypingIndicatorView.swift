@@ -10,21 +10,39 @@
     ///
     /// Compiled on Apple platforms only (SwiftUI); what it shows is ``ConversationModel``'s, tested on Linux.
     public struct TypingIndicatorView: View {
-        let text: String?
-        let accessibilityText: String?
+        private let source: Source
         @Environment(\.typingIndicatorStyle) private var style
         @Environment(\.accessibilityReduceMotion) private var reduceMotion
         @Environment(\.dynamicTypeSize) private var typeSize
 
-        /// An indicator of this text (nil: no one is active).
-        public init(text: String?, accessibilityText: String?) {
-            self.text = text
-            self.accessibilityText = accessibilityText
+        private enum Source {
+            case text(String?, accessibilityText: String?)
+            /// Read in this view's body, so a typing change redraws this row, not the view that holds it.
+            case model(ConversationModel)
         }
 
-        /// The indicator of a conversation's screen.
+        /// An indicator of this text (nil: no one is active).
+        public init(text: String?, accessibilityText: String?) {
+            source = .text(text, accessibilityText: accessibilityText)
+        }
+
+        /// The indicator of a conversation's screen (``ConversationModel/indicatorText``), read by this view.
         public init(model: ConversationModel) {
-            self.init(text: model.indicatorText, accessibilityText: model.indicatorAccessibilityText)
+            source = .model(model)
+        }
+
+        private var text: String? {
+            switch source {
+            case .text(let text, _): text
+            case .model(let model): model.indicatorText
+            }
+        }
+
+        private var accessibilityText: String? {
+            switch source {
+            case .text(_, let accessibilityText): accessibilityText
+            case .model(let model): model.indicatorAccessibilityText
+            }
         }
 
         public var body: some View {
@@ -43,8 +61,12 @@
         }
     }
 
-    /// Three dots whose opacity follows a wave through them once every 0.6 s while `isAnimating`; still
-    /// (and redrawn never) otherwise. Their size follows the style and Dynamic Type.
+    /// Three dots, each at full opacity in turn and down to 0.3 otherwise, once every 0.6 s while
+    /// `isAnimating`; still otherwise. Their size follows the style and Dynamic Type.
+    ///
+    /// A `PhaseAnimator` (iOS 17 / macOS 14), not a 30 Hz timeline: SwiftUI builds the dots at each of the
+    /// three phases of a cycle and animates the opacities between them itself; nothing runs while no one is
+    /// active.
     ///
     /// Compiled on Apple platforms only (SwiftUI).
     public struct TypingDots: View {
@@ -58,23 +80,29 @@
         }
 
         public var body: some View {
-            TimelineView(.animation(minimumInterval: 1.0 / 30, paused: !isAnimating)) { context in
-                let phase = context.date.timeIntervalSinceReferenceDate.truncatingRemainder(dividingBy: 0.6) / 0.6
-                HStack(spacing: style.dotSize * scale * 0.6) {
-                    ForEach(0..<3, id: \.self) { index in
-                        Circle()
-                            .frame(width: style.dotSize * scale, height: style.dotSize * scale)
-                            .opacity(isAnimating ? Self.opacity(phase: phase, dot: index) : 1)
+            Group {
+                if isAnimating {
+                    PhaseAnimator([0, 1, 2]) { lit in
+                        dots(lit: lit)
+                    } animation: { _ in
+                        .easeInOut(duration: 0.2)
                     }
+                } else {
+                    dots(lit: nil)
                 }
             }
             .accessibilityHidden(true)
         }
 
-        /// Full for the dot the wave is on, down to 0.3 for the dots farthest from it.
-        static func opacity(phase: Double, dot: Int) -> Double {
-            let distance = abs(phase - Double(dot) / 3)
-            return 1 - min(1, min(distance, 1 - distance) * 3) * 0.7
+        /// The dots, the one at `lit` full and the others at 0.3; all full when none is lit.
+        private func dots(lit: Int?) -> some View {
+            HStack(spacing: style.dotSize * scale * 0.6) {
+                ForEach(0..<3, id: \.self) { index in
+                    Circle()
+                        .frame(width: style.dotSize * scale, height: style.dotSize * scale)
+                        .opacity(lit == nil || lit == index ? 1 : 0.3)
+                }
+            }
         }
     }
 #endif
