@@ -120,6 +120,8 @@ struct BotTurnsTests {
                 clawd.send(.activity(.init(conversation: id, activity: .typing)))
                 clawd.send(.stream(.init(conversation: id, messageId: "r2", delta: "Let me explain ")))
                 try await bob.activity(in: id) { $0.map(\.user) == ["clawd"] }
+                // The reply is under way once its first part reached Bob (a stop before it names no reply).
+                try await bob.next { if case .stream(let part) = $0 { part.messageId == "r2" } else { false } }
                 bob.send(.cancel(.init(conversation: id, messageId: "r2")))  // no asker named: any member may
                 try await clawd.next { if case .cancel = $0 { true } else { false } }
                 let ends = [try await Self.end(of: alice, reply: "r2"), try await Self.end(of: bob, reply: "r2")]
