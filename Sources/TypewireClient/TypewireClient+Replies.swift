@@ -94,6 +94,25 @@ extension TypewireClient {
         replies[request.messageId]?.cancellations.yield(request.by)
     }
 
+    /// The server ended a reply of this bot that the bot had not ended (a stop not honoured within the grace,
+    /// a silence past the reply timeout), as it told every member: the reply's machine learns the end, its
+    /// stops end, and the bot's next call on it throws `turn_ended` at once.
+    func replyEnded(_ part: ServerFrame.StreamDelta) {
+        guard var reply = replies[part.messageId], reply.timeline.conversation == part.conversation, !reply.isFinishing,
+            reply.failure == nil
+        else { return }
+        let end = part.end ?? .finished
+        _ = try? reply.machine.handle(.end(end), now: .now)
+        reply.timer?.cancel()
+        reply.timer = nil
+        reply.failure = TypewireClientError(
+            reason: .server(.turnEnded),
+            message: "The server ended the reply \(part.messageId) for every member (\(end)); begin a new reply to go on.")
+        reply.cancellations.finish()
+        replies[part.messageId] = reply
+        setActivity(.none, in: reply.timeline)
+    }
+
     /// Ends a reply's bookkeeping; a reply still waiting for its `ack` keeps waiting as a pending send.
     func endReply(_ messageId: String) {
         removeReply(messageId)?.timer?.cancel()

@@ -343,6 +343,7 @@ public actor TypewireClient {
             retrySettled(.message(ack.clientMessageId))
             settleSend(ack.clientMessageId)?.continuation?.resume(returning: ack.messageId)
         case .stream(let part):
+            if part.final, part.user == currentUser { replyEnded(part) }
             conversations[part.conversation]?.yield(part)
         case .cancel(let request):
             replyStopRequested(request)

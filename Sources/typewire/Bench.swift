@@ -17,17 +17,19 @@ struct Bench: AsyncParsableCommand {
     var connections: Int?
     @Option(help: "Conversations.")
     var conversations = 100
-    @Option(help: "Members of each conversation (default 10; 11 in scenario tail); socket s is member s / M of conversation s % M.")
+    @Option(
+        help: "Members of each conversation (default 10; 11 in scenarios tail and turns); socket s is member s / M of conversation s % M.")
     var members: Int?
     @Option(help: "Frames per second over all sockets: starts, refreshes, stops and messages.")
     var rate = 200.0
     @Option(help: "A typing session ends with a message instead of a stop once in this many sessions.")
     var messageEvery = 10
-    @Option(help: "Members of each conversation who type; default all (1, the publisher, in scenario tail).")
+    @Option(help: "Members of each conversation who type; default all (1, the publisher, in scenarios tail and turns).")
     var typers: Int?
-    @Option(help: "Scenario tail: deliveries a second of each step, e.g. 2500,5000,10000,20000 (the default).")
+    @Option(help: "Scenarios tail and turns: deliveries a second of each step, e.g. 2500,5000,10000,20000 (tail's default).")
     var steps: String?
-    @Option(help: "Scenario tail: how many times each step is measured, the targets taking turns; the table ends with the medians.")
+    @Option(
+        help: "Scenarios tail and turns: how many times each step is measured, the targets taking turns; the table ends with the medians.")
     var rounds = 1
     @Option(
         help:
@@ -53,7 +55,7 @@ struct Bench: AsyncParsableCommand {
     var workers = 1
     @Option(
         help:
-            "latency, connections (open N sockets, measure, close), expiry (Typewire only) or tail (a publisher and 10 subscribers per conversation, p99 at each of --steps)."
+            "latency, connections (open N sockets, measure, close), expiry (Typewire only), tail (a publisher and 10 subscribers per conversation, p99 at each of --steps) or turns (as tail, the publisher a bot streaming replies of 50 parts; steps 5500,11000,27500,55000 by default)."
     )
     var scenario = BenchScenario.latency
     @Option(help: "both, typewire or relay.")
@@ -107,15 +109,15 @@ struct Bench: AsyncParsableCommand {
             throw ValidationError("With --url, say which server it is: --target typewire or --target relay.")
         }
         let tail = scenario == .tail
-        let members = self.members ?? (tail ? 11 : 10)
+        let members = self.members ?? (scenario.isStepped ? 11 : 10)
         var options = BenchOptions(
             connections: connections ?? conversations * members, conversations: conversations, members: members, rate: rate,
-            messageEvery: messageEvery, typers: typers ?? (tail ? 1 : members), warmup: try Self.seconds(warmup, "--warmup"),
+            messageEvery: messageEvery, typers: typers ?? (scenario.isStepped ? 1 : members), warmup: try Self.seconds(warmup, "--warmup"),
             duration: try Self.seconds(duration, "--duration"), connectConcurrency: connectConcurrency, sourceAddresses: sourceAddresses,
             threads: threads, scenario: scenario, idle: idle
         )
-        if tail {
-            options.steps = try steps.map(Self.steps) ?? BenchOptions.tailSteps
+        if scenario.isStepped {
+            options.steps = try steps.map(Self.steps) ?? (tail ? BenchOptions.tailSteps : BenchOptions.turnsSteps)
             options.rounds = rounds
             options.storm = storm
         }

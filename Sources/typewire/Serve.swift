@@ -142,6 +142,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages allowed per second and socket (TYPEWIRE_MESSAGE_RATE).")
     var messageRate: Double?
 
+    @Option(help: "Parts of a bot's streamed reply allowed per second and socket, before the final one (TYPEWIRE_REPLY_PART_RATE).")
+    var replyPartRate: Double?
+
     @Option(help: "Sockets one user may open per second, sustained; past it a hello gets rate_limited (TYPEWIRE_HANDSHAKE_RATE).")
     var handshakeRate: Double?
 
@@ -306,6 +309,7 @@ struct Serve: AsyncParsableCommand {
         }
         if let rate = try setting(activityRate, "TYPEWIRE_ACTIVITY_RATE", Self.number) { configuration.budgets.activity.rate = rate }
         if let rate = try setting(messageRate, "TYPEWIRE_MESSAGE_RATE", Self.number) { configuration.budgets.messages.rate = rate }
+        if let rate = try setting(replyPartRate, "TYPEWIRE_REPLY_PART_RATE", Self.number) { configuration.budgets.replyParts.rate = rate }
         if let rate = try setting(handshakeRate, "TYPEWIRE_HANDSHAKE_RATE", Self.number) { configuration.budgets.handshakes.rate = rate }
         if let burst = try setting(handshakeBurst, "TYPEWIRE_HANDSHAKE_BURST", Self.number) {
             configuration.budgets.handshakes.burst = burst

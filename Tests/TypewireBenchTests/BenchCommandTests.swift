@@ -32,6 +32,18 @@ struct BenchCommandTests {
         #expect(steps == ["relay 40.0", "typewire 40.0", "relay 80.0", "typewire 80.0"])
     }
 
+    @Test func theTurnsScenarioTimesEveryBotsPartsForBothTargets() async throws {
+        let arguments = [
+            "bench", "--scenario", "turns", "--conversations", "2", "--steps", "44", "--warmup", "1s", "--duration", "2s", "--json",
+        ]
+        let results = try await Self.check(arguments: arguments, connections: 22)
+        #expect(results.map { $0["target"] as? String } == ["relay", "typewire"])
+        for result in results {
+            // 2 bots × 2 parts a second × 2 s, each part timed by its conversation's 10 other sockets.
+            #expect((result["samples"] as? Int ?? 0) >= 60, "\(result["target"] ?? "?"): \(result["samples"] ?? "?") samples")
+        }
+    }
+
     @Test func aReconnectStormBringsEverySocketBackAndLosesNothing() async throws {
         let arguments = [
             "bench", "--scenario", "tail", "--target", "typewire", "--conversations", "2", "--steps", "40", "--storm", "30",

@@ -90,6 +90,25 @@ struct BotReplyTests: ClientTesting {
         }
     }
 
+    @Test func aReplyTheServerTimesOutEndsForTheBotAtOnce() async throws {
+        try await TestServer.run(configure: { $0.messages.replyTimeout = .milliseconds(300) }) { server in
+            try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { _, chats in
+                let (botChat, aliceChat) = (chats[0], chats[1])
+                let reply = try await botChat.beginReply()
+                try await reply.write("Thinking out loud")
+                var parts = aliceChat.replies.makeAsyncIterator()
+                _ = await parts.next()
+                let end = await parts.next()
+                #expect(end?.final == true && end?.end == .timedOut)
+                var stops = reply.cancellations.makeAsyncIterator()
+                #expect(await stops.next() == nil, "the stops end with the server's end")
+                // The very next call says so; it does not send a part for the server to refuse.
+                let error = await #expect(throws: TypewireClientError.self) { try await reply.write(" and on") }
+                #expect(error?.reason == .server(.turnEnded))
+            }
+        }
+    }
+
     @Test func aFailedReplyEndsForEveryMemberWithTheBotsReason() async throws {
         try await TestServer.run(configure: { $0.messages.replyTimeout = .seconds(60) }) { server in
             try await withChats(["clawd", "alice"], in: Self.botChat, of: server) { clients, chats in

@@ -26,6 +26,10 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The entries of the latest `activity` update: user → `expiresAt` (scenario `expiry`).
     private var entries: [String: Int64] = [:]
     private var messagesSent = 0
+    /// Scenario `turns`: the replies this bot began, and the parts of the one under way (it goes on in the
+    /// next window).
+    private var turns = 0
+    private(set) var partsInTurn = 0
     /// When the latest `activity` frame arrived, and its `serverTime`.
     private var lastActivity: UInt64?
     private var lastServerTime: Int64?
@@ -140,8 +144,8 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
                 if kind == .message { state.tally.messagesReceived += 1 }
             }
             for late in lateness { state.tally.expiryLateness.record(late) }
-            guard kind == .activity || kind == .message else { return }
-            FrameScanner.forEachStamp(bytes) { sent, sender in
+            guard kind == .activity || kind == .message || kind == .stream else { return }
+            FrameScanner.forEachStamp(bytes, inPart: kind == .stream) { sent, sender in
                 guard sender != socket.member, sender < lastStamp.count, sent > lastStamp[sender] else { return }
                 lastStamp[sender] = sent
                 if state.inWindow(sent) { state.tally.latency.record(max(1, (now &- sent) / 1_000)) }
@@ -157,6 +161,26 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         let now = BenchClock.monotonicNanos()
         send(#"{"type":"activity","conversation":"\#(socket.conversationID)","activity":"tool","detail":"t\#(now)u\#(socket.member)"}"#)
         return now
+    }
+
+    /// Scenario `turns`: sends the next part of this bot's reply, beginning one if none is under way,
+    /// stamped as ``sendActivity()`` stamps; returns the stamp.
+    func sendPart() -> UInt64 {
+        if partsInTurn == 0 { turns += 1 }
+        partsInTurn += 1
+        let now = BenchClock.monotonicNanos()
+        send(
+            #"{"type":"stream","conversation":"\#(socket.conversationID)","messageId":"r\#(socket.index)-\#(turns)","delta":"t\#(now)u\#(socket.member) "}"#
+        )
+        return now
+    }
+
+    /// Scenario `turns`: ends the reply under way with its final part (the server stores it whole).
+    func sendFinalPart() {
+        send(
+            #"{"type":"stream","conversation":"\#(socket.conversationID)","messageId":"r\#(socket.index)-\#(turns)","delta":"","final":true}"#
+        )
+        partsInTurn = 0
     }
 
     /// Ends a typing session with a stop.

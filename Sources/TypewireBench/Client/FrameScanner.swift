@@ -7,6 +7,7 @@ enum FrameScanner {
     private static let typePrefix = Array(#"{"type":""#.utf8)
     private static let typeMarker = Array(#""type":""#.utf8)
     private static let detailMarker = Array(#""detail":"t"#.utf8)
+    private static let deltaMarker = Array(#""delta":"t"#.utf8)
     private static let serverTimeMarker = Array(#""serverTime":"#.utf8)
     private static let userMarker = Array(#""user":""#.utf8)
     private static let expiryMarker = Array(#""expiresAt":"#.utf8)
@@ -14,7 +15,7 @@ enum FrameScanner {
 
     /// The kinds of frame the benchmark tells apart.
     enum Kind: Equatable {
-        case welcome, subscribed, activity, message, error, other
+        case welcome, subscribed, activity, message, stream, error, other
     }
 
     /// The frame's type.
@@ -32,6 +33,7 @@ enum FrameScanner {
         switch String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) {
         case "activity": return .activity
         case "message", "send": return .message  // the relay forwards a `send` as it came
+        case "stream": return .stream
         case "welcome": return .welcome
         case "subscribed": return .subscribed
         case "error": return .error
@@ -39,9 +41,11 @@ enum FrameScanner {
         }
     }
 
-    /// Calls `body` with each `"detail":"t<nanos>u<sender>"` in the frame.
-    static func forEachStamp(_ bytes: UnsafeRawBufferPointer, _ body: (_ sentNanos: UInt64, _ sender: Int) -> Void) {
-        let marker = detailMarker
+    /// Calls `body` with each `"detail":"t<nanos>u<sender>"` in the frame (`"delta":"t…` in a bot's reply part).
+    static func forEachStamp(
+        _ bytes: UnsafeRawBufferPointer, inPart: Bool = false, _ body: (_ sentNanos: UInt64, _ sender: Int) -> Void
+    ) {
+        let marker = inPart ? deltaMarker : detailMarker
         var from = 0
         while let at = find(marker, in: bytes, from: from) {
             var index = at

@@ -11,7 +11,9 @@ import TypewireCore
 /// about once per refresh interval. A lane whose session has sent ``BenchOptions/framesPerSession``
 /// starts and refreshes ends it and takes the next idle socket.
 ///
-/// In the `expiry` scenario each typing socket sends one start and never refreshes nor stops.
+/// In the `expiry` scenario each typing socket sends one start and never refreshes nor stops. In the `turns`
+/// scenario each typing socket is a bot with a lane of its own, streaming one reply at a time:
+/// ``BenchOptions/partsPerTurn`` parts, then the final part, then the next reply.
 final class LoadDriver {
     private struct Lane {
         var socket: Int?
@@ -25,6 +27,7 @@ final class LoadDriver {
     private let tally: TallyBox
     private let messageEvery: Int
     private let expiryOnly: Bool
+    private let streamsTurns: Bool
     private var lanes: [Lane]
     private var idle: [Int]
     private var idleHead = 0
@@ -36,7 +39,7 @@ final class LoadDriver {
     /// Creates a driver; call on `loop`, with the typing sockets on that loop.
     init(
         loop: any EventLoop, handlers: [BenchSocketHandler], rate: Double, refreshMillis: Int, recipients: [Int], tally: TallyBox,
-        messageEvery: Int, expiryOnly: Bool, seed: UInt64
+        messageEvery: Int, expiryOnly: Bool, streamsTurns: Bool = false, seed: UInt64
     ) {
         self.loop = loop
         self.handlers = handlers
@@ -45,7 +48,8 @@ final class LoadDriver {
         self.tally = tally
         self.messageEvery = messageEvery
         self.expiryOnly = expiryOnly
-        let wanted = Int((rate * Double(refreshMillis) / 1_000).rounded(.up))
+        self.streamsTurns = streamsTurns
+        let wanted = streamsTurns ? handlers.count : Int((rate * Double(refreshMillis) / 1_000).rounded(.up))
         lanes = Array(repeating: Lane(), count: expiryOnly ? 0 : max(1, min(handlers.count, wanted)))
         idle = Array(handlers.indices)
         random = SplitMix64(seed: seed)
@@ -108,6 +112,20 @@ final class LoadDriver {
         }
         let socket = lanes[index].socket!
         let handler = handlers[socket]
+        if streamsTurns {
+            if handler.partsInTurn < BenchOptions.partsPerTurn {
+                let stamp = handler.sendPart()
+                if stamp >= windowStart, stamp < windowEnd {
+                    counts.activity += 1
+                    counts.expected += UInt64(recipients[handler.socket.conversation])
+                }
+            } else {
+                handler.sendFinalPart()
+                let now = BenchClock.monotonicNanos()
+                if now >= windowStart, now < windowEnd { counts.other += 1 }
+            }
+            return counts
+        }
         if lanes[index].frames < BenchOptions.framesPerSession {
             lanes[index].frames += 1
             let stamp = handler.sendActivity()

@@ -93,13 +93,17 @@ public final class LoadWorker: Sendable {
         try await connect(SocketPlan.stormSockets(of: options), on: stormGroup ?? group)
     }
 
-    /// The users' tokens, minted with the endpoint's secret (the relay takes any).
+    /// The users' tokens, minted with the endpoint's secret (the relay takes any); in scenario `turns` the
+    /// publishers are bots.
     private func tokens(for sockets: [SocketPlan.Socket]) async throws -> [String] {
         var authority: TokenMinter?
         if let secret = endpoint.jwtSecret { authority = try await TokenMinter(secret: secret) }
         var tokens: [String] = []
         tokens.reserveCapacity(sockets.count)
-        for socket in sockets { tokens.append(try await authority?.token(for: socket.userID) ?? "relay") }
+        let bots = options.scenario == .turns
+        for socket in sockets {
+            tokens.append(try await authority?.token(for: socket.userID, isBot: bots && socket.isTyper) ?? "relay")
+        }
         return tokens
     }
 
@@ -173,7 +177,8 @@ public final class LoadWorker: Sendable {
                     let share = rate * Double(handlers.count) / Double(max(1, typingTotal))
                     let driver = LoadDriver(
                         loop: loop, handlers: handlers, rate: share, refreshMillis: handlers.first?.refreshInterval ?? 2_000,
-                        recipients: plan.recipients, tally: tally, messageEvery: options.messageEvery, expiryOnly: expiryOnly, seed: seed
+                        recipients: plan.recipients, tally: tally, messageEvery: options.messageEvery, expiryOnly: expiryOnly,
+                        streamsTurns: options.scenario == .turns, seed: seed
                     )
                     driver.run(from: expiryOnly ? windowStart : start, until: windowEnd)
                     return NIOLoopBound(driver, eventLoop: loop)

@@ -13,7 +13,8 @@ import TypewireServer
 /// channel handler per socket on its event loop, frames written in batches by each loop's writer) with none
 /// of its work: no token check, no store, no rate limits, no expiry. `hello` is answered with `welcome`,
 /// `subscribe` joins a room and is answered with `subscribed`, and `activity` and `send` frames are
-/// forwarded unchanged to everyone in their room, the sender included (as Typewire does).
+/// forwarded unchanged to everyone in their room, the sender included (as Typewire does), and so are bots'
+/// `stream` parts (Typewire sends a bot's sockets its own parts too).
 public enum RelayServer {
     /// Builds the relay; it serves when run as a swift-service-lifecycle `Service`.
     /// - Parameters:
@@ -106,7 +107,7 @@ final class RelaySocketHandler: ChannelInboundHandler {
                 joined.insert(room)
                 rooms.join(outbox, room: room)
                 outbox.send(OutboundFrame(text: #"{"type":"subscribed","conversation":"\#(room)"}"#))
-            case "activity", "send":
+            case "activity", "send", "stream":
                 guard let room = envelope.conversation, joined.contains(room) else { return }
                 rooms.broadcast(OutboundFrame(text: text), to: room, except: envelope.type == "activity" ? outbox : nil)
             default:

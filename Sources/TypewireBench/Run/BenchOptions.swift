@@ -9,6 +9,13 @@ public enum BenchScenario: String, Codable, Sendable, CaseIterable {
     /// The tail: one publisher beside each conversation's subscribers, open loop, at each of
     /// ``BenchOptions/steps`` deliveries a second in turn, every target measured at each step before the next.
     case tail
+    /// Bots' replies: as `tail`, but each conversation's publisher is a bot streaming replies (turns) of
+    /// ``BenchOptions/partsPerTurn`` parts and a final part, one turn at a time, and the figures are per
+    /// delivered part. A bot's sockets get its own parts too (on Typewire and the relay alike).
+    case turns
+
+    /// Whether the scenario measures one window per step and round, the targets taking turns (`tail`, `turns`).
+    public var isStepped: Bool { self == .tail || self == .turns }
 }
 
 /// Which servers a run measures.
@@ -73,6 +80,11 @@ public struct BenchOptions: Codable, Sendable {
     public static let maxTailRatePerSocket = 50.0
     /// The `tail` scenario's steps, in deliveries a second.
     public static let tailSteps: [Double] = [2_500, 5_000, 10_000, 20_000]
+    /// The `turns` scenario's steps, in deliveries a second: 100 bots (the default 100 conversations of 11)
+    /// streaming 5, 10, 25 and 50 parts a second each, every part reaching the conversation's 11 sockets.
+    public static let turnsSteps: [Double] = [5_500, 11_000, 27_500, 55_000]
+    /// Parts of one turn in the `turns` scenario before its final part.
+    public static let partsPerTurn = 50
     /// Start and refresh frames in one typing session before it ends.
     public static let framesPerSession = 3
     /// Seconds the sockets may still receive after the window, before counting.
@@ -83,7 +95,7 @@ public struct BenchOptions: Codable, Sendable {
     /// target's sockets at once, and during a storm the dropped sockets may still be closing (on the storm's
     /// loop, at nice 19) while their replacements connect, so the storm counts once more.
     func descriptorsHeld(byTargets targets: Int) -> Int {
-        guard scenario == .tail else { return connections }
+        guard scenario.isStepped else { return connections }
         return targets * (connections + storm) + storm
     }
 
@@ -113,17 +125,19 @@ public struct BenchOptions: Codable, Sendable {
 
     /// The frames a second that offer `deliveries` a second: each frame reaches every counted socket of its
     /// conversation but the sender's own (a server sends no socket the update of its own change).
+    /// In scenario `turns` every socket of the conversation gets each part, the bot's own included.
     func rate(forDeliveries deliveries: Double) -> Double {
+        if scenario == .turns { return deliveries * Double(conversations) / Double(max(1, connections)) }
         let receivers = connections - (publishersApart ? min(typers * conversations, connections - 1) : 0)
         let sendersCounted = publishersApart ? 0 : conversations
         return deliveries * Double(conversations) / Double(max(1, receivers - sendersCounted))
     }
 
-    /// The frame rates of the run's windows: one per step in scenario `tail`, else `rate`.
-    var windowRates: [Double] { scenario == .tail ? steps.map(rate(forDeliveries:)) : [rate] }
+    /// The frame rates of the run's windows: one per step in scenarios `tail` and `turns`, else `rate`.
+    var windowRates: [Double] { scenario.isStepped ? steps.map(rate(forDeliveries:)) : [rate] }
 
     /// How many measured windows the run has (a storm's second window at each step and round included).
-    var windows: Int { scenario == .tail ? steps.count * rounds * (storm > 0 ? 2 : 1) : 1 }
+    var windows: Int { scenario.isStepped ? steps.count * rounds * (storm > 0 ? 2 : 1) : 1 }
 
     /// Whether Typewire paces or caps this run's updates (a large group gets one update per 100 ms, and an
     /// update lists 10 entries): then a refresh may be folded into a later update, or its sender not
@@ -152,7 +166,7 @@ public struct BenchOptions: Codable, Sendable {
         guard connectConcurrency >= 1, (1...250).contains(sourceAddresses), (1...8).contains(threads) else {
             throw BenchError("--connect-concurrency must be at least 1, --source-addresses 1…250, --threads 1…8.")
         }
-        if scenario == .tail {
+        if scenario.isStepped {
             guard !steps.isEmpty, steps.count <= 20, steps.allSatisfy({ $0 > 0 }) else {
                 throw BenchError("--steps must list 1 to 20 deliveries a second, each over 0, e.g. 2500,5000,10000,20000.")
             }
@@ -161,11 +175,12 @@ public struct BenchOptions: Codable, Sendable {
                 throw BenchError("--storm must be at least 0, and with the other sockets at most \(Self.maxConnections).")
             }
             guard !serverCoalesces else {
-                throw BenchError("The tail scenario counts every delivery: use at most 10 --typers and under 100 --members.")
+                throw BenchError(
+                    "The \(scenario.rawValue) scenario counts every delivery: use at most 10 --typers and under 100 --members.")
             }
         }
         if hasLoad {
-            let perSocket = scenario == .tail ? Self.maxTailRatePerSocket : Self.maxRatePerSocket
+            let perSocket = scenario.isStepped ? Self.maxTailRatePerSocket : Self.maxRatePerSocket
             let typing = typingSockets
             for rate in windowRates {
                 guard rate > 0, rate <= 1_000_000 else { throw BenchError("--rate must be over 0 and at most 1 000 000 frames a second.") }

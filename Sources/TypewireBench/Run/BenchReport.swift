@@ -143,7 +143,7 @@ public struct BenchReport: Codable, Sendable {
     /// A plain-text table: one row per figure, a column per target and the ratio; in scenario `tail`
     /// one row per step and target.
     public func table() -> String {
-        if options.scenario == .tail { return stepsTable() }
+        if options.scenario.isStepped { return stepsTable() }
         let typewire = results.first { $0.target == .typewire }
         let relay = results.first { $0.target == .relay }
         let rows: [(String, (TargetResult) -> Double?, Int)] = [

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Scenario `tail`: every target's server started and its sockets connected once, then one window per step
+/// Scenarios `tail` and `turns`: every target's server started and its sockets connected once, then one window per step
 /// and round, the targets taking turns each time, so that a step's figures for Typewire and the relay come
 /// from the same minute of this machine. With `--storm N`, each window is followed by a second one at the same
 /// step in which N other sockets are dropped and reconnect (``LoadWorker/storm(_:at:)``).
@@ -23,7 +23,7 @@ extension BenchRunner {
         var connected: [Connected] = []
         do {
             for target in targets {
-                progress("bench: \(target.rawValue), scenario tail, \(options.connections) sockets")
+                progress("bench: \(target.rawValue), scenario \(options.scenario.rawValue), \(options.connections) sockets")
                 connected.append(try await connect(target, folder: folder))
             }
             var results: [TargetResult] = []

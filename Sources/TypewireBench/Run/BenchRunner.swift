@@ -59,17 +59,19 @@ public struct BenchRunner: Sendable {
             throw BenchError("The expiry scenario measures Typewire's expiry; the relay has none: use --target typewire.")
         }
         let held = options.descriptorsHeld(byTargets: targets.count)
-        if options.scenario == .tail, held > BenchOptions.maxConnections {
+        if options.scenario.isStepped, held > BenchOptions.maxConnections {
             throw BenchError(
-                "The tail scenario keeps every target's \(options.connections + options.storm) sockets open at once: \(held) in all is over \(BenchOptions.maxConnections); use --target typewire."
+                "The \(options.scenario.rawValue) scenario keeps every target's \(options.connections + options.storm) sockets open at once: \(held) in all is over \(BenchOptions.maxConnections); use --target typewire."
             )
         }
         try FileLimits.raise(to: UInt64(held + 1_000), atLeast: UInt64(held + 100))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-bench-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        if options.scenario == .tail {
-            guard workers == 1 else { throw BenchError("The tail scenario runs in one generator process: leave out --workers.") }
+        if options.scenario.isStepped {
+            guard workers == 1 else {
+                throw BenchError("The \(options.scenario.rawValue) scenario runs in one generator process: leave out --workers.")
+            }
             return try await runSteps(folder: folder)
         }
         var results: [TargetResult] = []
@@ -142,7 +144,8 @@ public struct BenchRunner: Sendable {
                 arguments: [
                     "serve", "--host", "127.0.0.1", "--port", "0", "--sqlite", sqlite, "--jwt-secret", key,
                     // The bench never sends over 10 activity frames a second per socket; the server's limits must not cut its bursts.
-                    "--activity-rate", "1000", "--message-rate", "1000", "--public", folder.appendingPathComponent("no-public").path,
+                    "--activity-rate", "1000", "--message-rate", "1000", "--reply-part-rate", "1000", "--public",
+                    folder.appendingPathComponent("no-public").path,
                 ] + (options.stages ? ["--stage-metrics"] : []), folder: folder, cpus: serverCPUs)
         }
         do {

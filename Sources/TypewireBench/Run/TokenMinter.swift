@@ -8,8 +8,8 @@ struct TokenMinter: Sendable {
         authority = try await TokenAuthority(secret: secret)
     }
 
-    /// A token for a user, valid for a day.
-    func token(for user: String) async throws -> String {
-        try await authority.sign(Identity(userID: user, name: user))
+    /// A token for a user, valid for a day; a bot's carries the bot role.
+    func token(for user: String, isBot: Bool = false) async throws -> String {
+        try await authority.sign(Identity(userID: user, name: user, isBot: isBot))
     }
 }

@@ -5,9 +5,10 @@
 ///   web_search…"); thinking and tool use may alternate.
 /// - `typing`: the first chunk of the reply arrived; the reply streams with a blinking cursor at its end,
 ///   and the thinking indicator is gone.
-/// - Back to `idle` on the final chunk, on an error, or when nothing arrived for a timeout (a dead bot
-///   leaves no indicator behind): ``Configuration/chunkTimeout`` while typing,
-///   ``Configuration/thinkingTimeout`` while thinking.
+/// - Back to `idle` on the final chunk, on an error, on the end the server says (``Input/end(_:)``: a
+///   stop the bot did not honour in time, a reply the server timed out), or when nothing arrived for a
+///   timeout (a dead bot leaves no indicator behind): ``Configuration/chunkTimeout`` while typing,
+///   ``Configuration/thinkingTimeout`` while thinking. ``lastEnd`` says how the last reply ended.
 ///
 /// An input that makes no sense in the current state (a chunk before thinking, thinking in the middle of
 /// a reply) throws ``BotActivityError`` and leaves the state as it was.
@@ -48,6 +49,8 @@ public struct BotActivity<Instant: InstantProtocol<Duration>>: Sendable {
         case chunk(isFinal: Bool)
         /// The reply failed.
         case fail
+        /// The server ended the reply, as its final `stream` frame said to every member.
+        case end(ReplyEnd)
     }
 
     /// The machine's timeouts.
@@ -56,6 +59,10 @@ public struct BotActivity<Instant: InstantProtocol<Duration>>: Sendable {
     public private(set) var state: State = .idle
     /// When the current state lapses, if it is not idle.
     public private(set) var nextDeadline: Instant?
+    /// How the last reply ended, once it has (nil while one is under way, and before the first): a final
+    /// chunk is `finished`, a failure `failed`, a timeout of this machine `timedOut`, and an ``Input/end(_:)``
+    /// what the server said.
+    public private(set) var lastEnd: ReplyEnd?
 
     /// Creates an idle machine.
     public init(configuration: Configuration = .init()) {
@@ -96,12 +103,18 @@ public struct BotActivity<Instant: InstantProtocol<Duration>>: Sendable {
             next = .toolUse(detail)
         case (.thinking, .chunk(let isFinal)), (.toolUse, .chunk(let isFinal)), (.typing, .chunk(let isFinal)):
             next = isFinal ? .idle : .typing
-        case (.thinking, .fail), (.toolUse, .fail), (.typing, .fail):
+        case (.thinking, .fail), (.toolUse, .fail), (.typing, .fail), (.thinking, .end), (.toolUse, .end), (.typing, .end):
             next = .idle
         case (.idle, _), (.typing, .startThinking), (.typing, .useTool):
             throw BotActivityError(from: state, input: input)
         }
         enter(next, now: now)
+        switch input {
+        case .startThinking, .useTool: lastEnd = nil
+        case .chunk(let isFinal): lastEnd = isFinal ? .finished : nil
+        case .fail: lastEnd = .failed
+        case .end(let end): lastEnd = end
+        }
         return next
     }
 
@@ -111,6 +124,7 @@ public struct BotActivity<Instant: InstantProtocol<Duration>>: Sendable {
     public mutating func tick(now: Instant) -> Bool {
         guard let deadline = nextDeadline, now >= deadline else { return false }
         enter(.idle, now: now)
+        lastEnd = .timedOut
         return true
     }
 

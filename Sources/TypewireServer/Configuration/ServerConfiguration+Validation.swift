@@ -21,6 +21,7 @@ extension ServerConfiguration {
         try require(grace.contains(messages.stopGrace), "messages.stopGrace must be 0 to 60 seconds.")
         try require(budgets.activity.rate > 0, "--activity-rate must be positive.")
         try require(budgets.messages.rate > 0, "--message-rate must be positive.")
+        try require(budgets.replyParts.rate > 0, "--reply-part-rate must be positive.")
         try require(budgets.handshakes.rate > 0, "--handshake-rate must be positive.")
         try require(budgets.reads.rate > 0, "budgets.reads.rate must be positive.")
         try require(conversations.maxNamedReaders >= 0, "conversations.maxNamedReaders must be 0 or more.")

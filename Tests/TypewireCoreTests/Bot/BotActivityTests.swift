@@ -50,6 +50,30 @@ final class BotActivityTests {
         }
     }
 
+    @Test func theServersEndEndsTheReplyAndEachWayOfEndingIsKept() async throws {
+        let test = self
+        let replies: [([Bot.Input], ReplyEnd)] = [
+            ([.startThinking, .chunk(isFinal: false), .chunk(isFinal: true)], .finished),
+            ([.startThinking, .useTool("search"), .fail], .failed),
+            ([.startThinking, .chunk(isFinal: false), .end(.cancelled)], .cancelled),
+            ([.startThinking, .end(.timedOut)], .timedOut),
+        ]
+        for (inputs, end) in replies {
+            for input in inputs.dropLast() { try test.bot.handle(input, now: test.clock.now) }
+            #expect(test.bot.lastEnd == nil, "no end while the reply is under way")
+            try test.bot.handle(inputs.last!, now: test.clock.now)
+            #expect(test.bot.state == .idle && test.bot.nextDeadline == nil && test.bot.lastEnd == end)
+        }
+        #expect(throws: BotActivityError.self, "an end with no reply under way") {
+            try test.bot.handle(.end(.timedOut), now: test.clock.now)
+        }
+        #expect(test.bot.lastEnd == .timedOut)
+        try test.bot.handle(.startThinking, now: test.clock.now)
+        await test.clock.advance(by: .seconds(30))
+        #expect(test.tick())
+        #expect(test.bot.lastEnd == .timedOut, "its own timeout")
+    }
+
     @Test func noChunkForTheTimeoutEndsTheReply() async throws {
         let test = self
         try test.bot.handle(.startThinking, now: test.clock.now)

@@ -199,4 +199,39 @@ struct BotTurnsTests {
             }
         }
     }
+
+    @Test func aBotWhoseSocketDropsMidReplyGoesOnFromANewSocketWithTheNextPart() async throws {
+        try await TestServer.run(configure: { $0.messages.replyTimeout = .seconds(60) }) { server in
+            try await Self.group(on: server) { id, alice, _, clawd in
+                clawd.send(.stream(.init(conversation: id, messageId: "r7", delta: "Before the tunnel, ")))
+                try await alice.next { if case .stream(let part) = $0 { part.messageId == "r7" && part.seq == 1 } else { false } }
+                clawd.kill()
+                // Its only socket is gone; the reply is held for the timeout, and a new socket goes on with it.
+                let back = try await server.subscribedSocket("clawd", to: id)
+                back.send(.stream(.init(conversation: id, messageId: "r7", delta: "after it.", isFinal: true)))
+                let end = try await Self.end(of: alice, reply: "r7")
+                #expect(end.seq == 2 && end.end == .finished && end.delta == "after it.")
+                try await alice.next {
+                    if case .message(let message) = $0 { message.text == "Before the tunnel, after it." } else { false }
+                }
+            }
+        }
+    }
+
+    @Test func aBotWhoseSocketDropsMidReplyAndDoesNotComeBackIsTimedOutForEveryMember() async throws {
+        try await TestServer.run(configure: {
+            $0.messages.replyTimeout = .milliseconds(500)
+            $0.typing.activityTTL = .seconds(60)
+        }) { server in
+            try await Self.group(on: server) { id, alice, bob, clawd in
+                clawd.send(.stream(.init(conversation: id, messageId: "r8", delta: "Into the tunnel")))
+                try await bob.next { if case .stream(let part) = $0 { part.messageId == "r8" } else { false } }
+                clawd.kill()
+                let ends = [try await Self.end(of: alice, reply: "r8"), try await Self.end(of: bob, reply: "r8")]
+                #expect(ends[0] == ends[1], "one end, the same for every member")
+                #expect(ends[0].end == .timedOut && ends[0].seq == 2)
+                try await Self.expectNothingStored(in: id, from: bob, seenBy: alice)
+            }
+        }
+    }
 }

@@ -14,10 +14,12 @@ struct WebhookDeliveryTests {
     /// A server whose webhooks go to the receiver, retried after 20-100 ms.
     private func run(
         with receiver: WebhookReceiver, concurrency: Int = 32, giveUpAfter: Duration = .seconds(3_600),
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping (TestServer) async throws -> Void
     ) async throws {
         try await receiver.serve { url in
             try await TestServer.run(configure: {
+                configure(&$0)
                 $0.webhooks.concurrency = concurrency
                 $0.serverAPI.key = Self.apiKey
                 $0.webhooks.endpoints = [url]
@@ -90,8 +92,12 @@ struct WebhookDeliveryTests {
             let alice = try await server.socket("alice")
             alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m1", text: "never taken")))
             _ = try await alice.next { if case .ack = $0 { true } else { false } }
-            // Her presence's event and the message's, each given up after its second.
-            try await eventually { try await server.metric("typewire_webhook_failed_total") >= 2 }
+            // Her presence's event and the message's, each given up after its second: by its last attempt
+            // (failed), or unsent by the outbox's trim (discarded) once the endpoint's circuit opened after 5
+            // failures in a row and only one of them is probed.
+            try await eventually {
+                try await server.metric("typewire_webhook_failed_total") + server.metric("typewire_webhook_discarded_total") >= 2
+            }
             refusing.withLockedValue { $0 = false }
             alice.send(.send(.init(conversation: Self.direct, clientMessageId: "m2", text: "taken")))
             _ = try await receiver.event("message.created") { ($0.data["message"] as? [String: Any])?["text"] as? String == "taken" }
@@ -115,6 +121,34 @@ struct WebhookDeliveryTests {
             let created = try await receiver.event("message.created")
             #expect((created.data["message"] as? [String: Any])?["text"] as? String == "Hello there")
             #expect(receiver.takenEvents.filter { $0.type == "reply.started" }.count == 1, "one start per reply")
+        }
+    }
+
+    @Test func aReplyThatDidNotFinishTellsTheBackendHowItEnded() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver, configure: { $0.messages.replyTimeout = .milliseconds(300) }) { server in
+            let alice = try await server.subscribedSocket("alice", to: Self.bot)
+            let clawd = try await server.socket("clawd")
+            func finished(_ reply: String) async throws -> [String: Any] {
+                try await receiver.event("reply.finished") { $0.data["replyId"] as? String == reply }.data
+            }
+            clawd.send(.stream(.init(conversation: Self.bot, messageId: "r2", delta: "Half")))
+            clawd.send(
+                .stream(.init(conversation: Self.bot, messageId: "r2", delta: "", isFinal: true, end: .failed, reason: "Model down.")))
+            let failed = try await finished("r2")
+            #expect(failed["end"] as? String == "failed" && failed["reason"] as? String == "Model down." && failed["by"] == nil)
+
+            clawd.send(.stream(.init(conversation: Self.bot, messageId: "r3", delta: "Once", asker: "alice")))
+            try await alice.next { if case .stream(let part) = $0 { part.messageId == "r3" } else { false } }
+            alice.send(.cancel(.init(conversation: Self.bot, messageId: "r3")))
+            try await clawd.next { if case .cancel = $0 { true } else { false } }
+            clawd.send(.stream(.init(conversation: Self.bot, messageId: "r3", delta: "", isFinal: true, end: .cancelled)))
+            let cancelled = try await finished("r3")
+            #expect(cancelled["end"] as? String == "cancelled" && cancelled["by"] as? String == "alice")
+
+            clawd.send(.stream(.init(conversation: Self.bot, messageId: "r4", delta: "Silence follows")))
+            let timedOut = try await finished("r4")
+            #expect(timedOut["end"] as? String == "timed_out" && timedOut["bot"] as? String == "clawd")
         }
     }
 
