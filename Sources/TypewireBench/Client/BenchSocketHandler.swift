@@ -26,8 +26,7 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The entries of the latest `activity` update: user → `expiresAt` (scenario `expiry`).
     private var entries: [String: Int64] = [:]
     private var messagesSent = 0
-    /// Scenario `turns`: the replies this bot began, and the parts of the one under way (it goes on in the
-    /// next window).
+    /// Scenario `turns`: the replies this bot began, and the parts of the one under way.
     private var turns = 0
     private(set) var partsInTurn = 0
     /// When the latest `activity` frame arrived, and its `serverTime`.
@@ -174,6 +173,10 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         )
         return now
     }
+
+    /// Scenario `turns`: the next part begins a new reply. Each window does so: while the other target is
+    /// measured, the server times the reply under way out (`replyTimeout`), and its next part would be refused.
+    func beginNewTurn() { partsInTurn = 0 }
 
     /// Scenario `turns`: ends the reply under way with its final part (the server stores it whole).
     func sendFinalPart() {

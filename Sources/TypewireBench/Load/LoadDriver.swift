@@ -49,6 +49,7 @@ final class LoadDriver {
         self.messageEvery = messageEvery
         self.expiryOnly = expiryOnly
         self.streamsTurns = streamsTurns
+        if streamsTurns { for handler in handlers { handler.beginNewTurn() } }
         let wanted = streamsTurns ? handlers.count : Int((rate * Double(refreshMillis) / 1_000).rounded(.up))
         lanes = Array(repeating: Lane(), count: expiryOnly ? 0 : max(1, min(handlers.count, wanted)))
         idle = Array(handlers.indices)
