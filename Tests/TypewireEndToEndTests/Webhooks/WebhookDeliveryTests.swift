@@ -126,7 +126,9 @@ struct WebhookDeliveryTests {
 
     @Test func aReplyThatDidNotFinishTellsTheBackendHowItEnded() async throws {
         let receiver = WebhookReceiver()
-        try await run(with: receiver, configure: { $0.messages.replyTimeout = .milliseconds(300) }) { server in
+        // Long enough that the cancelled reply (a round trip to Alice and back to the bot) is not timed out first
+        // on a loaded machine; the third reply waits it out once.
+        try await run(with: receiver, configure: { $0.messages.replyTimeout = .seconds(3) }) { server in
             let alice = try await server.subscribedSocket("alice", to: Self.bot)
             let clawd = try await server.socket("clawd")
             func finished(_ reply: String) async throws -> [String: Any] {
