@@ -33,6 +33,13 @@ public final class ConversationHandle: Sendable {
     /// Parts of bots' replies (in the handle's timeline) as they stream in; the finished reply then arrives in ``messages`` with
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
     public let replies: AsyncStream<ServerFrame.StreamDelta>
+    /// The handle's timeline's read state: the server's snapshot once subscribed (or at once, what another
+    /// open handle of the timeline knows), then every change. The user's
+    /// unread count, the same on every device of theirs (the server counts; messages of others that arrive
+    /// add to it until the server's next word), their own mark, and how far the others have read, for
+    /// "Seen by" (``ReadState/readers(of:sentBy:position:)``). A thread's handle starts with nothing unread
+    /// and counts the replies that arrive. Empty on a typing-only server.
+    public let readState: AsyncStream<ReadState>
     /// Tells this handle from others open on the same conversation.
     let view: Int
     private let client: TypewireClient
@@ -41,7 +48,8 @@ public final class ConversationHandle: Sendable {
     init(
         id: String, thread: String?, view: Int, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation,
         typing: AsyncStream<TypingState>,
-        messages: AsyncStream<ChatMessage>, presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>
+        messages: AsyncStream<ChatMessage>, presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>,
+        readState: AsyncStream<ReadState>
     ) {
         self.id = id
         self.thread = thread
@@ -52,6 +60,7 @@ public final class ConversationHandle: Sendable {
         self.messages = messages
         self.presence = presence
         self.replies = replies
+        self.readState = readState
     }
 
     /// A handle released without ``close()`` closes itself: nothing it started outlives it.
@@ -105,6 +114,19 @@ public final class ConversationHandle: Sendable {
     /// refusal, or a reply that already ended, is answered with an error the client logs.
     public func stopReply(_ messageId: String) async {
         _ = await client.transmit(.cancel(.init(conversation: id, messageId: messageId)))
+    }
+
+    /// Tells the server that the user has seen this timeline up to a message: their unread count (on every
+    /// device) drops to the messages of others after it, and the other members see the mark in their
+    /// ``readState`` (unless `isPrivate`). Report the newest message that was on screen while the app was
+    /// active, not an older one: the server moves a mark forward only, and reports made within a second are
+    /// merged into the last one. A report made offline goes when the connection is back; one waiting when
+    /// the handle closes goes at once. Nothing on a typing-only server.
+    /// - Parameters:
+    ///   - messageId: The server's id of the newest message seen.
+    ///   - isPrivate: Clear the user's own count and tell nobody else.
+    public func markRead(_ messageId: String, isPrivate: Bool = false) async {
+        await client.markRead(.init(messageId: messageId, isPrivate: isPrivate), in: Timeline(id, thread: thread))
     }
 
     /// Sets the current user's activity here directly, e.g. `.recordingAudio` or `.uploading`; for typing,

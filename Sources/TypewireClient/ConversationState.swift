@@ -34,8 +34,16 @@ struct ConversationState {
     }
 
     /// Gives a message to every view of its timeline (each yields it once).
-    mutating func deliver(_ message: ChatMessage) {
-        for number in views.keys where views[number]!.thread == message.thread { views[number]!.deliver(message) }
+    /// - Parameter reader: The current user, for whom a new message of another adds to the unread count
+    ///   (and one of theirs is a read); nil for messages the server's counts already hold (a snapshot).
+    mutating func deliver(_ message: ChatMessage, reader: String?) {
+        for number in views.keys where views[number]!.thread == message.thread { views[number]!.deliver(message, reader: reader) }
+    }
+
+    /// Applies a change to the read state of every view of one timeline (nil: the main one), and publishes
+    /// each that changed.
+    mutating func updateReadStates(thread: String?, _ change: (inout ReadState) -> Void) {
+        for number in views.keys where views[number]!.thread == thread { views[number]!.updateReadState(change) }
     }
 
     func yield(_ presence: ServerFrame.Presence) {
@@ -67,6 +75,11 @@ struct ConversationView {
     var messages: AsyncStream<ChatMessage>.Continuation
     var presence: AsyncStream<ServerFrame.Presence>.Continuation
     var replies: AsyncStream<ServerFrame.StreamDelta>.Continuation
+    /// Its timeline's read state, as last published.
+    var readState = ReadState()
+    /// Whether ``readState`` was published (the first state goes out even if it equals the empty one).
+    var hasReadState = false
+    var readStates: AsyncStream<ReadState>.Continuation
     /// The ordered lane of the handle and its composers (``ConversationStep``).
     var lane: AsyncStream<ConversationStep>.Continuation
     /// The composers typing here; ended with the view.
@@ -79,9 +92,22 @@ struct ConversationView {
 
     /// Yields a message unless it was delivered before (a resync after a reconnect repeats recent ones);
     /// edits of known messages pass. Message ids are opaque: nothing assumes they are numbers.
-    mutating func deliver(_ message: ChatMessage) {
-        guard delivered.insert(message.id) || message.editedAt != nil else { return }
+    /// A new message (not an edit) of another adds to the unread count of `reader`, one of theirs reads.
+    mutating func deliver(_ message: ChatMessage, reader: String?) {
+        let isNew = delivered.insert(message.id)
+        guard isNew || message.editedAt != nil else { return }
         messages.yield(message)
+        if isNew, message.editedAt == nil, let reader { updateReadState { $0.messageArrived(message, currentUser: reader) } }
+    }
+
+    /// Changes the read state and publishes it if it changed.
+    mutating func updateReadState(_ change: (inout ReadState) -> Void) {
+        var state = readState
+        change(&state)
+        guard state != readState || !hasReadState else { return }
+        readState = state
+        hasReadState = true
+        readStates.yield(state)
     }
 
     /// Ends the composers, the sequences and the lane (steps already on it are still performed: sends go
@@ -92,6 +118,7 @@ struct ConversationView {
         messages.finish()
         presence.finish()
         replies.finish()
+        readStates.finish()
         lane.finish()
     }
 }

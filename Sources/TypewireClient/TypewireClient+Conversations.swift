@@ -14,18 +14,21 @@ extension TypewireClient {
         let (messages, messagesContinuation) = AsyncStream.makeStream(of: ChatMessage.self)
         let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
         let (replies, repliesContinuation) = AsyncStream.makeStream(of: ServerFrame.StreamDelta.self)
+        let (readStates, readStatesContinuation) = AsyncStream.makeStream(of: ReadState.self, bufferingPolicy: .bufferingNewest(1))
         let (steps, lane) = AsyncStream.makeStream(of: ConversationStep.self)
         openings += 1
         let number = openings
         endings[id] = nil
         var view = ConversationView(
             number: number, thread: thread, typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation,
-            replies: repliesContinuation, lane: lane, isWaitingForReplies: thread != nil
+            replies: repliesContinuation, readStates: readStatesContinuation, lane: lane, isWaitingForReplies: thread != nil
         )
         // Another view of the same timeline knows who is active there until this one's `subscribed`.
         if let twin = conversations[id]?.views.values.first(where: { $0.thread == thread }) {
             view.roster = twin.roster
             view.lastPublished = twin.lastPublished
+            view.readState = twin.readState
+            view.hasReadState = twin.hasReadState
         }
         conversations[id, default: ConversationState()].views[number] = view
         let timeline = Timeline(id, thread: thread)
@@ -33,12 +36,13 @@ extension TypewireClient {
             for await step in steps { await self?.perform(step, in: timeline, view: number) }
         }
         typingContinuation.yield(view.lastPublished)
+        if view.hasReadState { readStatesContinuation.yield(view.readState) }
         // A later handle gets the recent messages and who is online from a `subscribed` of its own (and a
         // thread's handle its thread's recent replies, fetched when it comes).
-        transmit(.subscribe(.init(conversation: id)))
+        transmit(Self.subscription(to: id))
         return ConversationHandle(
             id: id, thread: thread, view: number, client: self, lane: lane, typing: typing, messages: messages, presence: presence,
-            replies: replies
+            replies: replies, readState: readStates
         )
     }
 
@@ -67,15 +71,16 @@ extension TypewireClient {
         closed.finish()
         if conversations[id]?.views.isEmpty == true { return close(id) }
         let timeline = Timeline(id, thread: closed.thread)
-        if conversations[id]?.isOpen(thread: closed.thread) == false, activeIn.remove(timeline) != nil {
-            transmit(.activity(.init(conversation: id, activity: .none, thread: closed.thread)))
-        }
+        guard conversations[id]?.isOpen(thread: closed.thread) == false else { return }
+        endReads(in: timeline)
+        if activeIn.remove(timeline) != nil { transmit(.activity(.init(conversation: id, activity: .none, thread: closed.thread))) }
     }
 
     /// Ends a conversation for every handle (the last one closed, or the server ended the membership).
     func close(_ id: String) {
         guard let conversation = conversations.removeValue(forKey: id) else { return }
         conversation.finish()
+        for timeline in readReporters.keys where timeline.conversation == id { endReads(in: timeline) }
         for (messageId, reply) in replies where reply.timeline.conversation == id { endReply(messageId) }
         for (messageId, edit) in pendingEdits where edit.conversation == id {
             pendingEdits.removeValue(forKey: messageId)
@@ -93,6 +98,10 @@ extension TypewireClient {
     /// if closed, and nothing is sent there again.
     func conversationEnded(_ id: String, error: TypewireClientError? = nil) {
         activeIn = activeIn.filter { $0.conversation != id }
+        for timeline in readReporters.keys where timeline.conversation == id {
+            readReporters[timeline] = nil
+            readTimers.removeValue(forKey: timeline)?.cancel()
+        }
         if let error { endings[id] = error }
         close(id)
     }

@@ -148,7 +148,7 @@ extension TypewireClient {
         case .edit(let messageId): resendEdit(messageId)
         case .subscription(let conversation):
             guard conversations[conversation]?.isSubscribed == false else { return }
-            transmit(.subscribe(.init(conversation: conversation)))
+            transmit(Self.subscription(to: conversation))
         case .replies(let timeline):
             guard conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true else { return retrySettled(request) }
             loadReplies(in: timeline)

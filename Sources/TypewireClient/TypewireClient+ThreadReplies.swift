@@ -44,7 +44,7 @@ extension TypewireClient {
         retrySettled(.replies(timeline))
         guard conversations[timeline.conversation] != nil else { return }
         for message in messages where message.conversation == timeline.conversation && message.thread == timeline.thread {
-            conversations[timeline.conversation]!.deliver(message)
+            conversations[timeline.conversation]!.deliver(message, reader: nil)  // fetched: not news
         }
         guard socket == socketNumber, welcomed else { return }
         for number in views where conversations[timeline.conversation]!.views[number] != nil {

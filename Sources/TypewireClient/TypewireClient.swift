@@ -159,6 +159,9 @@ public actor TypewireClient {
     /// The timelines (a conversation's main one, or a thread) where this client last set an activity other
     /// than none.
     var activeIn: Set<Timeline> = []
+    /// The reads of each open timeline, at most one a second (``ReadReporter``), and their timers.
+    var readReporters: [Timeline: ReadReporter<ContinuousClock.Instant>] = [:]
+    var readTimers: [Timeline: Task<Void, Never>] = [:]
     /// How many handles were opened (numbers each one's view).
     var openings = 0
     /// How many times each request refused for now was refused in a row: its backoff's attempt.
@@ -272,6 +275,7 @@ public actor TypewireClient {
             }
             if wasWelcomed { for composer in conversations[id]!.composers { composer.connectionChanged(isConnected: false) } }
         }
+        if wasWelcomed { readConnectionChanged(isConnected: false) }
     }
 
     /// Sends a frame on the current socket if it was welcomed.
@@ -319,7 +323,9 @@ public actor TypewireClient {
             conversations[id]!.wasSubscribed = true
             conversations[id]!.unknownSince = nil
             retrySettled(.subscription(id))
-            for message in subscribed.recentMessages { conversations[id]!.deliver(message) }
+            // The server's counts and marks already hold the recent messages (and those of the time away).
+            conversations[id]!.updateReadStates(thread: nil) { $0.subscribed(subscribed, currentUser: user) }
+            for message in subscribed.recentMessages { conversations[id]!.deliver(message, reader: nil) }
             for thread in conversations[id]!.threadsWaitingForReplies { loadReplies(in: Timeline(id, thread: thread)) }
             publish(id)
         case .refreshed:
@@ -337,7 +343,7 @@ public actor TypewireClient {
             publish(presence.conversation)
         case .message(let message):
             completeEdit(message)
-            conversations[message.conversation]?.deliver(message)
+            conversations[message.conversation]?.deliver(message, reader: currentUser)
         case .ack(let ack):
             replyAcknowledged(ack.clientMessageId)
             retrySettled(.message(ack.clientMessageId))
@@ -349,8 +355,11 @@ public actor TypewireClient {
             replyStopRequested(request)
         case .error(let failure):
             handle(failure)
-        case .receipts, .unread:
-            break  // read state is not in the SDK yet: docs/PROTOCOL.md, "Read state"
+        case .receipts(let receipts):
+            guard let user = currentUser else { return }
+            conversations[receipts.conversation]?.updateReadStates(thread: receipts.thread) { $0.apply(receipts, currentUser: user) }
+        case .unread(let unread):
+            conversations[unread.conversation]?.updateReadStates(thread: unread.thread) { $0.apply(unread) }
         }
     }
 
@@ -408,9 +417,10 @@ public actor TypewireClient {
     /// After a welcome: subscribes again, tells the composers, and sends again what was not acknowledged.
     private func resync(user: String) {
         for (id, conversation) in conversations {
-            transmit(.subscribe(.init(conversation: id)))
+            transmit(Self.subscription(to: id))
             for composer in conversation.composers { composer.connectionChanged(isConnected: true) }
         }
+        readConnectionChanged(isConnected: true)
         restoreUnsentMessages()
         for (clientMessageId, send) in pendingSends {
             // Queued for another user (before a sign-out that did not reach the client, or by a token
@@ -424,6 +434,12 @@ public actor TypewireClient {
         }
         for messageId in pendingEdits.keys { resendEdit(messageId) }
         for messageId in replies.keys { refreshReplyActivity(messageId) }
+    }
+
+    /// The `subscribe` frame of a conversation: with its read state (a server that keeps no messages
+    /// sends none).
+    static func subscription(to conversation: String) -> ClientFrame {
+        .subscribe(.init(conversation: conversation, readState: true))
     }
 
     static func encode(_ frame: ClientFrame) -> String {

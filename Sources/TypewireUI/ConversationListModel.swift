@@ -5,6 +5,9 @@ import TypewireCore
 /// The user's conversations as a list screen shows them: each one's last message, unread count and who
 /// is online, newest first. No typing here: a list that flickers "is typing" in every row helps no one.
 ///
+/// Unread counts are the server's (``ConversationHandle/readState``): the same on every device of the
+/// user, whatever screen read the messages, and never counted again when the list comes back.
+///
 /// The conversations are the app's own (its ids and titles, e.g. from its backend); the model follows
 /// each through a handle of its own while the list is on screen, beside any ``ConversationModel``.
 @MainActor @Observable
@@ -17,7 +20,8 @@ public final class ConversationListModel {
         public var title: String
         /// The newest message, if any.
         public var lastMessage: ChatMessage?
-        /// Messages from others newer than what the user read.
+        /// Messages from others past what the user read, on any device: the server's count, at most
+        /// ``WireProtocol/maxUnreadCount`` (show "999+" at it).
         public var unreadCount: Int
         /// The members online now.
         public var onlineMembers: Set<String>
@@ -38,12 +42,6 @@ public final class ConversationListModel {
     public private(set) var isOpen = false
 
     @ObservationIgnored private let client: TypewireClient?
-    @ObservationIgnored private var readUpTo: [String: Int64]
-    /// The ids of each conversation's unread messages, so that a message delivered again (every appear
-    /// re-delivers the recent ones) counts once; at most ``maxUnreadIDs`` per conversation.
-    @ObservationIgnored private var unreadIDs: [String: Set<String>] = [:]
-    /// The most unread messages a row counts (and ids it keeps).
-    public static let maxUnreadIDs = 999
     @ObservationIgnored private var handles: [ConversationHandle] = []
     @ObservationIgnored private var listening: Task<Void, Never>?
     /// What the calls so far ask for (each appear counts, as a ``ConversationModel``'s do).
@@ -52,20 +50,15 @@ public final class ConversationListModel {
     @ObservationIgnored private let lane = ChangeLane()
 
     /// A list of the app's conversations.
-    /// - Parameters:
-    ///   - conversations: Their ids and titles.
-    ///   - readUpTo: For each, the `sentAt` of the newest message the user has read (server milliseconds);
-    ///     newer messages from others count as unread.
-    public init(client: TypewireClient, conversations: [(id: String, title: String)], readUpTo: [String: Int64] = [:]) {
+    /// - Parameter conversations: Their ids and titles.
+    public init(client: TypewireClient, conversations: [(id: String, title: String)]) {
         self.client = client
-        self.readUpTo = readUpTo
         rows = conversations.map { Row(id: $0.id, title: $0.title) }
     }
 
     /// A list that shows fixed rows and connects to nothing: for SwiftUI previews.
     public init(previewRows: [Row]) {
         client = nil
-        readUpTo = [:]
         rows = previewRows
     }
 
@@ -106,10 +99,9 @@ public final class ConversationListModel {
                 for handle in handles {
                     // Who the user is comes with the client's first welcome, which a message follows: asked
                     // then, not when the list appeared (on a cold start it is not known yet).
-                    group.addTask {
-                        for await message in handle.messages { await self?.receive(message, userID: await client.userID) }
-                    }
+                    group.addTask { for await message in handle.messages { await self?.receive(message) } }
                     group.addTask { for await change in handle.presence { await self?.show(change) } }
+                    group.addTask { for await state in handle.readState { await self?.show(state, of: handle.id) } }
                 }
             }
         }
@@ -125,28 +117,28 @@ public final class ConversationListModel {
         for index in rows.indices { rows[index].onlineMembers = [] }
     }
 
-    /// The user read the conversation up to its newest message.
-    public func markRead(_ conversationID: String) {
-        guard let index = rows.firstIndex(where: { $0.id == conversationID }) else { return }
-        rows[index].unreadCount = 0
-        unreadIDs[conversationID] = nil
-        if let sentAt = rows[index].lastMessage?.sentAt { readUpTo[conversationID] = sentAt }
+    /// Marks a conversation read up to its newest message (a "Mark as Read" action on the row): the
+    /// server's count, on every device, follows within a second. Nothing while the list is not open.
+    public func markRead(_ conversationID: String) async {
+        guard let messageID = rows.first(where: { $0.id == conversationID })?.lastMessage?.id,
+            let handle = handles.first(where: { $0.id == conversationID })
+        else { return }
+        await handle.markRead(messageID)
     }
 
-    private func receive(_ message: ChatMessage, userID: String?) {
+    private func receive(_ message: ChatMessage) {
         guard let index = rows.firstIndex(where: { $0.id == message.conversation }) else { return }
         if message.editedAt != nil {
             if rows[index].lastMessage?.id == message.id { rows[index].lastMessage = message }
             return
         }
         if message.sentAt >= rows[index].lastMessage?.sentAt ?? .min { rows[index].lastMessage = message }
-        if message.sender != userID, message.sentAt > readUpTo[message.conversation] ?? .min,
-            unreadIDs[message.conversation, default: []].count < Self.maxUnreadIDs
-        {
-            unreadIDs[message.conversation, default: []].insert(message.id)
-            rows[index].unreadCount = unreadIDs[message.conversation]!.count
-        }
         rows.sort { ($0.lastMessage?.sentAt ?? .min) > ($1.lastMessage?.sentAt ?? .min) }
+    }
+
+    private func show(_ state: ReadState, of conversationID: String) {
+        guard let index = rows.firstIndex(where: { $0.id == conversationID }), rows[index].unreadCount != state.unreadCount else { return }
+        rows[index].unreadCount = state.unreadCount
     }
 
     private func show(_ change: ServerFrame.Presence) {

@@ -55,12 +55,15 @@ extension ConversationModel {
                 group.addTask { for await message in messages { await self?.receive(message) } }
                 group.addTask { for await change in handle.presence { await self?.show(change) } }
                 group.addTask { for await part in handle.replies { await self?.receive(part) } }
+                group.addTask { for await state in handle.readState { await self?.show(state) } }
             }
         }
+        screenActiveChanged(true)
     }
 
     private func close() async {
         guard let handle else { return }
+        screenActiveChanged(false)
         composer?.end()
         composer = nil
         self.handle = nil

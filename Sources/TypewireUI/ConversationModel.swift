@@ -73,6 +73,9 @@ public final class ConversationModel {
             true
         #endif
     }
+    /// The timeline's read state: the user's unread count and how far the others have read
+    /// (``unreadCount``, ``readers(of:)``).
+    public internal(set) var readState = ReadState()
     /// What VoiceOver should say now: someone started typing, a bot began thinking (``TypingAnnouncer``:
     /// not at every refresh, at most once every 5 s). The view posts each new one.
     public internal(set) var announcement: Announcement?
@@ -90,6 +93,12 @@ public final class ConversationModel {
     @ObservationIgnored var allowsNewline = false
     @ObservationIgnored var announcer = TypingAnnouncer<ContinuousClock.Instant>()
     @ObservationIgnored var announcementTimer: Task<Void, Never>?
+    /// When the bubbles on screen count as seen, and its timer.
+    @ObservationIgnored var seen = SeenTracker<ContinuousClock.Instant>()
+    @ObservationIgnored var seenTimer: Task<Void, Never>?
+    /// The bubbles on screen (``rowAppeared(_:)``), and the reports of what was seen, in order.
+    @ObservationIgnored var rowsOnScreen: Set<String> = []
+    @ObservationIgnored var reading: Task<Void, Never>?
     /// What the calls so far ask for (on screen, in the background).
     @ObservationIgnored var lifecycle = ScreenLifecycle()
     /// Where the lifecycle's changes run, one after another.
@@ -116,6 +125,7 @@ public final class ConversationModel {
         listening?.cancel()
         botTimer?.cancel()
         announcementTimer?.cancel()
+        seenTimer?.cancel()
         if let handle { Task { await handle.close() } }
     }
 

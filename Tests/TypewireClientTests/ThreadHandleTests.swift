@@ -141,27 +141,6 @@ struct ThreadHandleTests: ClientTesting {
             }
         }
     }
-
-    /// Messages of a sequence up to and including the one with id `last`.
-    private func collect(_ messages: AsyncStream<ChatMessage>, until last: String) async throws -> [ChatMessage] {
-        try await withThrowingTaskGroup(of: [ChatMessage]?.self) { group in
-            group.addTask {
-                var seen: [ChatMessage] = []
-                for await message in messages {
-                    seen.append(message)
-                    if message.id == last { return seen }
-                }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: livenessBound)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let seen = try await group.next() ?? nil else { throw ClientTestError.timedOut }
-            return seen
-        }
-    }
 }
 
 extension TypewireClient {

@@ -27,8 +27,8 @@ struct ConversationListModelTests {
                 try await eventually { list.rows.first?.id == "group-six" }  // the newest conversation first
                 let row = try #require(list.rows.first)
                 #expect(row.lastMessage?.text == "Plans for Friday?" && row.unreadCount == 1)
-                list.markRead("group-six")
-                #expect(list.rows.first?.unreadCount == 0)
+                await list.markRead("group-six")
+                try await eventually { list.rows.first?.unreadCount == 0 }  // the server's word
 
                 // Bob opens the group beside the list: both follow it; closing the screen keeps the list's.
                 let bobsScreen = ConversationModel(client: clients[1], conversationID: "group-six")
@@ -150,9 +150,12 @@ struct ConversationListModelTests {
                     stored.append(message)
                     if stored.count == 3 { break }
                 }
-                // Bob read up to "two": the history's "three" is his only unread message.
-                let list = ConversationListModel(
-                    client: clients[1], conversations: [(id: "group-six", title: "The six")], readUpTo: ["group-six": stored[1].sentAt])
+                // Bob read up to "two" on another screen: the history's "three" is his only unread message.
+                let bobs = await clients[1].conversation("group-six")
+                await bobs.markRead(stored[1].id)
+                for await state in bobs.readState where state.ownMark == stored[1].id { break }
+                await bobs.close()
+                let list = ConversationListModel(client: clients[1], conversations: [(id: "group-six", title: "The six")])
                 await list.appear()
                 try await eventually { list.rows.first?.lastMessage?.text == "three" }
                 #expect(list.rows.first?.unreadCount == 1)

@@ -142,7 +142,12 @@
                         item: item, isMine: item.sender == userID, retry: { Task { await model.retry(itemID: item.id) } },
                         stop: item.replyID.flatMap { replyID in
                             model.canStop(item) ? { Task { await model.stop(replyID: replyID) } } : nil
-                        })
+                        }
+                    )
+                    // A lazy stack makes a row as it scrolls into view and drops it after it leaves: what is on
+                    // screen, for "seen" (the model counts a second of it while the screen is open).
+                    .onAppear { model.rowAppeared(item.id) }
+                    .onDisappear { model.rowDisappeared(item.id) }
                     if let messageID = item.messageID {
                         ReplyingLabel(model: model, messageID: messageID, isMine: item.sender == userID)
                     }

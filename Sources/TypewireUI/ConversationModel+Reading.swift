@@ -1,0 +1,66 @@
+import TypewireClient
+import TypewireCore
+
+extension ConversationModel {
+    /// Messages of others past what the user read, on any device (the server's count; 999 at most).
+    public var unreadCount: Int { readState.unreadCount }
+
+    /// A bubble came on screen: the view calls it from the row's `onAppear`. A message counts as read once
+    /// it has been on screen for a second while the screen is open and the app in the foreground
+    /// (``SeenTracker``); the newest such is reported (``ConversationHandle/markRead(_:isPrivate:)``).
+    public func rowAppeared(_ itemID: String) {
+        guard rowsOnScreen.insert(itemID).inserted else { return }
+        seenChanged(seen.visibleChanged(visibleMessages, now: .now))
+    }
+
+    /// A bubble left the screen (the row's `onDisappear`).
+    public func rowDisappeared(_ itemID: String) {
+        guard rowsOnScreen.remove(itemID) != nil else { return }
+        seenChanged(seen.visibleChanged(visibleMessages, now: .now))
+    }
+
+    /// Who has read a message, for "Seen by" under the user's own: the members named (in a direct
+    /// conversation, the other's name), a count in a group too large to name them, or unknown.
+    public func readers(of itemID: String) -> ReadState.Readers {
+        guard let item = timeline.items.first(where: { $0.id == itemID }), let messageID = item.messageID else { return .unknown }
+        var positions: [String: Int] = [:]
+        for (index, item) in timeline.items.enumerated() { if let id = item.messageID { positions[id] = index } }
+        return readState.readers(of: messageID, sentBy: item.sender, position: { positions[$0] })
+    }
+
+    func show(_ state: ReadState) {
+        readState = state
+    }
+
+    /// The screen opened (on screen, the app in the foreground) or closed.
+    func screenActiveChanged(_ active: Bool) {
+        seenChanged(seen.activeChanged(active, now: .now))
+    }
+
+    /// The stored messages on screen, each placed by its server time.
+    private var visibleMessages: [SeenTracker<ContinuousClock.Instant>.Visible] {
+        timeline.items.compactMap { item in
+            guard rowsOnScreen.contains(item.id), let id = item.messageID, !item.isPending, !item.isStreaming else { return nil }
+            return .init(messageId: id, position: item.sentAt)
+        }
+    }
+
+    /// Reports a message seen (in order, one after another) and sleeps until the next one may be.
+    private func seenChanged(_ seenID: String?) {
+        if let seenID, let handle {
+            let previous = reading
+            reading = Task { [handle] in
+                await previous?.value
+                await handle.markRead(seenID)
+            }
+        }
+        seenTimer?.cancel()
+        seenTimer = seen.nextDeadline.map { deadline in
+            Task { [weak self] in
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                guard !Task.isCancelled, let self else { return }
+                self.seenChanged(self.seen.tick(now: .now))
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TypewireCore
+import TypewireTesting
+
+@testable import TypewireClient
+
+/// A handle's read state against a real server: the same unread count on every device of a user, marks
+/// others see, reads merged to at most one frame a second.
+@Suite("ConversationHandle's read state against a real server", .timeLimit(.minutes(1)))
+struct ReadStateHandleTests: ClientTesting {
+    @Test func everyDeviceShowsTheServersCountAndOthersSeeTheMark() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "alice", "bob"], of: server) { _, chats in
+                let (phone, laptop, bobChat) = (chats[0], chats[1], chats[2])
+                var ids: [String] = []
+                for text in ["Dinner?", "At 8", "Bring wine"] { ids.append(try await bobChat.send(text)) }
+                let sent = ids
+                for device in [phone, laptop] {
+                    _ = try await first(device.readState) { $0.unreadCount == 3 && $0.marks["bob"]?.messageId == sent[2] }
+                }
+
+                // Read on the phone up to the second: both devices show one unread, by the server's word.
+                await phone.markRead(sent[1])
+                for device in [phone, laptop] { _ = try await first(device.readState) { $0.ownMark == sent[1] && $0.unreadCount == 1 } }
+                let bobs = try await first(bobChat.readState) { $0.marks["alice"] != nil }
+                #expect(bobs.marks["alice"]?.messageId == sent[1])
+                #expect(bobs.readers(of: sent[1], sentBy: "bob", position: { sent.firstIndex(of: $0) }) == .named(["alice"]))
+                #expect(bobs.readers(of: sent[2], sentBy: "bob", position: { sent.firstIndex(of: $0) }) == .named([]))
+
+                // A device that comes later starts from the server's count: its recent messages are not news.
+                try await withChats(["alice"], of: server) { _, later in
+                    let messages = try await collect(later[0].messages, until: sent[2])
+                    #expect(messages.count == 3)
+                    let state = try await first(later[0].readState) { $0.ownMark != nil }
+                    #expect(state.unreadCount == 1 && state.ownMark == sent[1])
+                }
+
+                // A send is a read: Alice's own message clears her count on every device.
+                let answer = try await laptop.send("Yes!")
+                for device in [phone, laptop] { _ = try await first(device.readState) { $0.unreadCount == 0 && $0.ownMark == answer } }
+            }
+        }
+    }
+
+    @Test func readsMadeWithinASecondAreOneFrameNowAndOneWithTheNewestAfter() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { _, chats in
+                let (aliceChat, bobChat) = (chats[0], chats[1])
+                var sent: [String] = []
+                for number in 1...5 { sent.append(try await bobChat.send("Line \(number)")) }
+                _ = try await first(aliceChat.readState) { $0.unreadCount == 5 }
+                let before = try await framesReceived("read", on: server)
+                for id in sent { await aliceChat.markRead(id) }
+                let newest = sent[4]
+                _ = try await first(aliceChat.readState) { $0.ownMark == newest && $0.unreadCount == 0 }
+                #expect(try await framesReceived("read", on: server) - before == 2, "the first read at once, the newest a second later")
+            }
+        }
+    }
+}
