@@ -18,6 +18,7 @@ import { OpenThread } from './open-thread.js';
 import { Replies } from './replies.js';
 import { el, avatar, paintAvatar } from './dom.js';
 import { fitComposer, wireComposer } from './composer-field.js';
+import { ReadTracker, readersOf } from './reads.js';
 
 const $ = (id) => document.getElementById(id);
 const now = () => performance.now();
@@ -58,6 +59,9 @@ const state = {
   conversations: new Map(),
   openId: null,
   emitter: new TypingEmitter(),
+  /** What the page reports read (ReadTracker), and its timer. */
+  reads: new ReadTracker(),
+  readTimer: null,
   emitterTimer: null,
   rosterTimer: null,
   drafts: new Map(),
@@ -153,7 +157,11 @@ function makeConversation(conversation, participants) {
     timeline: new Timeline(),
     /** The replies to its messages that the page knows of, per thread. */
     replies: new Replies(),
+    /** Messages of others past the user's mark: the server's count (`subscribed`, `unread`), and arrivals. */
     unread: 0,
+    /** The other members' newest reads (user → {messageId, at}); a large group's `readCounts` instead. */
+    marks: new Map(),
+    readCounts: null,
     subscribed: false,
     streamTimers: new Map(),
     nameOf: (id) => people.get(id)?.name ?? id,
@@ -170,6 +178,7 @@ function handleStatus(status) {
   state.thread?.handle(Input.connectionLost);
   for (const conversation of state.conversations.values()) conversation.subscribed = false;
   nodes.chat.dataset.subscribed = 'false';
+  state.reads.connectionLost();  // a read on its way may not have reached the server: the next one goes again
 }
 
 function handleFrame(frame) {
@@ -193,6 +202,12 @@ function handleFrame(frame) {
       return acknowledged(frame);
     case 'stream':
       if (conversation) stream(conversation, frame);
+      return;
+    case 'unread':
+      if (conversation && !frame.thread) unread(conversation, frame);
+      return;
+    case 'receipts':
+      if (conversation && !frame.thread) receipts(conversation, frame);
       return;
     case 'error':
       return failed(frame);
@@ -219,7 +234,7 @@ function welcomed(frame) {
   Object.assign(nodes.app.dataset, {
     refreshInterval: state.config.refreshInterval, idleTimeout: state.config.idleTimeout, storesMessages: state.storesMessages,
   });
-  for (const id of state.conversations.keys()) state.connection.send({ type: 'subscribe', conversation: id });
+  for (const id of state.conversations.keys()) state.connection.send({ type: 'subscribe', conversation: id, readState: true });
   for (const send of state.outbox.splice(0)) state.connection.send(send);
   if (state.hasConnected) {
     sendTyping(state.emitter.handle(Input.connectionRestored, now()));
@@ -241,6 +256,10 @@ function subscribed(conversation, frame) {
   conversation.lastActivity = { frame: frame.activity, at };
   conversation.timeline.reset(frame.recentMessages ?? []);
   conversation.replies.forget();  // replies sent while the socket was away come when a thread is next needed
+  // The server's read state (absent on a typing-only server): it holds the recent messages already.
+  if (frame.unread !== undefined) conversation.unread = frame.unread;
+  conversation.marks = new Map((frame.reads ?? []).filter((r) => r.user !== state.me.id).map((r) => [r.user, r]));
+  conversation.readCounts = frame.readCounts ?? null;
   conversation.subscribed = true;
   renderSidebar();
   if (conversation.id === state.openId) renderOpenConversation();
@@ -285,10 +304,27 @@ function message(conversation, frame) {
     renderTimeline(conversation, frame.thread);
     return;
   }
-  if (conversation.id !== state.openId && isNew && frame.sender !== state.me.id) conversation.unread += 1;
+  if (isNew && frame.sender === state.me.id) conversation.unread = 0;  // a send is a read
+  if (isNew && frame.sender !== state.me.id) {
+    conversation.unread = Math.min(conversation.unread + 1, 999);  // until the server's next count
+    conversation.marks.set(frame.sender, { user: frame.sender, messageId: frame.id, at: frame.sentAt });  // they read what they sent
+  }
   renderSidebar();
   if (conversation.id === state.openId) renderMessagesAndIndicator(conversation);
   if (isThreadOpen(conversation, item.id)) renderThreadPanel();  // its parent was edited
+}
+
+/** The user's own mark moved (on this page or another device): the server's count. */
+function unread(conversation, frame) {
+  conversation.unread = frame.count;
+  renderSidebar();
+}
+
+/** Others read further: their marks, or a large group's counts. */
+function receipts(conversation, frame) {
+  for (const read of frame.reads) if (read.user !== state.me.id) conversation.marks.set(read.user, read);
+  if (frame.readCounts) conversation.readCounts = frame.readCounts;
+  if (conversation.id === state.openId) renderMessagesAndIndicator(conversation);
 }
 
 function acknowledged(frame) {
@@ -376,7 +412,6 @@ function openConversation(id) {
   if (!conversation) return;
   state.openId = id;
   state.emitter = new TypingEmitter(state.config);
-  conversation.unread = 0;
   nodes.chat.dataset.open = 'true';
   nodes.app.dataset.screen = 'chat';
   nodes.messages.replaceChildren();
@@ -400,6 +435,7 @@ function closeConversation() {
   nodes.chat.dataset.open = 'false';
   nodes.chat.dataset.subscribed = 'false';
   indicator.render(null, null);
+  trackReads();
 }
 
 function renderOpenConversation() {
@@ -411,8 +447,37 @@ function renderOpenConversation() {
 }
 
 function renderMessagesAndIndicator(conversation) {
-  renderMessages(nodes.messages, conversation.timeline, peopleOf(conversation));
+  renderMessages(nodes.messages, conversation.timeline, { ...peopleOf(conversation), seen: seenLine(conversation) });
   renderIndicator();
+  trackReads();
+}
+
+/** "Seen by Alice and Bob" under the user's newest stored message, or nothing. */
+function seenLine(conversation) {
+  const items = conversation.timeline.items;
+  const own = items.findLast((item) => item.sender === state.me.id && item.id && !item.pending);
+  if (!own) return null;
+  const readers = readersOf(own, conversation.marks, (id) => items.findIndex((item) => item.id === id), conversation.readCounts);
+  if (!readers) return null;
+  const names = readers.names?.map(conversation.nameOf);
+  const text = names ? typingText.seenText(names) : typingText.seenCountText(readers.count);
+  return text === null ? null : { key: own.key, text };
+}
+
+/** Tells the read tracker what the page shows: the open conversation's newest stored message, on a visible page. */
+function trackReads() {
+  const conversation = state.storesMessages ? state.conversations.get(state.openId) : undefined;
+  const newest = conversation?.subscribed ? conversation.timeline.items.findLast((item) => item.id && !item.pending && !item.streaming) : undefined;
+  const page = { conversation: conversation?.id ?? null, messageId: newest?.id ?? null, visible: document.visibilityState === 'visible' };
+  sendRead(state.reads.update(page, now()));
+}
+
+/** Puts a due `read` on the wire, and arms the tracker's next deadline. */
+function sendRead(read) {
+  if (read) state.connection?.send({ type: 'read', conversation: read.conversation, messageId: read.messageId });
+  clearTimeout(state.readTimer);
+  const deadline = state.reads.nextDeadline;
+  if (deadline !== null) state.readTimer = setTimeout(() => sendRead(state.reads.tick(now())), Math.max(0, deadline - now()) + 1);
 }
 
 /** Who the message views draw, and the Stop of a bot's reply: a `cancel` (the bot, or the server after a grace, ends it). */
@@ -586,6 +651,7 @@ wireComposer(
   },
 );
 document.addEventListener('visibilitychange', () => {
+  trackReads();  // a hidden tab reads nothing
   if (document.visibilityState !== 'hidden') return;
   sendTyping(state.emitter.handle(Input.wentToBackground, now()));
   state.thread?.handle(Input.wentToBackground);

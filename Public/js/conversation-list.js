@@ -20,7 +20,7 @@ export function renderConversationList(list, conversations, { me, openId, onOpen
     rows.delete(conversation.id);
     const button = row.firstElementChild;
     button.setAttribute('aria-current', String(conversation.id === openId));
-    button.replaceChildren(...rowContent(conversation, me, isBot).filter(Boolean));
+    button.replaceChildren(...rowContent(conversation, me, isBot, conversation.id === openId).filter(Boolean));
     return row;
   });
   for (const stale of rows.values()) stale.remove();
@@ -29,7 +29,7 @@ export function renderConversationList(list, conversations, { me, openId, onOpen
   });
 }
 
-function rowContent(conversation, me, isBot) {
+function rowContent(conversation, me, isBot, isOpen) {
   const other = otherMember(conversation, me);
   const last = conversation.timeline.last();
   const author = !last ? '' : last.sender === me ? 'You: ' : conversation.kind === 'group' ? `${firstName(last.senderName ?? conversation.nameOf(last.sender))}: ` : '';
@@ -43,7 +43,7 @@ function rowContent(conversation, me, isBot) {
       el('span', { class: 'conversation-title', text: conversation.title }),
       el('span', { class: 'conversation-preview', text: preview }),
     ]),
-    conversation.unread > 0 ? el('span', { class: 'unread', 'aria-label': `${conversation.unread} unread`, text: String(conversation.unread) }) : null,
+    conversation.unread > 0 && !isOpen ? el('span', { class: 'unread', 'aria-label': `${conversation.unread} unread`, text: String(conversation.unread) }) : null,
   ];
 }
 

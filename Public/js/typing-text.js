@@ -43,6 +43,7 @@ const englishDoing = activityWords({
 });
 const english = {
   replying: (n) => (n === 1 ? '1 person is replying' : `${n} people are replying`),
+  seenBy: (s) => `Seen by ${s}`,
   someone: 'Someone',
   people: (n) => `${n} people`,
   ...conjunctionLists({ and: () => ' and ', serialComma: ',', otherCount: (n) => (n === 1 ? '1 other' : `${n} others`) }),
@@ -61,6 +62,7 @@ const germanDoing = [
 ];
 const german = {
   replying: (n) => (n === 1 ? '1 Person antwortet' : `${n} Personen antworten`),
+  seenBy: (s) => `Gesehen: ${s}`, // not "von": "2 weitere Personen" would need the dative
   someone: 'Jemand',
   people: (n) => `${n} Personen`,
   ...conjunctionLists({ and: () => ' und ', otherCount: (n) => (n === 1 ? '1 weitere Person' : `${n} weitere Personen`) }),
@@ -79,6 +81,7 @@ const frenchDoing = [
 ];
 const french = {
   replying: (n) => (n === 1 ? '1 personne répond' : `${n} personnes répondent`),
+  seenBy: (s) => `Vu par ${s}`,
   someone: "Quelqu'un",
   people: (n) => `${n} personnes`,
   ...conjunctionLists({ and: () => ' et ', otherCount: (n) => (n === 1 ? '1 autre personne' : `${n} autres personnes`) }),
@@ -100,6 +103,7 @@ const spanishDoing = activityWords({
 });
 const spanish = {
   replying: (n) => (n === 1 ? '1 persona está respondiendo' : `${n} personas están respondiendo`),
+  seenBy: (s) => `Visto por ${s}`,
   someone: 'Alguien',
   people: (n) => `${n} personas`,
   ...conjunctionLists({ and: (last) => ` ${spanishAnd(last)} `, otherCount: (n) => (n === 1 ? '1 persona más' : `${n} personas más`) }),
@@ -112,6 +116,8 @@ const japaneseDoing = activityWords({
 });
 const japanese = {
   replying: (n) => `${n}人が返信中`,
+  seenBy: (s) => `${s}が既読`,
+  seenCount: (n) => `${n}人が既読`,
   someone: '誰か',
   separator: '。',
   people: (n) => `${n}人`,
@@ -165,6 +171,9 @@ const arabicDoing = [
 const arabicName = (name) => `\u2068${name}\u2069`;
 const arabic = {
   replying: (n) => `${arabicPeople(n)} ${arabicByNumber(n, 'يرد', 'يردان', 'يردون')}`,
+  // "Seen by", in the passive: no verb to agree with the readers.
+  seenBy: (s) => `شوهدت من قبل ${s}`,
+  seenCount: (n) => `شوهدت من قبل ${arabicPeople(n)}`,
   someone: 'شخص ما',
   name: arabicName,
   people: arabicPeople,
@@ -179,6 +188,7 @@ const portugueseDoing = activityWords({
 /** Brazilian Portuguese. */
 const portuguese = {
   replying: (n) => (n === 1 ? '1 pessoa está respondendo' : `${n} pessoas estão respondendo`),
+  seenBy: (s) => `Visto por ${s}`,
   someone: 'Alguém',
   people: (n) => `${n} pessoas`,
   ...conjunctionLists({ and: () => ' e ', otherCount: (n) => (n === 1 ? 'mais 1 pessoa' : `mais ${n} pessoas`) }),
@@ -191,6 +201,7 @@ const italianDoing = activityWords({
 });
 const italian = {
   replying: (n) => (n === 1 ? '1 persona sta rispondendo' : `${n} persone stanno rispondendo`),
+  seenBy: (s) => `Visto da ${s}`,
   someone: 'Qualcuno',
   people: (n) => `${n} persone`,
   ...conjunctionLists({ and: () => ' e ', otherCount: (n) => (n === 1 ? "un'altra persona" : `altre ${n} persone`) }),
@@ -204,6 +215,8 @@ const chineseDoing = activityWords({
 /** Simplified Chinese: no plural; "等N人" counts everyone, the named ones too ("Alice、Bob等4人"). */
 const simplifiedChinese = {
   replying: (n) => `${n}人正在回复`,
+  seenBy: (s) => `${s}已读`,
+  seenCount: (n) => `${n}人已读`,
   someone: '某人',
   separator: '。',
   people: (n) => `${n}人`,
@@ -221,6 +234,8 @@ const koreanDoing = activityWords({
 /** Korean: no plural, and no particle after the subject (이/가 hangs on how a name ends, which a Latin name does not tell). */
 const korean = {
   replying: (n) => `${n}명 답장 중`,
+  seenBy: (s) => `${s} 읽음`,
+  seenCount: (n) => `${n}명 읽음`,
   someone: '누군가',
   people: (n) => `${n}명`,
   pair: (a, b) => `${a}, ${b}`,
@@ -298,7 +313,8 @@ export class TypingText {
     this.style = STYLES.includes(style) ? style : 'full';
     this.maxNameLength = Math.max(2, maxNameLength);
     this.locale = localeFor(locale) ?? 'en';
-    this.rules = { separator: '. ', name: (n) => n, ...LANGUAGES[this.locale] };
+    const language = LANGUAGES[this.locale];
+    this.rules = { separator: '. ', name: (n) => n, seenCount: (n) => language.seenBy(String(n)), ...language };
   }
 
   /**
@@ -325,6 +341,25 @@ export class TypingText {
     return count > 0 ? this.rules.replying(count) : null;
   }
 
+  /**
+   * "Seen by Alice and Bob" under a message: its readers' names in the order they read, listed as typers
+   * are ("Seen by Alice, Bob, and 2 others"; a blank name is "Someone"); null for none.
+   * @param {Array<string|null>} names
+   */
+  seenText(names) {
+    return names.length === 0 ? null : this.rules.seenBy(this.#subject(names, names.length, false));
+  }
+
+  /** The same for assistive technology: names not cut. */
+  accessibilitySeenText(names) {
+    return names.length === 0 ? null : this.rules.seenBy(this.#subject(names, names.length, true));
+  }
+
+  /** "Seen by 37": in a group too large to name its readers, how many have read a message; null for none. */
+  seenCountText(count) {
+    return count > 0 ? this.rules.seenCount(count) : null;
+  }
+
   #compose(typers, total, accessible) {
     const active = typers.filter(isActive);
     const unlisted = Math.max(0, (total ?? active.length) - active.length);
@@ -345,24 +380,25 @@ export class TypingText {
   }
 
   #sentence(members, unlisted, activity, accessible) {
-    const rules = this.rules;
     const count = members.length + unlisted;
-    if (count >= 2 && members.every((m) => isBlank(m.name))) {
-      return rules.sentence(rules.people(count), count, activity);
-    }
+    return this.rules.sentence(this.#subject(members.map((m) => m.name), count, accessible), count, activity);
+  }
+
+  /** "Alice", "Alice and Bob", "Alice, Bob, and 2 others", "3 people": `count` members, the first named so. */
+  #subject(names, count, accessible) {
+    const rules = this.rules;
+    if (count >= 2 && names.every(isBlank)) return rules.people(count);
     const named = this.style === 'full' ? (count <= 3 ? count : 2) : count <= 2 ? count : 1;
-    const shown = members.slice(0, named).map((m) => {
-      const name = this.displayName(m.name, accessible);
+    const shown = names.slice(0, named).map((n) => {
+      const name = this.displayName(n, accessible);
       return name === null ? rules.someone : rules.name(name);
     });
-    let subject;
-    if (shown.length === 0) subject = rules.someone;
-    else if (count === 1) subject = shown[0];
-    else if (count === 2 && shown.length === 2) subject = rules.pair(shown[0], shown[1]);
-    else if (count === 3 && shown.length === 3) subject = rules.triple(shown[0], shown[1], shown[2]);
-    else if (shown.length === 1) subject = rules.oneAndOthers(shown[0], count - 1);
-    else subject = rules.twoAndOthers(shown[0], shown[1], count - 2);
-    return rules.sentence(subject, count, activity);
+    if (shown.length === 0) return rules.someone;
+    if (count === 1) return shown[0];
+    if (count === 2 && shown.length === 2) return rules.pair(shown[0], shown[1]);
+    if (count === 3 && shown.length === 3) return rules.triple(shown[0], shown[1], shown[2]);
+    if (shown.length === 1) return rules.oneAndOthers(shown[0], count - 1);
+    return rules.twoAndOthers(shown[0], shown[1], count - 2);
   }
 
   /**

@@ -30,6 +30,9 @@ public final class ConversationHandle: Sendable {
     /// Members coming online and going offline; after each `subscribed` (the first, and again after a
     /// reconnect), the members online then, as coming online.
     public let presence: AsyncStream<ServerFrame.Presence>
+    /// The conversation's members, with their names, at each `subscribed` (the first, and again after a
+    /// reconnect): for names beside ids (``ReadState/readers(of:sentBy:position:)``, a header).
+    public let members: AsyncStream<[Participant]>
     /// Parts of bots' replies (in the handle's timeline) as they stream in; the finished reply then arrives in ``messages`` with
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
     public let replies: AsyncStream<ServerFrame.StreamDelta>
@@ -49,7 +52,7 @@ public final class ConversationHandle: Sendable {
         id: String, thread: String?, view: Int, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation,
         typing: AsyncStream<TypingState>,
         messages: AsyncStream<ChatMessage>, presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>,
-        readState: AsyncStream<ReadState>
+        members: AsyncStream<[Participant]>, readState: AsyncStream<ReadState>
     ) {
         self.id = id
         self.thread = thread
@@ -61,6 +64,7 @@ public final class ConversationHandle: Sendable {
         self.presence = presence
         self.replies = replies
         self.readState = readState
+        self.members = members
     }
 
     /// A handle released without ``close()`` closes itself: nothing it started outlives it.

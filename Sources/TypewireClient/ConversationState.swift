@@ -46,6 +46,10 @@ struct ConversationState {
         for number in views.keys where views[number]!.thread == thread { views[number]!.updateReadState(change) }
     }
 
+    func yield(_ members: [Participant]) {
+        for view in views.values { view.members.yield(members) }
+    }
+
     func yield(_ presence: ServerFrame.Presence) {
         for view in views.values { view.presence.yield(presence) }
     }
@@ -75,6 +79,7 @@ struct ConversationView {
     var messages: AsyncStream<ChatMessage>.Continuation
     var presence: AsyncStream<ServerFrame.Presence>.Continuation
     var replies: AsyncStream<ServerFrame.StreamDelta>.Continuation
+    var members: AsyncStream<[Participant]>.Continuation
     /// Its timeline's read state, as last published.
     var readState = ReadState()
     /// Whether ``readState`` was published (the first state goes out even if it equals the empty one).
@@ -119,6 +124,7 @@ struct ConversationView {
         presence.finish()
         replies.finish()
         readStates.finish()
+        members.finish()
         lane.finish()
     }
 }

@@ -15,13 +15,15 @@ extension TypewireClient {
         let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
         let (replies, repliesContinuation) = AsyncStream.makeStream(of: ServerFrame.StreamDelta.self)
         let (readStates, readStatesContinuation) = AsyncStream.makeStream(of: ReadState.self, bufferingPolicy: .bufferingNewest(1))
+        let (members, membersContinuation) = AsyncStream.makeStream(of: [Participant].self, bufferingPolicy: .bufferingNewest(1))
         let (steps, lane) = AsyncStream.makeStream(of: ConversationStep.self)
         openings += 1
         let number = openings
         endings[id] = nil
         var view = ConversationView(
             number: number, thread: thread, typing: typingContinuation, messages: messagesContinuation, presence: presenceContinuation,
-            replies: repliesContinuation, readStates: readStatesContinuation, lane: lane, isWaitingForReplies: thread != nil
+            replies: repliesContinuation, members: membersContinuation, readStates: readStatesContinuation, lane: lane,
+            isWaitingForReplies: thread != nil
         )
         // Another view of the same timeline knows who is active there until this one's `subscribed`.
         if let twin = conversations[id]?.views.values.first(where: { $0.thread == thread }) {
@@ -42,7 +44,7 @@ extension TypewireClient {
         transmit(Self.subscription(to: id))
         return ConversationHandle(
             id: id, thread: thread, view: number, client: self, lane: lane, typing: typing, messages: messages, presence: presence,
-            replies: replies, readState: readStates
+            replies: replies, members: members, readState: readStates
         )
     }
 

@@ -100,6 +100,8 @@ public actor TypewireClient {
     let token: @Sendable (TokenRequest) async throws -> String
     let configuration: Configuration
     let formatter: TypingText
+    /// How this client words typing (``Configuration/text``): the same words for "Seen by" (TypewireUI).
+    public nonisolated var typingText: TypingText { formatter }
     let logger: Logger
 
     /// The connection's decisions (``ClientConnectionStateMachine``); the client runs its actions.
@@ -313,6 +315,7 @@ public actor TypewireClient {
                 roster.apply(subscribed.activity, now: .now)
                 conversations[id]!.views[number]!.roster = roster
             }
+            conversations[id]!.yield(subscribed.participants)
             // Who is online, as presence changes from nothing known (members who follow presence).
             if subscribed.followsPresence {
                 for participant in subscribed.participants where participant.online {

@@ -56,6 +56,7 @@ extension ConversationModel {
                 group.addTask { for await change in handle.presence { await self?.show(change) } }
                 group.addTask { for await part in handle.replies { await self?.receive(part) } }
                 group.addTask { for await state in handle.readState { await self?.show(state) } }
+                group.addTask { for await members in handle.members { await self?.show(members) } }
             }
         }
         screenActiveChanged(true)

@@ -28,8 +28,41 @@ extension ConversationModel {
         return readState.readers(of: messageID, sentBy: item.sender, position: { positions[$0] })
     }
 
+    /// "Seen by Alice and Bob" under one of the user's messages, in the client's language
+    /// (``TypewireClient/typingText``); "Seen by 37" in a large group; nil while no one has, or not known.
+    public func seenText(for itemID: String) -> String? {
+        seen(itemID, accessible: false)
+    }
+
+    /// The same for VoiceOver: names not cut.
+    public func accessibilitySeenText(for itemID: String) -> String? {
+        seen(itemID, accessible: true)
+    }
+
+    /// The newest of the user's own bubbles that the server stored: where a screen shows "Seen by", as
+    /// Messages does under the last message only.
+    public var lastOwnStoredItemID: String? {
+        guard let userID else { return nil }
+        return timeline.items.last { $0.sender == userID && $0.messageID != nil }?.id
+    }
+
     func show(_ state: ReadState) {
         readState = state
+    }
+
+    func show(_ members: [Participant]) {
+        for member in members { if let name = member.name { memberNames[member.id] = name } }
+    }
+
+    private func seen(_ itemID: String, accessible: Bool) -> String? {
+        guard let text = client?.typingText else { return nil }
+        switch readers(of: itemID) {
+        case .named(let readers):
+            let names = readers.map { reader in memberNames[reader] ?? timeline.items.last { $0.sender == reader }?.senderName }
+            return accessible ? text.accessibilitySeenText(by: names) : text.seenText(by: names)
+        case .counted(let count): return text.seenText(count: count)
+        case .unknown: return nil
+        }
     }
 
     /// The screen opened (on screen, the app in the foreground) or closed.

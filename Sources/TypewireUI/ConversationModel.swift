@@ -99,6 +99,8 @@ public final class ConversationModel {
     /// The bubbles on screen (``rowAppeared(_:)``), and the reports of what was seen, in order.
     @ObservationIgnored var rowsOnScreen: Set<String> = []
     @ObservationIgnored var reading: Task<Void, Never>?
+    /// The members' names, for "Seen by".
+    @ObservationIgnored var memberNames: [String: String] = [:]
     /// What the calls so far ask for (on screen, in the background).
     @ObservationIgnored var lifecycle = ScreenLifecycle()
     /// Where the lifecycle's changes run, one after another.

@@ -30,6 +30,27 @@ table.replying.forEach((vector) => {
   });
 });
 
+table.seen.forEach((vector) => {
+  test(`seen: ${vector.locale} ${JSON.stringify(vector.names ?? vector.count)} → ${vector.text}`, () => {
+    const formatter = new TypingText({ locale: vector.locale });
+    if (vector.names) {
+      assert.equal(formatter.seenText(vector.names), vector.text);
+      assert.equal(formatter.accessibilitySeenText(vector.names), vector.accessibility);
+    } else {
+      assert.equal(formatter.seenCountText(vector.count), vector.text);
+    }
+  });
+});
+
+test('the seen table has names and counts in every locale', () => {
+  for (const locale of LOCALES) {
+    const rows = table.seen.filter((v) => v.locale === locale);
+    const sizes = new Set(rows.filter((v) => v.names).map((v) => v.names.length));
+    const counts = new Set(rows.filter((v) => !v.names).map((v) => v.count));
+    assert.ok([0, 1, 2, 4].every((n) => sizes.has(n)) && [0, 1, 37].every((n) => counts.has(n)), locale);
+  }
+});
+
 test('the replying table has none, one and many in every locale', () => {
   for (const locale of LOCALES) {
     const counts = new Set(table.replying.filter((v) => v.locale === locale).map((v) => v.count));

@@ -25,10 +25,12 @@ struct ConversationModelReadingTests {
                 try await eventually { bobs.messages.count == 2 && bobs.unreadCount == 2 }
                 let mine = try #require(alices.messages.last)
                 #expect(alices.readers(of: mine.id) == .named([]), "nobody yet")
+                #expect(alices.seenText(for: mine.id) == nil && alices.lastOwnStoredItemID == mine.id)
 
                 for item in bobs.messages { bobs.rowAppeared(item.id) }
                 try await eventually { bobs.unreadCount == 0 }
                 try await eventually { alices.readers(of: mine.id) == .named(["bob"]) }
+                #expect(alices.seenText(for: mine.id) == "Seen by Bob", "by the name the server gave at subscribed")
                 await alices.disappear()
                 await bobs.disappear()
             }

@@ -54,6 +54,7 @@ struct ActivityWords: Sendable {
 
 enum EnglishRules: ConjunctionLists {
     static func replying(_ count: Int) -> String { count == 1 ? "1 person is replying" : "\(count) people are replying" }
+    static func seen(by subject: String) -> String { "Seen by \(subject)" }
     static let someone = "Someone"
     static func people(_ count: Int) -> String { "\(count) people" }
     static func and(before last: String) -> String { " and " }
@@ -70,6 +71,8 @@ enum EnglishRules: ConjunctionLists {
 
 enum GermanRules: ConjunctionLists {
     static func replying(_ count: Int) -> String { count == 1 ? "1 Person antwortet" : "\(count) Personen antworten" }
+    /// A colon, not "von": the list's "2 weitere Personen" would need the dative after it.
+    static func seen(by subject: String) -> String { "Gesehen: \(subject)" }
     static let someone = "Jemand"
     static func people(_ count: Int) -> String { "\(count) Personen" }
     static func and(before last: String) -> String { " und " }
@@ -88,6 +91,7 @@ enum GermanRules: ConjunctionLists {
 
 enum FrenchRules: ConjunctionLists {
     static func replying(_ count: Int) -> String { count == 1 ? "1 personne répond" : "\(count) personnes répondent" }
+    static func seen(by subject: String) -> String { "Vu par \(subject)" }
     static let someone = "Quelqu'un"
     static func people(_ count: Int) -> String { "\(count) personnes" }
     static func and(before last: String) -> String { " et " }
@@ -108,6 +112,7 @@ enum SpanishRules: ConjunctionLists {
     static func replying(_ count: Int) -> String {
         count == 1 ? "1 persona está respondiendo" : "\(count) personas están respondiendo"
     }
+    static func seen(by subject: String) -> String { "Visto por \(subject)" }
     static let someone = "Alguien"
     static func people(_ count: Int) -> String { "\(count) personas" }
     static func otherCount(_ count: Int) -> String { count == 1 ? "1 persona más" : "\(count) personas más" }
@@ -132,6 +137,8 @@ enum SpanishRules: ConjunctionLists {
 
 enum JapaneseRules: LanguageRules {
     static func replying(_ count: Int) -> String { "\(count)人が返信中" }
+    static func seen(by subject: String) -> String { "\(subject)が既読" }
+    static func seenCount(_ count: Int) -> String { "\(count)人が既読" }
     static let someone = "誰か"
     static let sentenceSeparator = "。"
     static func people(_ count: Int) -> String { "\(count)人" }
@@ -151,6 +158,9 @@ enum ArabicRules: ConjunctionLists {
     // No count here is ever 0 (replying counts 1 or more, people 2 or more, others 1 or more): the zero
     // form is never said, the other five are.
     static func replying(_ count: Int) -> String { "\(people(count)) \(byNumber(count, "يرد", "يردان", "يردون"))" }
+    /// "Seen by", in the passive: no verb to agree with the readers.
+    static func seen(by subject: String) -> String { "شوهدت من قبل \(subject)" }
+    static func seenCount(_ count: Int) -> String { seen(by: people(count)) }
     static let someone = "شخص ما"
     static func people(_ count: Int) -> String {
         switch Plural(count) {
@@ -217,6 +227,7 @@ enum ArabicRules: ConjunctionLists {
 /// Brazilian Portuguese.
 enum PortugueseRules: ConjunctionLists {
     static func replying(_ count: Int) -> String { count == 1 ? "1 pessoa está respondendo" : "\(count) pessoas estão respondendo" }
+    static func seen(by subject: String) -> String { "Visto por \(subject)" }
     static let someone = "Alguém"
     static func people(_ count: Int) -> String { "\(count) pessoas" }
     static func and(before last: String) -> String { " e " }
@@ -232,6 +243,7 @@ enum PortugueseRules: ConjunctionLists {
 
 enum ItalianRules: ConjunctionLists {
     static func replying(_ count: Int) -> String { count == 1 ? "1 persona sta rispondendo" : "\(count) persone stanno rispondendo" }
+    static func seen(by subject: String) -> String { "Visto da \(subject)" }
     static let someone = "Qualcuno"
     static func people(_ count: Int) -> String { "\(count) persone" }
     static func and(before last: String) -> String { " e " }
@@ -248,6 +260,8 @@ enum ItalianRules: ConjunctionLists {
 /// No plural; "等N人" counts everyone, the named ones too: "Alice、Bob等4人".
 enum SimplifiedChineseRules: LanguageRules {
     static func replying(_ count: Int) -> String { "\(count)人正在回复" }
+    static func seen(by subject: String) -> String { "\(subject)已读" }
+    static func seenCount(_ count: Int) -> String { "\(count)人已读" }
     static let someone = "某人"
     static let sentenceSeparator = "。"
     static func people(_ count: Int) -> String { "\(count)人" }
@@ -266,6 +280,8 @@ enum SimplifiedChineseRules: LanguageRules {
 /// name does not tell, and a status line goes without one ("Alice 입력 중").
 enum KoreanRules: LanguageRules {
     static func replying(_ count: Int) -> String { "\(count)명 답장 중" }
+    static func seen(by subject: String) -> String { "\(subject) 읽음" }
+    static func seenCount(_ count: Int) -> String { "\(count)명 읽음" }
     static let someone = "누군가"
     static func people(_ count: Int) -> String { "\(count)명" }
     static func pair(_ first: String, _ second: String) -> String { "\(first), \(second)" }

@@ -136,9 +136,14 @@ protocol LanguageRules: Sendable {
     static func replying(_ count: Int) -> String
     /// A member's (or a tool's) name as it stands in a sentence: as given, or Arabic's between bidi isolates.
     static func name(_ name: String) -> String
+    /// "Seen by <subject>": who has read a message.
+    static func seen(by subject: String) -> String
+    /// "Seen by 37": how many have, in a group too large to name them.
+    static func seenCount(_ count: Int) -> String
 }
 
 extension LanguageRules {
     static var sentenceSeparator: String { ". " }
     static func name(_ name: String) -> String { name }
+    static func seenCount(_ count: Int) -> String { seen(by: "\(count)") }
 }

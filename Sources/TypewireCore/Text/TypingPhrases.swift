@@ -32,6 +32,10 @@ public struct TypingPhrases: Sendable {
     public var sentenceSeparator: String
     /// "2 people are replying": how many are writing in a message's thread (1 or more).
     public var replying: @Sendable (_ count: Int) -> String
+    /// "Seen by <subject>" under a message: who has read it ("Alice and Bob").
+    public var seenBy: @Sendable (_ subject: String) -> String
+    /// "Seen by 37": how many have read it, in a group too large to name them (1 or more).
+    public var seenCount: @Sendable (_ count: Int) -> String
     /// A member's name as it stands in a sentence, after any cut: as given, or in Arabic between bidi
     /// isolates (U+2068 … U+2069) so that a Latin name keeps its place in right-to-left text. Not applied
     /// to ``someone``. Default: as given.
@@ -42,7 +46,8 @@ public struct TypingPhrases: Sendable {
         someone: String, people: @escaping @Sendable (Int) -> String, pair: @escaping @Sendable (String, String) -> String,
         triple: @escaping @Sendable (String, String, String) -> String, twoAndOthers: @escaping @Sendable (String, String, Int) -> String,
         oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Int, Activity) -> String,
-        sentenceSeparator: String = ". ", replying: (@Sendable (Int) -> String)? = nil, name: (@Sendable (String) -> String)? = nil
+        sentenceSeparator: String = ". ", replying: (@Sendable (Int) -> String)? = nil, name: (@Sendable (String) -> String)? = nil,
+        seenBy: (@Sendable (String) -> String)? = nil, seenCount: (@Sendable (Int) -> String)? = nil
     ) {
         self.someone = someone
         self.people = people
@@ -54,6 +59,8 @@ public struct TypingPhrases: Sendable {
         self.sentenceSeparator = sentenceSeparator
         self.replying = replying ?? { EnglishRules.replying($0) }  // a table from before threads: English
         self.name = name ?? { $0 }
+        self.seenBy = seenBy ?? { EnglishRules.seen(by: $0) }  // a table from before read state: English
+        self.seenCount = seenCount ?? { EnglishRules.seenCount($0) }
     }
 
     /// A built-in language's table.
@@ -62,6 +69,7 @@ public struct TypingPhrases: Sendable {
             someone: rules.someone, people: { rules.people($0) }, pair: { rules.pair($0, $1) }, triple: { rules.triple($0, $1, $2) },
             twoAndOthers: { rules.twoAndOthers($0, $1, others: $2) }, oneAndOthers: { rules.oneAndOthers($0, others: $1) },
             sentence: { rules.sentence(subject: $0, count: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator,
-            replying: { rules.replying($0) }, name: { rules.name($0) })
+            replying: { rules.replying($0) }, name: { rules.name($0) }, seenBy: { rules.seen(by: $0) },
+            seenCount: { rules.seenCount($0) })
     }
 }

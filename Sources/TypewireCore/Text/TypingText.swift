@@ -78,6 +78,23 @@ public struct TypingText: Sendable {
         count > 0 ? rules.replying(count) : nil
     }
 
+    /// "Seen by Alice and Bob" under a message: its readers' names in the order they read, listed as the
+    /// typing text lists typers ("Seen by Alice, Bob, and 2 others"; a blank name is "Someone", cut to
+    /// ``Configuration/maxNameLength``); nil for none.
+    public func seenText(by names: [String?]) -> String? {
+        names.isEmpty ? nil : rules.seenBy(subject(names, count: names.count, accessible: false))
+    }
+
+    /// The same for assistive technology: names not cut.
+    public func accessibilitySeenText(by names: [String?]) -> String? {
+        names.isEmpty ? nil : rules.seenBy(subject(names, count: names.count, accessible: true))
+    }
+
+    /// "Seen by 37": in a group too large to name its readers, how many have read a message; nil for none.
+    public func seenText(count: Int) -> String? {
+        count > 0 ? rules.seenCount(count) : nil
+    }
+
     private func compose(_ typers: [Typer], total: Int?, accessible: Bool) -> String? {
         let active = typers.allSatisfy(\.activity.isActive) ? typers : typers.filter(\.activity.isActive)
         let unlisted = max(0, (total ?? active.count) - active.count)
@@ -109,26 +126,28 @@ public struct TypingText: Sendable {
 
     private func sentence(for members: [Typer], unlisted: Int, activity: Activity, accessible: Bool) -> String {
         let count = members.count + unlisted
-        if count >= 2, members.allSatisfy({ Self.isBlank($0.name) }) {
-            return rules.sentence(rules.people(count), count, activity)
-        }
+        return rules.sentence(subject(members.map(\.name), count: count, accessible: accessible), count, activity)
+    }
+
+    /// "Alice", "Alice and Bob", "Alice, Bob, and 2 others", "3 people": `count` members, the first of
+    /// whom have these names.
+    private func subject(_ names: [String?], count: Int, accessible: Bool) -> String {
+        if count >= 2, names.allSatisfy(Self.isBlank) { return rules.people(count) }
         // Only the names that appear are trimmed and cut: at most three, whatever the group's size.
         let named: Int
         switch configuration.style {
         case .full: named = count <= 3 ? count : 2
         case .compact: named = count <= 2 ? count : 1
         }
-        let shown = members.prefix(named).map { displayName($0.name, accessible: accessible).map(rules.name) ?? rules.someone }
-        let subject: String
+        let shown = names.prefix(named).map { displayName($0, accessible: accessible).map(rules.name) ?? rules.someone }
         switch (count, shown.count) {
-        case (_, 0): subject = rules.someone
-        case (1, _): subject = shown[0]
-        case (2, 2): subject = rules.pair(shown[0], shown[1])
-        case (3, 3): subject = rules.triple(shown[0], shown[1], shown[2])
-        case (_, 1): subject = rules.oneAndOthers(shown[0], count - 1)
-        default: subject = rules.twoAndOthers(shown[0], shown[1], count - 2)
+        case (_, 0): return rules.someone
+        case (1, _): return shown[0]
+        case (2, 2): return rules.pair(shown[0], shown[1])
+        case (3, 3): return rules.triple(shown[0], shown[1], shown[2])
+        case (_, 1): return rules.oneAndOthers(shown[0], count - 1)
+        default: return rules.twoAndOthers(shown[0], shown[1], count - 2)
         }
-        return rules.sentence(subject, count, activity)
     }
 
     private static func isBlank(_ name: String?) -> Bool {

@@ -1,0 +1,56 @@
+// The page's read rules (Public/js/reads.js): the same as the Swift SDK's SeenTracker and ReadReporter.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { ReadTracker, readersOf } from '../../Public/js/reads.js';
+
+const shows = (messageId, visible = true) => ({ conversation: 'c1', messageId, visible });
+
+test('the newest message on a visible page for a second is read, once, at most one read a second', () => {
+  const reads = new ReadTracker();
+  assert.equal(reads.update(shows('m1'), 0), null);
+  assert.equal(reads.nextDeadline, 1000);
+  assert.equal(reads.tick(999), null);
+  assert.deepEqual(reads.tick(1000), { conversation: 'c1', messageId: 'm1' });
+  assert.equal(reads.tick(5000), null, 'answered once');
+  assert.equal(reads.update(shows('m2'), 1100), null);
+  assert.equal(reads.nextDeadline, 2100, 'its own second on screen');
+  assert.equal(reads.update(shows('m3'), 1500), null, 'a newer message starts its own second');
+  assert.deepEqual(reads.tick(2500), { conversation: 'c1', messageId: 'm3' });
+});
+
+test('a hidden page reads nothing; shown again, the second starts over', () => {
+  const reads = new ReadTracker();
+  reads.update(shows('m1', false), 0);
+  assert.equal(reads.nextDeadline, null);
+  assert.equal(reads.tick(60_000), null);
+  reads.update(shows('m1', true), 60_000);
+  assert.equal(reads.tick(60_999), null);
+  reads.update(shows('m1', false), 60_500);
+  reads.update(shows('m1', true), 61_000);
+  assert.equal(reads.tick(61_999), null, 'the second was broken by the hidden spell');
+  assert.deepEqual(reads.tick(62_000), { conversation: 'c1', messageId: 'm1' });
+});
+
+test('after a dropped connection what is on screen is read again', () => {
+  const reads = new ReadTracker();
+  reads.update(shows('m1'), 0);
+  assert.ok(reads.tick(1000));
+  reads.connectionLost();
+  assert.deepEqual(reads.update(shows('m1'), 3000), { conversation: 'c1', messageId: 'm1' });
+});
+
+test('readers are the members whose mark is at the message or past it, in the order they read', () => {
+  const order = ['1', '2', '3'];
+  const positionOf = (id) => order.indexOf(id);
+  const marks = new Map([
+    ['bob', { messageId: '3', at: 20 }],
+    ['carol', { messageId: '2', at: 10 }],
+    ['dave', { messageId: '1', at: 5 }],
+    ['alice', { messageId: '3', at: 1 }],
+  ]);
+  assert.deepEqual(readersOf({ id: '2', sender: 'alice' }, marks, positionOf, null), { names: ['carol', 'bob'] });
+  assert.deepEqual(readersOf({ id: '9', sender: 'alice' }, marks, positionOf, null), null, 'not in the timeline: not known');
+  const counts = [{ messageId: '3', readers: 37 }];
+  assert.deepEqual(readersOf({ id: '3', sender: 'alice' }, marks, positionOf, counts), { count: 37 });
+  assert.equal(readersOf({ id: '2', sender: 'alice' }, marks, positionOf, counts), null);
+});
