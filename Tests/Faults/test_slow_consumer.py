@@ -141,10 +141,11 @@ def test_a_client_that_reads_too_slowly_is_cut_off(tmp_path, request):
             assert peak_rss - rss_before < 64 * 1024, f"the server grew by {peak_rss - rss_before} KiB"
             # Erin's and Alice's 32 sockets are gone: each closed by its client just now (Erin's had been cut
             # off long before). A liveness bound for a loaded machine: a close is read after the frames queued
-            # before it; alone this takes about 2 ms, once in a fresh-clone CI run just over 5 s.
+            # before it, and before the close the server stores what the typers' sockets sent; alone this takes
+            # about 2 ms, in fresh-clone CI runs just over 5 s and once over 15 s (the browser lane beside it).
             closing = time.monotonic()
             while server.metric("typewire_connections") != connections_before:
-                assert time.monotonic() < closing + 15, f"{server.metric('typewire_connections')} sockets are still open ({stuck} typers were still sending at the stop)"
+                assert time.monotonic() < closing + 30, f"{server.metric('typewire_connections')} sockets are still open ({stuck} typers were still sending at the stop)"
                 time.sleep(0.05)
             record("slow_consumer_closed", seconds=time.monotonic() - closing, typers_still_sending=stuck)
             assert server.alive()
