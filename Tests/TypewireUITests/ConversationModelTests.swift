@@ -122,9 +122,15 @@ struct ConversationModelTests {
             await clients[0].disconnect()
             try await reply.write("two ")
             try await reply.write("three")
-            // The server relayed every part (the other device has them) while this device was away.
+            // The server relayed every part (the other device has them) while this device was away. That
+            // device may have subscribed after "One " went out: then its first frame is the catch-up, whole so
+            // far (`text`), and a part is new only past the catch-up's number.
             var seen = ""
-            while seen != "One two three", let part = await parts.next() { seen += part.delta }
+            var last: Int64 = 0
+            while seen != "One two three", let part = await parts.next() {
+                guard (part.seq ?? .max) > last else { continue }
+                (seen, last) = (part.text ?? seen + part.delta, part.seq ?? last)
+            }
             await clients[0].reconnectNow()
             try await eventually { alice.messages.last?.text == "One two three" && alice.messages.last?.isStreaming == true }
             _ = try await reply.finish(".")
