@@ -141,6 +141,9 @@ public final class HeldHistoryStore: ChatStore {
         try await store.setReadReceipts(sharing, for: user)
     }
     public func setSharesPresence(_ shares: Bool, for user: String) async throws { try await store.setSharesPresence(shares, for: user) }
+    public func recordLastSeen(of user: String, at time: Int64) async throws { try await store.recordLastSeen(of: user, at: time) }
+    public func lastSeen(in conversation: String) async throws -> [String: LastSeenRecord] { try await store.lastSeen(in: conversation) }
+    public func lastSeen(of user: String) async throws -> LastSeenRecord? { try await store.lastSeen(of: user) }
     public func setBlocked(_ blocked: Bool, user: String, by blocker: String, limit: Int) async throws -> Bool {
         try await store.setBlocked(blocked, user: user, by: blocker, limit: limit)
     }

@@ -45,11 +45,18 @@ public struct Participant: Codable, Hashable, Sendable {
     public var name: String?
     /// Whether the user has a live connection.
     public var online: Bool
+    /// When an offline user was last seen (milliseconds since 1970, to the minute), if they and the
+    /// viewer both share their presence.
+    public var lastSeenAt: Int64?
+    /// How long ago an offline user was last seen, in buckets, where one of them hides their presence.
+    public var lastSeen: LastSeen?
 
     /// Creates a participant.
-    public init(id: String, name: String?, online: Bool) {
+    public init(id: String, name: String?, online: Bool, lastSeenAt: Int64? = nil, lastSeen: LastSeen? = nil) {
         self.id = id
         self.name = name
         self.online = online
+        self.lastSeenAt = lastSeenAt
+        self.lastSeen = lastSeen
     }
 }

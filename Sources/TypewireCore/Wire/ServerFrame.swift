@@ -210,11 +210,19 @@ public enum ServerFrame: Hashable, Sendable {
         public var user: String
         /// Whether the user now has a live connection.
         public var online: Bool
+        /// With `online: false`: when the user was last seen (now, to the minute), if the receiver shares
+        /// their own presence.
+        public var lastSeenAt: Int64?
+        /// With `online: false`: `recently`, for a receiver who hides their own presence (or when the user
+        /// just hid theirs).
+        public var lastSeen: LastSeen?
         /// Creates the frame.
-        public init(conversation: String, user: String, online: Bool) {
+        public init(conversation: String, user: String, online: Bool, lastSeenAt: Int64? = nil, lastSeen: LastSeen? = nil) {
             self.conversation = conversation
             self.user = user
             self.online = online
+            self.lastSeenAt = lastSeenAt
+            self.lastSeen = lastSeen
         }
     }
 

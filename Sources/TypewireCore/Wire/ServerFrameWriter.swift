@@ -49,6 +49,8 @@ enum ServerFrameWriter {
             json.field("conversation", presence.conversation)
             json.field("user", presence.user)
             json.field("online", presence.online)
+            json.field("lastSeenAt", presence.lastSeenAt)
+            json.field("lastSeen", presence.lastSeen?.rawValue)
         case .message(let message):
             json.raw(",")
             writeFields(of: message, to: &json)
@@ -100,6 +102,8 @@ enum ServerFrameWriter {
         json.string(participant.id)
         json.field("name", participant.name)
         json.field("online", participant.online)
+        json.field("lastSeenAt", participant.lastSeenAt)
+        json.field("lastSeen", participant.lastSeen?.rawValue)
         json.raw("}")
     }
 

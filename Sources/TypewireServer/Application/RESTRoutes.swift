@@ -102,9 +102,15 @@ struct RESTRoutes {
             // Nobody is shown online to a user they blocked or who blocked them (docs/PROTOCOL.md, presence).
             let hidden = try await store.blockedUsers(of: me.userID).union(try await store.blockers(of: me.userID))
             let online = await hub.onlineUsers(among: participants.map(\.id)).subtracting(hidden)
+            let hiding = await hub.onlineButHiding(among: participants.map(\.id))
+            let lastSeen = try await store.lastSeen(in: conversation.id)
+            let viewerShares = try await store.user(me.userID)?.sharesPresence ?? true
+            let now = Int64(Date().timeIntervalSince1970 * 1_000)
             return ParticipantList(
                 participants: participants.map {
-                    Participant(id: $0.id, name: $0.name, online: online.contains($0.id))
+                    LastSeenRule.shown(
+                        Participant(id: $0.id, name: $0.name, online: online.contains($0.id)), hidden: hidden.contains($0.id),
+                        onlineButHiding: hiding.contains($0.id), record: lastSeen[$0.id], viewerShares: viewerShares, now: now)
                 })
         }
         api.post("conversations/:id/participants") { request, context -> HTTPResponse.Status in

@@ -57,6 +57,8 @@ struct ServerAPIRoutes {
     struct Presence: ResponseEncodable {
         var user: String
         var online: Bool
+        /// When an offline user was last seen (to the minute), whatever they share; nil if never.
+        var lastSeenAt: Int64?
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -140,7 +142,8 @@ struct ServerAPIRoutes {
         api.get("users/:id/presence") { request, context -> Presence in
             try authorize(request)
             let id = try identifier("id", of: context)
-            return Presence(user: id, online: await hub.presence(of: id))
+            let online = await hub.presence(of: id)
+            return Presence(user: id, online: online, lastSeenAt: online ? nil : try await store.lastSeen(of: id)?.at)
         }
     }
 

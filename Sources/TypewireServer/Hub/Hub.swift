@@ -244,8 +244,14 @@ public final class Hub: Sendable {
         for shard in shards { await shard.endPresenceHold(of: user) }
     }
 
-    /// The user has no socket on this node any more: the other nodes and the app's backend are told.
+    /// The user has no socket on this node any more: the store records when they were last seen, and the
+    /// other nodes and the app's backend are told. A store that fails leaves the earlier last seen (logged).
     private func tellOthersOffline(_ user: String) async {
+        do {
+            try await store.recordLastSeen(of: user, at: LastSeen.floored(now()))
+        } catch {
+            logger.storeFailed("recording when a user was last seen failed", error: error, metadata: ["user": "\(user)"])
+        }
         cluster?.publish(.presence(user: user, online: false))
         if let webhooks, webhooks.wants(.presenceChanged), await !shards[0].isConnectedElsewhere(user) {
             webhooks.record(.presenceChanged(user: user, online: false))
@@ -411,6 +417,11 @@ public final class Hub: Sendable {
     /// Which of these users are online, here or on another node.
     func onlineUsers(among users: [String]) async -> Set<String> {
         await shards[0].onlineUsers(among: users)
+    }
+
+    /// Those of `users` connected here who share their presence with nobody.
+    func onlineButHiding(among users: [String]) async -> Set<String> {
+        await shards[0].onlineButHiding(among: users)
     }
 
     // MARK: Cluster

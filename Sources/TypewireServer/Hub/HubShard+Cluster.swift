@@ -16,6 +16,12 @@ extension HubShard {
         Set(users.filter(isShownOnline))
     }
 
+    /// Those of `candidates` who have a socket open here but share their presence with nobody (shown
+    /// offline, and last seen "recently").
+    func onlineButHiding(among candidates: [String]) -> Set<String> {
+        Set(candidates.filter { users.isOnline($0) && !users.visibility.sharesPresence($0) })
+    }
+
     /// Applies what another node of the cluster reported, for this shard's subscribers (``Hub`` hands each
     /// event to the shards it concerns).
     ///

@@ -18,14 +18,28 @@ extension HubShard {
     /// Tells the subscribers of the user's conversations, except those who may not see the user's presence
     /// (a block either way; a user who shares it with nobody is announced to no one), and except in large groups (``ServerConfiguration/Typing/largeGroupSize`` members or more): there every member's
     /// connect would reach every member, so a group's reconnecting members would cost the square of its size.
-    func announcePresence(of user: String, online: Bool) {
+    /// An offline frame says when the user was last seen: this minute to receivers who share their own
+    /// presence, "recently" to those who hide it (and to all when the user hides theirs, `hiding`).
+    func announcePresence(of user: String, online: Bool, hiding: Bool = false) {
+        let time = now()
         for conversation in members.conversations(of: user)
         where members[conversation].map({ $0.count < configuration.typing.largeGroupSize }) ?? false {
-            var text: OutboundFrame?  // encoded once, and only if a socket gets it
+            var texts: [Bool: OutboundFrame] = [:]  // encoded once per kind of receiver, and only if a socket gets it
             for connection in subscriptions.subscribers(of: conversation).values {
-                guard users.visibility.showsPresence(of: user, to: connection.identity.userID) else { continue }
-                let frame = text ?? Self.encode(.presence(.init(conversation: conversation, user: user, online: online)))
-                text = frame
+                let viewer = connection.identity.userID
+                guard users.visibility.showsPresence(of: user, to: viewer) else { continue }
+                let viewerShares = online || users.visibility.sharesPresence(viewer)
+                let frame =
+                    texts[viewerShares]
+                    ?? {
+                        var presence = ServerFrame.Presence(conversation: conversation, user: user, online: online)
+                        if !online {
+                            (presence.lastSeenAt, presence.lastSeen) = LastSeenRule.justNow(
+                                at: time, hiding: hiding, viewerShares: viewerShares)
+                        }
+                        return Self.encode(.presence(presence))
+                    }()
+                texts[viewerShares] = frame
                 deliver(frame, as: "presence", to: connection.outbox)
                 metrics.fanOutDeliveries.increment()
             }

@@ -87,6 +87,7 @@ extension HubShard {
         let messages: [ChatMessage]
         var historyRead: UInt64?
         var reads: (unread: Int, marks: [ReadMark], counts: [ReadCount]?)?
+        var lastSeen: [String: LastSeenRecord] = [:]
         do {
             if let readToAdmit {
                 participants = readToAdmit
@@ -97,6 +98,8 @@ extension HubShard {
                 participants = try await store.participants(of: conversation)
                 members.keepNames(participants, of: conversation, readAt: version)
             }
+            // Last seen where presence is told (a large group has neither).
+            if participants.count < configuration.typing.largeGroupSize { lastSeen = try await store.lastSeen(in: conversation) }
             if !configuration.storage.storesMessages {
                 messages = []
             } else if let kept = history[conversation] {
@@ -136,11 +139,15 @@ extension HubShard {
         apply(subscriptions.subscribe(id, as: connection, to: conversation), to: connection)
         // Kept once the conversation is followed here: its entry goes when the last subscriber leaves.
         if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: messages) }
+        let hidden = users.visibility.hidden(from: user)
+        let (viewerShares, time) = (users.visibility.sharesPresence(user), now())
         let online = participants.map {
-            Participant(id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user))
+            LastSeenRule.shown(
+                Participant(id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user)),
+                hidden: hidden.contains($0.id), onlineButHiding: users.isOnline($0.id) && !users.visibility.sharesPresence($0.id),
+                record: lastSeen[$0.id], viewerShares: viewerShares, now: time)
         }
         let view = activityUpdate(of: conversation, seenBy: user)
-        let hidden = users.visibility.hidden(from: user)
         let subscribed = ServerFrame.subscribed(
             .init(
                 conversation: conversation, participants: online, activity: view,

@@ -72,7 +72,7 @@ extension HubShard {
     func applyPresenceSharingChanged(_ shares: Bool, for user: String) {
         guard users.isConnected(user), users.visibility.sharesPresence(user) != shares else { return }
         if shares { users.setSharesPresence(true, for: user) }
-        announcePresence(of: user, online: shares)  // while the user is visible
+        announcePresence(of: user, online: shares, hiding: !shares)  // while the user is visible
         if !shares { users.setSharesPresence(false, for: user) }
     }
 }

@@ -62,6 +62,21 @@ public struct StoredMessage: Sendable, Hashable {
     public var isNew: Bool
 }
 
+/// When a user was last seen (milliseconds since 1970, to the minute), and whether they share their
+/// presence (if not, others see a bucket only: ``LastSeen``).
+public struct LastSeenRecord: Sendable, Hashable {
+    /// When the user was last seen.
+    public var at: Int64
+    /// Whether the user shares their presence.
+    public var sharesPresence: Bool
+
+    /// Creates a record.
+    public init(at: Int64, sharesPresence: Bool) {
+        self.at = at
+        self.sharesPresence = sharesPresence
+    }
+}
+
 /// What the store knows of a user.
 public struct StoredUser: Sendable, Hashable {
     /// The display name the user's latest token carried, if any.
@@ -203,6 +218,14 @@ public protocol ChatStore: Sendable {
     func conversations(of user: String) async throws -> [Conversation]
     /// The participants of a conversation, with their display names (offline as far as the store knows).
     func participants(of conversation: String) async throws -> [Participant]
+    /// Records that a user was seen at `time` (a socket of theirs connected, or their last one closed); a
+    /// time earlier than the one stored changes nothing (nodes of a cluster may tell it out of order).
+    func recordLastSeen(of user: String, at time: Int64) async throws
+    /// When each participant of a conversation was last seen, and whether they share their presence; a
+    /// participant never seen is absent.
+    func lastSeen(in conversation: String) async throws -> [String: LastSeenRecord]
+    /// When a user was last seen, and whether they share their presence; nil if never.
+    func lastSeen(of user: String) async throws -> LastSeenRecord?
     /// Stores a message once per (conversation, sender, client message id); a retry returns the stored one.
     /// The sender's read mark in the message's timeline moves to a new message in the same transaction (they
     /// have read what they answered; the mark others see, unless they hide their reading).

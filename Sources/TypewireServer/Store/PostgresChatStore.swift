@@ -145,6 +145,10 @@ public final class PostgresChatStore: ChatStore {
             // What a user shows of their reading ('share', 'hide', 'reciprocal').
             "ALTER TABLE users ADD COLUMN read_receipts TEXT NOT NULL DEFAULT 'share'",
         ],
+        [
+            // Last seen: when a user's socket last connected or their last one closed, to the minute.
+            "ALTER TABLE users ADD COLUMN last_seen_at BIGINT"
+        ],
     ]
 
     private func migrate() async throws {

@@ -109,6 +109,10 @@ public final class SQLiteChatStore: ChatStore {
             // What a user shows of their reading ('share', 'hide', 'reciprocal').
             "ALTER TABLE users ADD COLUMN read_receipts TEXT NOT NULL DEFAULT 'share'",
         ],
+        [
+            // Last seen: when a user's socket last connected or their last one closed, to the minute.
+            "ALTER TABLE users ADD COLUMN last_seen_at INTEGER"
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.

@@ -18,6 +18,8 @@ struct ServerFrameWriterTests {
                 thread: present ? nil : text)
             let participants = [
                 Participant(id: text, name: present ? text : nil, online: present), Participant(id: "b", name: "B", online: !present),
+                Participant(
+                    id: "c", name: nil, online: false, lastSeenAt: present ? Int64.max : nil, lastSeen: present ? nil : .withinMonth),
             ]
             let activity = ActivityFrameWriterTests.updates[index % ActivityFrameWriterTests.updates.count]
             frames += [
@@ -35,6 +37,10 @@ struct ServerFrameWriterTests {
                         recentMessages: present ? [message, message] : [], presence: present ? false : nil,
                         unread: present ? index : nil, reads: present ? [.init(user: text, messageId: "\(index)", at: Int64.max)] : nil)),
                 .presence(.init(conversation: text, user: text + "u", online: present)),
+                .presence(
+                    .init(
+                        conversation: text, user: text + "u", online: false, lastSeenAt: present ? Int64(index) * 60_000 : nil,
+                        lastSeen: present ? nil : .recently)),
                 .message(message),
                 .ack(.init(clientMessageId: text, messageId: "\(index)")),
                 .stream(

@@ -119,8 +119,32 @@ extension ChatStoreContract {
     }
 }
 
+extension ChatStoreContract {
+    func lastSeenOnlyMovesForwardAndCarriesThePresenceSetting() async throws {
+        let (store, reopen, close) = try await open()
+        _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob", "carol"])
+        try await store.recordLastSeen(of: "alice", at: 120_000)
+        try await store.recordLastSeen(of: "alice", at: 60_000)  // another node, told late
+        try await store.recordLastSeen(of: "bob", at: 180_000)
+        try await store.setSharesPresence(false, for: "bob")
+        try await store.recordLastSeen(of: "dave", at: 60_000)  // not a member
+        #expect(
+            try await store.lastSeen(in: "g") == [
+                "alice": .init(at: 120_000, sharesPresence: true), "bob": .init(at: 180_000, sharesPresence: false),
+            ], "carol was never seen")
+        #expect(try await store.lastSeen(of: "carol") == nil)
+        try await close(store)
+        let reopened = try await reopen()
+        #expect(try await reopened.lastSeen(of: "alice") == .init(at: 120_000, sharesPresence: true), "kept across a restart")
+        try await close(reopened)
+    }
+}
+
 @Suite("Read state on SQLite")
 struct SQLiteReadStoreTests {
+    @Test func lastSeenOnlyMovesForward() async throws {
+        try await ChatStoreContract.sqlite.lastSeenOnlyMovesForwardAndCarriesThePresenceSetting()
+    }
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.sqlite.watermarksOnlyMoveForward() }
     @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         try await ChatStoreContract.sqlite.aUserWhoHidesTheirReadingShowsNoMark()
@@ -131,6 +155,9 @@ struct SQLiteReadStoreTests {
     "Read state on PostgreSQL", .enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)),
     .timeLimit(.minutes(1)))
 struct PostgresReadStoreTests {
+    @Test func lastSeenOnlyMovesForward() async throws {
+        try await ChatStoreContract.postgres.lastSeenOnlyMovesForwardAndCarriesThePresenceSetting()
+    }
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.postgres.watermarksOnlyMoveForward() }
     @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         try await ChatStoreContract.postgres.aUserWhoHidesTheirReadingShowsNoMark()
