@@ -316,10 +316,14 @@ public actor TypewireClient {
                 conversations[id]!.views[number]!.roster = roster
             }
             conversations[id]!.yield(subscribed.participants)
-            // Who is online, as presence changes from nothing known (members who follow presence).
+            // Who is online, and when the others were last seen, as presence changes: each member, so that one
+            // who left while this client was away (and whose offline it never heard) is offline again.
             if subscribed.followsPresence {
-                for participant in subscribed.participants where participant.online {
-                    conversations[id]!.yield(ServerFrame.Presence(conversation: id, user: participant.id, online: true))
+                for participant in subscribed.participants {
+                    conversations[id]!.yield(
+                        ServerFrame.Presence(
+                            conversation: id, user: participant.id, online: participant.online, lastSeenAt: participant.lastSeenAt,
+                            lastSeen: participant.lastSeen))
                 }
             }
             conversations[id]!.isSubscribed = true

@@ -34,7 +34,8 @@ public final class ConversationModel {
     /// changed only when a count changes: a message's "2 people are replying…" is not read again at every
     /// change of who types in the conversation.
     public internal(set) var replying: [String: ThreadReplying] = [:]
-    /// The members online now.
+    /// The members online now, as far as the client knows: none while it is not connected (the next
+    /// `subscribed` says who is).
     public internal(set) var onlineMembers: Set<String> = []
     /// Where a bot's reply stands: the first of ``replies``, or ``ReplyPhase/idle``.
     public internal(set) var reply: ReplyPhase = .idle
@@ -205,6 +206,8 @@ public final class ConversationModel {
     func show(_ state: ConnectionState) {
         connection = state
         connectionBanner = ConnectionBanner.after(state, previous: connectionBanner)
+        // Away from the server, nobody is known to be online: the next `subscribed` says who is.
+        if state != .connected { onlineMembers = [] }
     }
 
     func show(_ change: ServerFrame.Presence) {

@@ -36,6 +36,24 @@ struct LifecycleTests: ClientTesting {
         }
     }
 
+    /// The server tells a member's offline only to the sockets open then: a client that was away learns it
+    /// from the next `subscribed`, as a presence change, with when the member was last seen.
+    @Test func aMemberWhoLeftWhileTheClientWasAwayIsOfflineAfterTheReconnect() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { clients, chats in
+                let (alice, bob) = (clients[0], clients[1])
+                _ = try await first(chats[0].presence) { $0.user == "bob" && $0.online }
+                await alice.disconnect()
+                _ = try await first(await alice.states()) { $0 == .paused }
+                await bob.disconnect()
+                try await eventually { try await connections(on: server) == 0 }  // the server forgot both sockets
+                await alice.reconnectNow()
+                let offline = try await first(chats[0].presence) { $0.user == "bob" && !$0.online }
+                #expect(offline.lastSeenAt != nil, "\(offline)")
+            }
+        }
+    }
+
     @Test func theBackgroundStopsTypingAtOnceThenClosesAfterTheGraceAndTheForegroundReconnects() async throws {
         var configuration = Self.quickBackoff
         configuration.backgroundGrace = .seconds(5)  // the typing's stop must reach Bob within it, on a loaded machine too

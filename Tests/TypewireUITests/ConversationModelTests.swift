@@ -175,6 +175,16 @@ struct ConversationModelTests {
         }
     }
 
+    @Test func whileTheClientIsAwayNobodyShowsOnlineAndTheReconnectSaysWhoIs() async throws {
+        try await withAliceAndBob { alice, _, clients in
+            try await eventually { alice.onlineMembers.contains("bob") }
+            await clients[0].disconnect()
+            try await eventually { alice.onlineMembers.isEmpty }  // Bob may have gone meanwhile: not shown online
+            await clients[0].reconnectNow()
+            try await eventually { alice.onlineMembers.contains("bob") }
+        }
+    }
+
     @Test func goingToTheBackgroundStopsTypingAndComingBackFollowsAgain() async throws {
         try await withAliceAndBob { alice, bob, _ in
             alice.draft = "Let me"

@@ -160,8 +160,18 @@ extension ClientTesting {
 
     /// How many frames of a type the server has received, from its `/metrics`.
     func framesReceived(_ type: String, on server: TestServer) async throws -> Int {
+        try await metric("typewire_frames_in_total{type=\"\(type)\"}", on: server)
+    }
+
+    /// How many sockets the server holds, from its `/metrics`.
+    func connections(on server: TestServer) async throws -> Int {
+        try await metric("typewire_connections", on: server)
+    }
+
+    /// A line of the server's `/metrics` (0 if absent).
+    private func metric(_ name: String, on server: TestServer) async throws -> Int {
         let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(server.port)/metrics")!)
-        let prefix = "typewire_frames_in_total{type=\"\(type)\"} "
+        let prefix = name + " "
         let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
         return line.flatMap { Double($0.dropFirst(prefix.count)) }.map { Int($0) } ?? 0
     }
