@@ -28,8 +28,9 @@ public final class ConversationHandle: Sendable {
     /// beside the socket, `GET /v1/conversations/:id/messages?thread=`, with the socket's token).
     public let messages: AsyncStream<ChatMessage>
     /// Members coming online and going offline (an offline one with when they were last seen, if shown);
-    /// after each `subscribed` (the first, and again after a reconnect), every member as they are then, so a
-    /// member who left while the client was away is offline again. None in a large group.
+    /// after each `subscribed` (the first, and again after a reconnect), the members online then, as coming
+    /// online, and those it told online who are not, as going offline (they left while the client was away).
+    /// None in a large group; ``members`` has everyone's last seen.
     public let presence: AsyncStream<ServerFrame.Presence>
     /// The conversation's members, with their names, at each `subscribed` (the first, and again after a
     /// reconnect): for names beside ids (``ReadState/readers(of:sentBy:position:)``, a header).

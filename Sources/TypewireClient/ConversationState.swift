@@ -8,6 +8,8 @@ struct ConversationState {
     var views: [Int: ConversationView] = [:]
     var expiryTimer: Task<Void, Never>?
     var isSubscribed = false
+    /// The members the views were last told are online.
+    var online: Set<String> = []
     /// Whether a `subscribe` ever went through: an `unknown_conversation` then means the user left it.
     var wasSubscribed = false
     /// Since when the server has not known the conversation (an app's backend may create it a moment after
@@ -36,8 +38,14 @@ struct ConversationState {
     /// Gives a message to every view of its timeline (each yields it once).
     /// - Parameter reader: The current user, for whom a new message of another adds to the unread count
     ///   (and one of theirs is a read); nil for messages the server's counts already hold (a snapshot).
-    mutating func deliver(_ message: ChatMessage, reader: String?) {
-        for number in views.keys where views[number]!.thread == message.thread { views[number]!.deliver(message, reader: reader) }
+    /// - Returns: Whether a view took it as new.
+    @discardableResult
+    mutating func deliver(_ message: ChatMessage, reader: String?) -> Bool {
+        var isNew = false
+        for number in views.keys where views[number]!.thread == message.thread {
+            if views[number]!.deliver(message, reader: reader) { isNew = true }
+        }
+        return isNew
     }
 
     /// Applies a change to the read state of every view of one timeline (nil: the main one), and publishes
@@ -50,7 +58,9 @@ struct ConversationState {
         for view in views.values { view.members.yield(members) }
     }
 
-    func yield(_ presence: ServerFrame.Presence) {
+    /// Tells every view a member came online or went offline, and keeps who was told online.
+    mutating func yield(_ presence: ServerFrame.Presence) {
+        if presence.online { online.insert(presence.user) } else { online.remove(presence.user) }
         for view in views.values { view.presence.yield(presence) }
     }
 
@@ -98,11 +108,14 @@ struct ConversationView {
     /// Yields a message unless it was delivered before (a resync after a reconnect repeats recent ones);
     /// edits of known messages pass. Message ids are opaque: nothing assumes they are numbers.
     /// A new message (not an edit) of another adds to the unread count of `reader`, one of theirs reads.
-    mutating func deliver(_ message: ChatMessage, reader: String?) {
+    /// - Returns: Whether it was new (not an edit, not delivered before).
+    mutating func deliver(_ message: ChatMessage, reader: String?) -> Bool {
         let isNew = delivered.insert(message.id)
-        guard isNew || message.editedAt != nil else { return }
+        guard isNew || message.editedAt != nil else { return false }
         messages.yield(message)
-        if isNew, message.editedAt == nil, let reader { updateReadState { $0.messageArrived(message, currentUser: reader) } }
+        guard isNew, message.editedAt == nil else { return false }
+        if let reader { updateReadState { $0.messageArrived(message, currentUser: reader) } }
+        return true
     }
 
     /// Changes the read state and publishes it if it changed.

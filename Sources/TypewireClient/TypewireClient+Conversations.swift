@@ -41,7 +41,7 @@ extension TypewireClient {
         if view.hasReadState { readStatesContinuation.yield(view.readState) }
         // A later handle gets the recent messages and who is online from a `subscribed` of its own (and a
         // thread's handle its thread's recent replies, fetched when it comes).
-        transmit(Self.subscription(to: id))
+        subscribe(to: id)
         return ConversationHandle(
             id: id, thread: thread, view: number, client: self, lane: lane, typing: typing, messages: messages, presence: presence,
             replies: replies, members: members, readState: readStates

@@ -101,6 +101,7 @@ extension TypewireClient {
         case "stream":
             replyRefused(ref, error: error, retry: retry)
         case "subscribe":
+            _ = subscribeAnswered(ref, holding: [])
             guard conversations[ref] != nil else { return }
             if failure.code == .unknownConversation { return conversationUnknown(ref, error: error) }
             if retry { retryLater(.subscription(ref)) }
@@ -148,7 +149,7 @@ extension TypewireClient {
         case .edit(let messageId): resendEdit(messageId)
         case .subscription(let conversation):
             guard conversations[conversation]?.isSubscribed == false else { return }
-            transmit(Self.subscription(to: conversation))
+            subscribe(to: conversation)
         case .replies(let timeline):
             guard conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true else { return retrySettled(request) }
             loadReplies(in: timeline)

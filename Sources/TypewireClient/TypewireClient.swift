@@ -155,6 +155,9 @@ public actor TypewireClient {
     private(set) var state: ConnectionState = .connecting
     private var stateObservers: [UUID: AsyncStream<ConnectionState>.Continuation] = [:]
     var conversations: [String: ConversationState] = [:]
+    /// Per conversation with a subscribe unanswered, the messages its snapshot may miss (kept past a close:
+    /// the answer may come after it).
+    var uncounted: [String: UncountedArrivals] = [:]
     var pendingSends: [String: PendingSend] = [:]
     var pendingEdits: [String: PendingEdit] = [:]
     var replies: [String: ReplyState] = [:]
@@ -278,6 +281,7 @@ public actor TypewireClient {
             if wasWelcomed { for composer in conversations[id]!.composers { composer.connectionChanged(isConnected: false) } }
         }
         if wasWelcomed { readConnectionChanged(isConnected: false) }
+        uncounted = [:]  // the socket's subscribes are never answered now
     }
 
     /// Sends a frame on the current socket if it was welcomed.
@@ -303,6 +307,7 @@ public actor TypewireClient {
             resync(user: welcome.user.id)
         case .subscribed(let subscribed):
             let id = subscribed.conversation
+            let missed = subscribeAnswered(id, holding: Set(subscribed.recentMessages.map(\.id)))
             guard let user = currentUser, conversations[id] != nil else { return }
             let participants = Set(subscribed.participants.map(\.id))
             for number in conversations[id]!.views.keys {
@@ -316,10 +321,11 @@ public actor TypewireClient {
                 conversations[id]!.views[number]!.roster = roster
             }
             conversations[id]!.yield(subscribed.participants)
-            // Who is online, and when the others were last seen, as presence changes: each member, so that one
-            // who left while this client was away (and whose offline it never heard) is offline again.
+            // Who is online, as presence changes: the members online now, and those told online before who
+            // are not (they left while the client was away, and their offline never reached it).
             if subscribed.followsPresence {
                 for participant in subscribed.participants {
+                    guard participant.online || conversations[id]!.online.contains(participant.id) else { continue }
                     conversations[id]!.yield(
                         ServerFrame.Presence(
                             conversation: id, user: participant.id, online: participant.online, lastSeenAt: participant.lastSeenAt,
@@ -331,7 +337,10 @@ public actor TypewireClient {
             conversations[id]!.unknownSince = nil
             retrySettled(.subscription(id))
             // The server's counts and marks already hold the recent messages (and those of the time away).
-            conversations[id]!.updateReadStates(thread: nil) { $0.subscribed(subscribed, currentUser: user) }
+            conversations[id]!.updateReadStates(thread: nil) { state in
+                state.subscribed(subscribed, currentUser: user)
+                for message in missed { state.messageArrived(message, currentUser: user) }
+            }
             for message in subscribed.recentMessages { conversations[id]!.deliver(message, reader: nil) }
             for thread in conversations[id]!.threadsWaitingForReplies { loadReplies(in: Timeline(id, thread: thread)) }
             publish(id)
@@ -350,7 +359,9 @@ public actor TypewireClient {
             publish(presence.conversation)
         case .message(let message):
             completeEdit(message)
-            conversations[message.conversation]?.deliver(message, reader: currentUser)
+            if conversations[message.conversation]?.deliver(message, reader: currentUser) == true, message.thread == nil {
+                uncounted[message.conversation]?.arrived(message)
+            }
         case .ack(let ack):
             replyAcknowledged(ack.clientMessageId)
             retrySettled(.message(ack.clientMessageId))
@@ -424,7 +435,7 @@ public actor TypewireClient {
     /// After a welcome: subscribes again, tells the composers, and sends again what was not acknowledged.
     private func resync(user: String) {
         for (id, conversation) in conversations {
-            transmit(Self.subscription(to: id))
+            subscribe(to: id)
             for composer in conversation.composers { composer.connectionChanged(isConnected: true) }
         }
         readConnectionChanged(isConnected: true)
@@ -441,6 +452,21 @@ public actor TypewireClient {
         }
         for messageId in pendingEdits.keys { resendEdit(messageId) }
         for messageId in replies.keys { refreshReplyActivity(messageId) }
+    }
+
+    /// Sends a conversation's `subscribe`, noting the arrivals its snapshot may miss (``UncountedArrivals``).
+    func subscribe(to conversation: String) {
+        guard transmit(Self.subscription(to: conversation)) else { return }
+        uncounted[conversation, default: UncountedArrivals()].subscribeSent()
+    }
+
+    /// The oldest unanswered subscribe of a conversation was answered (with a snapshot holding `recent`, or
+    /// refused): the messages that arrived since it went out and its snapshot did not count.
+    func subscribeAnswered(_ conversation: String, holding recent: Set<String>) -> [ChatMessage] {
+        guard var arrivals = uncounted.removeValue(forKey: conversation) else { return [] }
+        let missed = arrivals.answered(holding: recent)
+        if !arrivals.isEmpty { uncounted[conversation] = arrivals }
+        return missed
     }
 
     /// The `subscribe` frame of a conversation: with its read state (a server that keeps no messages

@@ -5,10 +5,12 @@ import TypewireServer
 /// A store whose history reads are held: `recentMessages` reads the real store, says so, then returns that
 /// (by then old) answer only once the test lets it go. Everything else goes straight to the real store.
 /// It puts a write between a subscription's history read and its end, a race a loaded machine hits by chance.
-/// With `holdingParticipants`, reads of a conversation's participants are held the same way instead.
+/// With `holdingParticipants`, reads of a conversation's participants are held the same way instead; with
+/// `holdingUnreadCounts`, a subscription's unread count (one read through a newest message).
 public final class HeldHistoryStore: ChatStore {
     private let store: any ChatStore
     private let holdsParticipants: Bool
+    private let holdsUnreadCounts: Bool
     private let (reads, readsContinuation) = AsyncStream.makeStream(of: Void.self)
     private let (gate, gateContinuation) = AsyncStream.makeStream(of: Void.self)
     private let historyReadCount = NIOLockedValueBox(0)
@@ -19,9 +21,10 @@ public final class HeldHistoryStore: ChatStore {
     /// How many reads of a conversation's participants reached the store so far.
     public var participantReads: Int { participantReadCount.withLockedValue { $0 } }
 
-    public init(_ store: any ChatStore, holdingParticipants: Bool = false) {
+    public init(_ store: any ChatStore, holdingParticipants: Bool = false, holdingUnreadCounts: Bool = false) {
         self.store = store
         self.holdsParticipants = holdingParticipants
+        self.holdsUnreadCounts = holdingUnreadCounts
     }
 
     /// Closes the store it holds reads of.
@@ -60,7 +63,7 @@ public final class HeldHistoryStore: ChatStore {
     public func recentMessages(of conversation: String, limit: Int) async throws -> [ChatMessage] {
         let messages = try await store.recentMessages(of: conversation, limit: limit)
         historyReadCount.withLockedValue { $0 += 1 }
-        if !holdsParticipants { await hold() }
+        if !holdsParticipants && !holdsUnreadCounts { await hold() }
         return messages
     }
 
@@ -128,8 +131,12 @@ public final class HeldHistoryStore: ChatStore {
     public func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount] {
         try await store.readCounts(in: conversation, thread: thread, messages: messages)
     }
-    public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
-        try await store.unreadCount(of: user, in: conversation, thread: thread, limit: limit)
+    public func unreadCount(of user: String, in conversation: String, thread: String?, through newest: Int64?, limit: Int) async throws
+        -> Int
+    {
+        let count = try await store.unreadCount(of: user, in: conversation, thread: thread, through: newest, limit: limit)
+        if holdsUnreadCounts, newest != nil { await hold() }
+        return count
     }
     public func sharesTyping(_ user: String) async throws -> Bool { try await store.sharesTyping(user) }
     public func setSharesTyping(_ shares: Bool, for user: String) async throws { try await store.setSharesTyping(shares, for: user) }

@@ -43,6 +43,41 @@ struct ReadStateHandleTests: ClientTesting {
         }
     }
 
+    /// Opens a conversation whose subscription makes one held read, and lets that read go.
+    private func openChat(_ client: TypewireClient, releasing held: HeldHistoryStore) async throws -> ConversationHandle {
+        let opening = Task { try await openChat(client) }
+        await held.historyRead()
+        held.release()
+        return try await opening.value
+    }
+
+    /// A second handle's subscription on a socket that follows the conversation already: a message fanned
+    /// out while its count is read reaches the socket before its `subscribed`, which does not count it; the
+    /// client counts it again (``UncountedArrivals``).
+    @Test func aMessageThatArrivesBeforeASecondHandlesSnapshotIsStillCounted() async throws {
+        var held: HeldHistoryStore!
+        try await TestServer.run(wrapStore: { store in
+            held = HeldHistoryStore(store, holdingUnreadCounts: true)
+            return held
+        }) { server in
+            try await withClients(["alice", "bob"], of: server) { clients in
+                let aliceChat = try await openChat(clients[0], releasing: held)
+                let bob = clients[1]
+                let bobList = try await openChat(bob, releasing: held)
+                let bobScreen = await bob.conversation(Self.direct)
+                await held.historyRead()  // the second subscription's count is read, its `subscribed` not sent
+                let first = try await aliceChat.send("While the screen opened")
+                _ = try await collect(bobList.messages, until: first)  // on the socket before the screen's snapshot
+                held.release()
+                try await waitUntil(bob) { $0.uncounted.isEmpty }  // the snapshot came
+                let second = try await aliceChat.send("And after")
+                _ = try await collect(bobScreen.messages, until: second)
+                let counts = await bob.unreadCounts(in: Self.direct)
+                #expect(counts == [2, 2], "the snapshot reset the count to 0, then 1: \(counts)")
+            }
+        }
+    }
+
     @Test func readsMadeWithinASecondAreOneFrameNowAndOneWithTheNewestAfter() async throws {
         try await TestServer.run { server in
             try await withChats(["alice", "bob"], of: server) { _, chats in
@@ -57,5 +92,12 @@ struct ReadStateHandleTests: ClientTesting {
                 #expect(try await framesReceived("read", on: server) - before == 2, "the first read at once, the newest a second later")
             }
         }
+    }
+}
+
+extension TypewireClient {
+    /// The unread count of each view of a conversation, smallest first.
+    fileprivate func unreadCounts(in conversation: String) -> [Int] {
+        conversations[conversation]?.views.values.map(\.readState.unreadCount).sorted() ?? []
     }
 }

@@ -110,7 +110,11 @@ extension HubShard {
                     of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes)
             }
             if followsReads {
-                let unread = try await store.unreadCount(of: user, in: conversation, thread: nil, limit: WireProtocol.maxUnreadCount)
+                // Counted through the newest message sent with it: a newer one reaches the socket after, or
+                // reached it before (a socket following already), and the client counts it as it arrives.
+                let unread = try await store.unreadCount(
+                    of: user, in: conversation, thread: nil, through: messages.compactMap { Int64($0.id) }.max() ?? 0,
+                    limit: WireProtocol.maxUnreadCount)
                 if !seesReceipts(user) {
                     reads = (unread, [], nil)
                 } else if participants.count > configuration.conversations.maxNamedReaders {

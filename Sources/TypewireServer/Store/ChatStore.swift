@@ -160,6 +160,11 @@ extension ChatStore {
         return record
     }
 
+    /// How many messages of others in a timeline are past `user`'s own mark, up to `limit`.
+    public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
+        try await unreadCount(of: user, in: conversation, thread: thread, through: nil, limit: limit)
+    }
+
     /// Records the user a token named, unless the store already has that name and role: a read, and a
     /// write only when something changed.
     /// - Returns: What the store knew of the user before (nil for a new user).
@@ -279,9 +284,10 @@ public protocol ChatStore: Sendable {
     /// the current members, its sender aside, who share their reading and whose mark the others see is at it
     /// or past it; newest first.
     func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount]
-    /// How many messages of others in a timeline (`thread` nil: the main one) are past `user`'s own mark,
-    /// counted up to `limit` at most (the work is bounded: a count of `limit` means that many or more).
-    func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int
+    /// How many messages of others in a timeline (`thread` nil: the main one) are past `user`'s own mark
+    /// and no newer than the message numbered `newest` (nil: any), counted up to `limit` at most (the work is
+    /// bounded: a count of `limit` means that many or more).
+    func unreadCount(of user: String, in conversation: String, thread: String?, through newest: Int64?, limit: Int) async throws -> Int
     /// Whether the user shares their typing (true unless they turned it off).
     func sharesTyping(_ user: String) async throws -> Bool
     /// Turns sharing one's typing on or off.

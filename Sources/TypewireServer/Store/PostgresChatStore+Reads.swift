@@ -99,20 +99,23 @@ extension PostgresChatStore {
         }
     }
 
-    public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
+    public func unreadCount(of user: String, in conversation: String, thread: String?, through newest: Int64?, limit: Int) async throws
+        -> Int
+    {
+        let newest = newest ?? .max
         // Two statements, so that each timeline's own index serves it (`thread IS NULL`, `thread = …`).
         let query: PostgresQuery
         if let thread {
             query = #"""
                 SELECT COUNT(*) FROM (
-                    SELECT 1 FROM messages WHERE conversation = \#(conversation) AND thread = \#(thread) AND sender <> \#(user)
+                    SELECT 1 FROM messages WHERE conversation = \#(conversation) AND thread = \#(thread) AND sender <> \#(user) AND seq <= \#(newest)
                     AND seq > COALESCE((SELECT seq FROM read_marks WHERE conversation = \#(conversation) AND thread = \#(thread) AND "user" = \#(user)), 0)
                     LIMIT \#(limit)) AS unread
                 """#
         } else {
             query = #"""
                 SELECT COUNT(*) FROM (
-                    SELECT 1 FROM messages WHERE conversation = \#(conversation) AND thread IS NULL AND sender <> \#(user)
+                    SELECT 1 FROM messages WHERE conversation = \#(conversation) AND thread IS NULL AND sender <> \#(user) AND seq <= \#(newest)
                     AND seq > COALESCE((SELECT seq FROM read_marks WHERE conversation = \#(conversation) AND thread = '' AND "user" = \#(user)), 0)
                     LIMIT \#(limit)) AS unread
                 """#

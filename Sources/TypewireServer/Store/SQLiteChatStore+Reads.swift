@@ -103,19 +103,20 @@ extension SQLiteChatStore {
         }
     }
 
-    public func unreadCount(of user: String, in conversation: String, thread: String?, limit: Int) async throws -> Int {
+    public func unreadCount(of user: String, in conversation: String, thread: String?, through newest: Int64?, limit: Int) async throws
+        -> Int
+    {
         try await database.read {
             try await $0.query(
                 """
                 SELECT COUNT(*) AS unread FROM (
-                    SELECT 1 FROM messages WHERE conversation = ? AND thread IS ? AND sender != ?
+                    SELECT 1 FROM messages WHERE conversation = ? AND thread IS ? AND sender != ? AND seq <= ?
                     AND seq > coalesce((SELECT seq FROM read_marks WHERE conversation = ? AND thread = ? AND user = ?), 0)
                     LIMIT ?)
                 """,
                 [
-                    .text(conversation), thread.map(SQLiteData.text) ?? .null, .text(user), .text(conversation), .text(thread ?? ""),
-                    .text(user),
-                    .integer(limit),
+                    .text(conversation), thread.map(SQLiteData.text) ?? .null, .text(user), .integer(Int(newest ?? .max)),
+                    .text(conversation), .text(thread ?? ""), .text(user), .integer(limit),
                 ])
         }.first?.column("unread")?.integer ?? 0
     }

@@ -41,6 +41,32 @@ struct ReadStateTests {
         return ids
     }
 
+    /// A message stored while a subscription reads the store reaches the socket after `subscribed`: the
+    /// snapshot's unread count runs through the newest message it carries, so the message is counted once
+    /// (as it arrives), not also in the count.
+    @Test func theUnreadCountOfSubscribedRunsThroughItsNewestMessage() async throws {
+        var held: HeldHistoryStore!
+        try await TestServer.run(wrapStore: { store in
+            held = HeldHistoryStore(store)
+            return held
+        }) { server in
+            let alice = try await server.socket("alice")  // sends without following: no history read of hers
+            _ = try await Self.send(["Before"], from: alice, in: "direct-alice-bob")
+            let bob = try await server.socket("bob")
+            bob.send(.subscribe(.init(conversation: "direct-alice-bob", readState: true)))
+            await held.historyRead()  // bob's history is read, his count not yet
+            let during = try await Self.send(["While you subscribed"], from: alice, in: "direct-alice-bob")[0]
+            held.release()
+            let frame = try await bob.next { if case .subscribed = $0 { true } else { false } }
+            guard case .subscribed(let subscribed) = frame else { return }
+            #expect(subscribed.recentMessages.map(\.text) == ["Before"])
+            #expect(subscribed.unread == 1, "counted through \"Before\": the next one arrives after, and is counted then")
+            _ = try await bob.next { if case .message(let message) = $0 { message.id == during } else { false } }
+            alice.close()
+            bob.close()
+        }
+    }
+
     /// The next `receipts` frame whose marks match.
     static func receipts(of socket: TestSocket, since: Int = 0, where matches: @escaping @Sendable ([ReadMark]) -> Bool) async throws
         -> ServerFrame.Receipts
