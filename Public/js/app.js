@@ -285,11 +285,11 @@ function rostersOf(conversation) {
 
 function presence(conversation, frame) {
   const person = conversation.participants.get(frame.user);
-  if (person) person.online = frame.online;
+  if (person) Object.assign(person, { online: frame.online, lastSeenAt: frame.lastSeenAt, lastSeen: frame.lastSeen });
   for (const roster of rostersOf(conversation)) roster.setOnline(frame.online, frame.user);
   renderSidebar();
   if (conversation.id === state.openId) {
-    renderChatHeader(nodes.header, conversation, { me: state.me.id, isBot });
+    renderChatHeader(nodes.header, conversation, { me: state.me.id, isBot, locale: typingText.locale });
     renderIndicator();
   }
   if (isThreadOpen(conversation)) state.thread.renderIndicator();
@@ -442,7 +442,7 @@ function renderOpenConversation() {
   const conversation = state.conversations.get(state.openId);
   if (!conversation) return;
   nodes.chat.dataset.subscribed = String(conversation.subscribed);
-  renderChatHeader(nodes.header, conversation, { me: state.me.id, isBot });
+  renderChatHeader(nodes.header, conversation, { me: state.me.id, isBot, locale: typingText.locale });
   renderMessagesAndIndicator(conversation);
 }
 
@@ -656,6 +656,11 @@ document.addEventListener('visibilitychange', () => {
   sendTyping(state.emitter.handle(Input.wentToBackground, now()));
   state.thread?.handle(Input.wentToBackground);
 });
+// "last seen 5 minutes ago" ages: the open conversation's header is said again each minute.
+setInterval(() => {
+  const conversation = state.conversations.get(state.openId);
+  if (conversation) renderChatHeader(nodes.header, conversation, { me: state.me.id, isBot, locale: typingText.locale });
+}, 60_000);
 $('switch-user').addEventListener('click', signOut);
 $('back').addEventListener('click', () => {
   closeConversation();

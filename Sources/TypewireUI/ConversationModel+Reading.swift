@@ -50,10 +50,6 @@ extension ConversationModel {
         readState = state
     }
 
-    func show(_ members: [Participant]) {
-        for member in members { if let name = member.name { memberNames[member.id] = name } }
-    }
-
     private func seen(_ itemID: String, accessible: Bool) -> String? {
         guard let text = client?.typingText else { return nil }
         switch readers(of: itemID) {

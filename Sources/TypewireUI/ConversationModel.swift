@@ -102,6 +102,8 @@ public final class ConversationModel {
     @ObservationIgnored var reading: Task<Void, Never>?
     /// The members' names, for "Seen by".
     @ObservationIgnored var memberNames: [String: String] = [:]
+    /// When each member was last seen, as the server last said (``presenceText(for:at:)``).
+    var lastSeen: [String: Participant] = [:]
     /// What the calls so far ask for (on screen, in the background).
     @ObservationIgnored var lifecycle = ScreenLifecycle()
     /// Where the lifecycle's changes run, one after another.
@@ -208,10 +210,6 @@ public final class ConversationModel {
         connectionBanner = ConnectionBanner.after(state, previous: connectionBanner)
         // Away from the server, nobody is known to be online: the next `subscribed` says who is.
         if state != .connected { onlineMembers = [] }
-    }
-
-    func show(_ change: ServerFrame.Presence) {
-        if change.online { onlineMembers.insert(change.user) } else { onlineMembers.remove(change.user) }
     }
 
     func receive(_ message: ChatMessage) {

@@ -185,6 +185,18 @@ struct ConversationModelTests {
         }
     }
 
+    @Test func theHeaderSaysOnlineThenWhenTheMemberWasLastSeen() async throws {
+        try await withAliceAndBob { alice, _, clients in
+            try await eventually { alice.presenceText(for: "bob") == "online" }
+            await clients[1].disconnect()
+            try await eventually { alice.presenceText(for: "bob") == "last seen just now" }
+            #expect(alice.presenceText(for: "bob", at: .now + 5 * 60) == "last seen 5 minutes ago")
+            #expect(alice.presenceText(for: "carol") == nil, "not a member: nothing known")
+            await clients[1].reconnectNow()
+            try await eventually { alice.presenceText(for: "bob") == "online" }
+        }
+    }
+
     @Test func goingToTheBackgroundStopsTypingAndComingBackFollowsAgain() async throws {
         try await withAliceAndBob { alice, bob, _ in
             alice.draft = "Let me"

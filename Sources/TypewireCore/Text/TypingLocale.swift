@@ -140,6 +140,8 @@ protocol LanguageRules: Sendable {
     static func seen(by subject: String) -> String
     /// "Seen by 37": how many have, in a group too large to name them.
     static func seenCount(_ count: Int) -> String
+    /// "online", "last seen 5 minutes ago": a member's presence in a header.
+    static var presenceWords: PresenceWords { get }
 }
 
 extension LanguageRules {

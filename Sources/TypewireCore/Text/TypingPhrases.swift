@@ -36,6 +36,8 @@ public struct TypingPhrases: Sendable {
     public var seenBy: @Sendable (_ subject: String) -> String
     /// "Seen by 37": how many have read it, in a group too large to name them (1 or more).
     public var seenCount: @Sendable (_ count: Int) -> String
+    /// "online", "last seen 5 minutes ago", "last seen recently": a member's presence in a header.
+    public var presence: @Sendable (_ status: PresenceStatus) -> String
     /// A member's name as it stands in a sentence, after any cut: as given, or in Arabic between bidi
     /// isolates (U+2068 … U+2069) so that a Latin name keeps its place in right-to-left text. Not applied
     /// to ``someone``. Default: as given.
@@ -47,7 +49,8 @@ public struct TypingPhrases: Sendable {
         triple: @escaping @Sendable (String, String, String) -> String, twoAndOthers: @escaping @Sendable (String, String, Int) -> String,
         oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Int, Activity) -> String,
         sentenceSeparator: String = ". ", replying: (@Sendable (Int) -> String)? = nil, name: (@Sendable (String) -> String)? = nil,
-        seenBy: (@Sendable (String) -> String)? = nil, seenCount: (@Sendable (Int) -> String)? = nil
+        seenBy: (@Sendable (String) -> String)? = nil, seenCount: (@Sendable (Int) -> String)? = nil,
+        presence: (@Sendable (PresenceStatus) -> String)? = nil
     ) {
         self.someone = someone
         self.people = people
@@ -61,6 +64,7 @@ public struct TypingPhrases: Sendable {
         self.name = name ?? { $0 }
         self.seenBy = seenBy ?? { EnglishRules.seen(by: $0) }  // a table from before read state: English
         self.seenCount = seenCount ?? { EnglishRules.seenCount($0) }
+        self.presence = presence ?? { EnglishRules.presence($0) }  // a table from before last seen: English
     }
 
     /// A built-in language's table.
@@ -70,6 +74,6 @@ public struct TypingPhrases: Sendable {
             twoAndOthers: { rules.twoAndOthers($0, $1, others: $2) }, oneAndOthers: { rules.oneAndOthers($0, others: $1) },
             sentence: { rules.sentence(subject: $0, count: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator,
             replying: { rules.replying($0) }, name: { rules.name($0) }, seenBy: { rules.seen(by: $0) },
-            seenCount: { rules.seenCount($0) })
+            seenCount: { rules.seenCount($0) }, presence: { rules.presence($0) })
     }
 }

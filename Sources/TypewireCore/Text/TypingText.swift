@@ -95,6 +95,12 @@ public struct TypingText: Sendable {
         count > 0 ? rules.seenCount(count) : nil
     }
 
+    /// "online", "last seen 5 minutes ago", "last seen recently": a member's presence, as a conversation's
+    /// header shows it under their name (``PresenceStatus``).
+    public func presenceText(_ status: PresenceStatus) -> String {
+        rules.presence(status)
+    }
+
     private func compose(_ typers: [Typer], total: Int?, accessible: Bool) -> String? {
         let active = typers.allSatisfy(\.activity.isActive) ? typers : typers.filter(\.activity.isActive)
         let unlisted = max(0, (total ?? active.count) - active.count)
