@@ -184,7 +184,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "Comma-separated event types to send; default all but activity.changed, which is sent at most once a second per conversation when named (TYPEWIRE_WEBHOOK_EVENTS)."
+            "Comma-separated event types to send; default all but activity.changed (sent at most once a second per conversation when named) and message.read (TYPEWIRE_WEBHOOK_EVENTS)."
     )
     var webhookEvents: String?
 

@@ -35,6 +35,7 @@ extension HubShard {
         case .unchanged:
             break
         case .moved(let mark, let thread, let own, let shared):
+            webhooks?.record(.messageRead(conversation: read.conversation, thread: thread, mark: mark, isPrivate: !shared))
             if shared { receiptsChanged(mark, thread: thread, in: read.conversation, isLocal: true) }
             if own { await tellUnread(of: user, in: read.conversation, thread: thread, readTo: mark.messageId) }
         }

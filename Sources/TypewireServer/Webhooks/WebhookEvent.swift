@@ -30,6 +30,9 @@ public struct WebhookEvent: Sendable, Hashable {
         case membersChanged(conversation: String, added: [String], removed: [String], deleted: Bool)
         /// A user's activity in a conversation (in a thread, if given) is now this (`none` when it ended).
         case activityChanged(conversation: String, user: String, activity: Activity, thread: String? = nil)
+        /// A member's mark in a timeline (a thread, if given) moved to a message; `isPrivate` when only their
+        /// own count moved (a private read, or a user who hides their reading: the others were told nothing).
+        case messageRead(conversation: String, thread: String?, mark: ReadMark, isPrivate: Bool)
 
         /// The event's type.
         public var type: WebhookEventType {
@@ -41,6 +44,7 @@ public struct WebhookEvent: Sendable, Hashable {
             case .presenceChanged: .presenceChanged
             case .membersChanged: .membersChanged
             case .activityChanged: .activityChanged
+            case .messageRead: .messageRead
             }
         }
     }
@@ -65,8 +69,11 @@ public struct WebhookEvent: Sendable, Hashable {
     /// What makes a later event of the same key replace this one while it waits in the outbox: a message's
     /// edits (the last text is what a receiver needs); nil for every other event, each sent.
     public var coalescingKey: String? {
-        guard case .messageEdited(let message) = payload else { return nil }
-        return "\(type.rawValue) \(message.conversation) \(message.id)"
+        switch payload {
+        case .messageEdited(let message): "\(type.rawValue) \(message.conversation) \(message.id)"
+        case .messageRead(let conversation, let thread, let mark, _): "\(type.rawValue) \(conversation) \(thread ?? "") \(mark.user)"
+        default: nil
+        }
     }
 
     /// A new event id: `evt_` and 128 random bits in hex.
@@ -115,6 +122,9 @@ private struct Document: Encodable {
         var activity: String?
         var detail: String?
         var thread: String?
+        var messageId: String?
+        var at: Int64?
+        var `private`: Bool?
 
         init(_ payload: WebhookEvent.Payload) {
             switch payload {
@@ -148,6 +158,13 @@ private struct Document: Encodable {
                 self.user = user
                 self.activity = activity.kind.rawValue
                 self.detail = activity.detail
+            case .messageRead(let conversation, let thread, let mark, let isPrivate):
+                self.conversation = conversation
+                self.thread = thread
+                self.user = mark.user
+                self.messageId = mark.messageId
+                self.at = mark.at
+                self.private = isPrivate
             }
         }
     }

@@ -14,7 +14,10 @@ public enum WebhookEventType: String, Sendable, Hashable, CaseIterable, Codable 
     case membersChanged = "conversation.members_changed"
     /// A user's activity in a conversation changed; off unless asked for, and rate-limited per conversation.
     case activityChanged = "activity.changed"
+    /// A member read a conversation further; off unless asked for, and a later read of the same member and
+    /// timeline replaces one still waiting in the outbox.
+    case messageRead = "message.read"
 
-    /// What a server sends unless told otherwise: every type but ``activityChanged``.
-    public static let defaults: Set<WebhookEventType> = Set(allCases).subtracting([.activityChanged])
+    /// What a server sends unless told otherwise: every type but ``activityChanged`` and ``messageRead``.
+    public static let defaults: Set<WebhookEventType> = Set(allCases).subtracting([.activityChanged, .messageRead])
 }

@@ -228,6 +228,47 @@ struct WebhookDeliveryTests {
         }
     }
 
+    /// `message.read` when asked for: one event per read, and while the backend is down a member's later
+    /// read of a timeline replaces the one waiting.
+    @Test func aReadIsOneEventAndReadsWhileTheBackendIsDownAreItsNewest() async throws {
+        let receiver = WebhookReceiver()
+        try await run(with: receiver, configure: { $0.webhooks.events = [.messageRead, .messageCreated] }) { server in
+            let alice = try await server.subscribedSocket("alice", to: Self.direct)
+            let bob = try await server.socket("bob")  // follows read state: its `unread` says a read was stored
+            bob.send(.subscribe(.init(conversation: Self.direct, readState: true)))
+            _ = try await bob.next { if case .subscribed = $0 { true } else { false } }
+            var sent: [String] = []
+            for text in ["one", "two", "three"] {
+                alice.send(.send(.init(conversation: Self.direct, clientMessageId: text, text: text)))
+                let ack = try await alice.next { if case .ack(let ack) = $0 { ack.clientMessageId == text } else { false } }
+                guard case .ack(let stored) = ack else { return }
+                sent.append(stored.messageId)
+            }
+            let ids = sent
+            bob.send(.read(.init(conversation: Self.direct, messageId: ids[0])))
+            let first = try await receiver.event("message.read")
+            #expect(first.data["user"] as? String == "bob" && first.data["messageId"] as? String == ids[0])
+            #expect(first.data["private"] as? Bool == false && first.data["at"] is NSNumber)
+
+            receiver.answer { _ in 503 }  // the backend is down: the next reads wait in the outbox
+            bob.send(.read(.init(conversation: Self.direct, messageId: ids[1])))
+            bob.send(.read(.init(conversation: Self.direct, messageId: ids[2], isPrivate: true)))
+            // The newest read reached the outbox (it was tried, and refused) in place of the one before it.
+            try await eventually {
+                receiver.deliveries.contains { $0.type == "message.read" && $0.data["messageId"] as? String == ids[2] }
+            }
+            receiver.answer { _ in 200 }
+            let newest = try await receiver.event("message.read") { $0.data["messageId"] as? String == ids[2] }
+            #expect(newest.data["private"] as? Bool == true, "only bob's own count moved")
+            try await eventually { try await server.metric("typewire_webhook_pending") == 0 }  // nothing left to send
+            #expect(
+                !receiver.takenEvents.contains { $0.type == "message.read" && $0.data["messageId"] as? String == ids[1] },
+                "the newest read replaced the one waiting")
+            alice.close()
+            bob.close()
+        }
+    }
+
     @Test func typingIsNotSentUnlessAskedFor() async throws {
         let receiver = WebhookReceiver()
         // One delivery at a time, in the order the events were made: once Alice's offline event (written after

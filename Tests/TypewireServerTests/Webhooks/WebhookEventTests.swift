@@ -53,8 +53,28 @@ import TypewireCore
         #expect(ids.allSatisfy { $0.hasPrefix("evt_") && $0.count == 36 && $0.dropFirst(4).allSatisfy(\.isHexDigit) })
     }
 
-    @Test func theDefaultTypesAreAllButActivity() {
-        #expect(WebhookEventType.defaults.count == WebhookEventType.allCases.count - 1)
-        #expect(!WebhookEventType.defaults.contains(.activityChanged))
+    @Test func theDefaultTypesAreAllButActivityAndReads() {
+        #expect(WebhookEventType.defaults.count == WebhookEventType.allCases.count - 2)
+        #expect(!WebhookEventType.defaults.contains(.activityChanged) && !WebhookEventType.defaults.contains(.messageRead))
+    }
+
+    @Test func aReadSaysWhoReadWhatAndWhenAndALaterOneOfTheSameTimelineReplacesIt() throws {
+        let read = WebhookEvent.Payload.messageRead(
+            conversation: "c", thread: "42", mark: ReadMark(user: "bob", messageId: "43", at: 40), isPrivate: true)
+        let data = try #require(try document(read)["data"] as? [String: Any])
+        #expect(
+            data as NSDictionary
+                == ["conversation": "c", "thread": "42", "user": "bob", "messageId": "43", "at": 40, "private": true] as NSDictionary)
+        func key(_ user: String, thread: String?, conversation: String = "c") -> String? {
+            WebhookEvent(
+                id: "evt_1", createdAt: 1,
+                payload: .messageRead(
+                    conversation: conversation, thread: thread, mark: ReadMark(user: user, messageId: "1", at: 1), isPrivate: false)
+            ).coalescingKey
+        }
+        #expect(key("bob", thread: nil) == key("bob", thread: nil))
+        #expect(
+            Set([key("bob", thread: nil), key("bob", thread: "42"), key("carol", thread: nil), key("bob", thread: nil, conversation: "d")])
+                .count == 4)
     }
 }
