@@ -23,7 +23,7 @@ public final class ConversationListModel {
         /// Messages from others past what the user read, on any device: the server's count, at most
         /// ``WireProtocol/maxUnreadCount`` (show "999+" at it).
         public var unreadCount: Int
-        /// The members online now.
+        /// The members online now, as far as the client knows: none while it is not connected.
         public var onlineMembers: Set<String>
 
         /// Creates a row (for previews).
@@ -94,8 +94,10 @@ public final class ConversationListModel {
         for row in rows { handles.append(await client.conversation(row.id)) }
         isOpen = true
         let handles = handles
+        let connection = await client.states()
         listening = Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await state in connection { await self?.show(state) } }
                 for handle in handles {
                     // Who the user is comes with the client's first welcome, which a message follows: asked
                     // then, not when the list appeared (on a cold start it is not known yet).
@@ -139,6 +141,12 @@ public final class ConversationListModel {
     private func show(_ state: ReadState, of conversationID: String) {
         guard let index = rows.firstIndex(where: { $0.id == conversationID }), rows[index].unreadCount != state.unreadCount else { return }
         rows[index].unreadCount = state.unreadCount
+    }
+
+    /// Away from the server, nobody is known to be online: each conversation's next `subscribed` says who is.
+    private func show(_ state: ConnectionState) {
+        guard state != .connected else { return }
+        for index in rows.indices where !rows[index].onlineMembers.isEmpty { rows[index].onlineMembers = [] }
     }
 
     private func show(_ change: ServerFrame.Presence) {

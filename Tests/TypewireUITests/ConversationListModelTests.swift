@@ -52,6 +52,21 @@ struct ConversationListModelTests {
         }
     }
 
+    @Test func whileTheClientIsAwayNoRowShowsAnyoneOnline() async throws {
+        try await TestServer.run { server in
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
+                let list = ConversationListModel(client: clients[1], conversations: [(id: "direct-alice-bob", title: "Alice")])
+                await list.appear()
+                try await eventually { list.rows.first?.onlineMembers.contains("alice") == true }
+                await clients[1].disconnect()
+                try await eventually { list.rows.first?.onlineMembers.isEmpty == true }  // Alice may have gone meanwhile
+                await clients[1].reconnectNow()
+                try await eventually { list.rows.first?.onlineMembers.contains("alice") == true }
+                await list.disappear()
+            }
+        }
+    }
+
     /// Every appear re-delivers each conversation's recent messages: counted by id, an unread message counts
     /// once however often the list comes back (counted by arrival, 20 round trips added them again).
     @Test func comingBackToTheListTwentyTimesCountsEachUnreadMessageOnce() async throws {
