@@ -253,17 +253,16 @@ struct WebhookDeliveryTests {
             receiver.answer { _ in 503 }  // the backend is down: the next reads wait in the outbox
             bob.send(.read(.init(conversation: Self.direct, messageId: ids[1])))
             bob.send(.read(.init(conversation: Self.direct, messageId: ids[2], isPrivate: true)))
-            // The newest read reached the outbox (it was tried, and refused) in place of the one before it.
+            // The newest read reached the outbox (it was tried, and refused) in place of the one before it: one
+            // delivery waits, not two. (Whether the older one is ever taken is not asked: an attempt of it may
+            // be on its way when it is replaced, and land after the backend is back.)
             try await eventually {
                 receiver.deliveries.contains { $0.type == "message.read" && $0.data["messageId"] as? String == ids[2] }
             }
+            try await eventually { try await server.metric("typewire_webhook_pending") == 1 }
             receiver.answer { _ in 200 }
             let newest = try await receiver.event("message.read") { $0.data["messageId"] as? String == ids[2] }
             #expect(newest.data["private"] as? Bool == true, "only bob's own count moved")
-            try await eventually { try await server.metric("typewire_webhook_pending") == 0 }  // nothing left to send
-            #expect(
-                !receiver.takenEvents.contains { $0.type == "message.read" && $0.data["messageId"] as? String == ids[1] },
-                "the newest read replaced the one waiting")
             alice.close()
             bob.close()
         }
