@@ -135,6 +135,17 @@ public final class ConversationHandle: Sendable {
         await client.markRead(.init(messageId: messageId, isPrivate: isPrivate), in: Timeline(id, thread: thread))
     }
 
+    /// Marks this timeline unread from a message on ("Mark as unread"): the user's own mark moves back to
+    /// the message before it, and their unread count (on every device, in ``readState``) counts the messages
+    /// of others from it on. The one way a mark moves back; the other members are not told (they saw it
+    /// read, and it was). It goes through the same reporter as ``markRead(_:isPrivate:)``: a read reported
+    /// after it replaces it if the second between two reports has not passed. Nothing on a typing-only
+    /// server.
+    /// - Parameter messageId: The server's id of the first message to show unread.
+    public func markUnread(from messageId: String) async {
+        await client.markRead(.init(messageId: messageId, marksUnread: true), in: Timeline(id, thread: thread))
+    }
+
     /// Sets the current user's activity here directly, e.g. `.recordingAudio` or `.uploading`; for typing,
     /// use a ``Composer``.
     public func setActivity(_ activity: Activity) async {

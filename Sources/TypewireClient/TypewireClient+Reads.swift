@@ -1,9 +1,10 @@
 import TypewireCore
 
 extension TypewireClient {
-    /// The user has seen a timeline up to a message: reported through the timeline's ``ReadReporter`` (at
-    /// most one `read` a second, none lost across a reconnect). Nothing on a typing-only server (it keeps
-    /// no marks) or for a conversation no handle has open.
+    /// The user has seen a timeline up to a message, or marks it unread from one: reported through the
+    /// timeline's ``ReadReporter`` (at most one `read` or `markUnread` a second, none lost across a
+    /// reconnect). Nothing on a typing-only server (it keeps no marks) or for a conversation no handle has
+    /// open.
     func markRead(_ report: ReadReporter<ContinuousClock.Instant>.Report, in timeline: Timeline) {
         guard storesMessages, conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true else { return }
         var reporter = readReporters[timeline] ?? ReadReporter()
@@ -26,12 +27,12 @@ extension TypewireClient {
     func endReads(in timeline: Timeline) {
         guard var reporter = readReporters.removeValue(forKey: timeline) else { return }
         readTimers.removeValue(forKey: timeline)?.cancel()
-        if let due = reporter.flush(now: .now) { transmit(.read(Self.frame(due, in: timeline))) }
+        if let due = reporter.flush(now: .now) { transmit(Self.frame(due, in: timeline)) }
     }
 
     /// Sends a due report, then sleeps until the reporter's next deadline.
     private func sendRead(_ due: ReadReporter<ContinuousClock.Instant>.Report?, in timeline: Timeline) {
-        if let due { transmit(.read(Self.frame(due, in: timeline))) }
+        if let due { transmit(Self.frame(due, in: timeline)) }
         readTimers.removeValue(forKey: timeline)?.cancel()
         guard let deadline = readReporters[timeline]?.nextDeadline else { return }
         readTimers[timeline] = Task { [weak self] in
@@ -46,7 +47,9 @@ extension TypewireClient {
         sendRead(readReporters[timeline]!.tick(now: .now), in: timeline)
     }
 
-    private static func frame(_ report: ReadReporter<ContinuousClock.Instant>.Report, in timeline: Timeline) -> ClientFrame.Read {
-        ClientFrame.Read(conversation: timeline.conversation, messageId: report.messageId, isPrivate: report.isPrivate ? true : nil)
+    private static func frame(_ report: ReadReporter<ContinuousClock.Instant>.Report, in timeline: Timeline) -> ClientFrame {
+        report.marksUnread
+            ? .markUnread(.init(conversation: timeline.conversation, messageId: report.messageId))
+            : .read(.init(conversation: timeline.conversation, messageId: report.messageId, isPrivate: report.isPrivate ? true : nil))
     }
 }

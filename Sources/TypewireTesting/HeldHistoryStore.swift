@@ -125,6 +125,11 @@ public final class HeldHistoryStore: ChatStore {
     ) async throws -> ReadOutcome {
         try await store.markRead(messageId, in: conversation, by: user, at: time, privately: privately)
     }
+    public func markUnread(from messageId: String, in conversation: String, by user: String, at time: Int64) async throws
+        -> UnreadOutcome
+    {
+        try await store.markUnread(from: messageId, in: conversation, by: user, at: time)
+    }
     public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
         try await store.readMarks(in: conversation, limit: limit)
     }

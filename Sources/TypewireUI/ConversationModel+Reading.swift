@@ -19,6 +19,20 @@ extension ConversationModel {
         seenChanged(seen.visibleChanged(visibleMessages, now: .now))
     }
 
+    /// "Mark as unread" on a bubble (a context menu's action): the user's unread count, on every device,
+    /// counts the messages of others from this one on. The bubbles on screen now are not read again until
+    /// they leave the screen or the screen closes: the user asked to come back to them.
+    public func markUnread(from itemID: String) {
+        guard let handle, let item = timeline.items.first(where: { $0.id == itemID }), let messageID = item.messageID else { return }
+        seen.markedUnread(from: item.sentAt)
+        let previous = reading
+        reading = Task { [handle] in
+            await previous?.value
+            await handle.markUnread(from: messageID)
+        }
+        seenChanged(nil)
+    }
+
     /// Who has read a message, for "Seen by" under the user's own: the members named (in a direct
     /// conversation, the other's name), a count in a group too large to name them, or unknown.
     public func readers(of itemID: String) -> ReadState.Readers {

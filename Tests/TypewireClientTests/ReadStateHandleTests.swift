@@ -43,6 +43,29 @@ struct ReadStateHandleTests: ClientTesting {
         }
     }
 
+    /// "Mark as unread" on one device: every device shows the messages from it on as unread, and the other
+    /// member still sees the read they were told of.
+    @Test func markUnreadOnOneDeviceIsTheCountOnEveryDevice() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "alice", "bob"], of: server) { _, chats in
+                let (phone, laptop, bobChat) = (chats[0], chats[1], chats[2])
+                var ids: [String] = []
+                for text in ["Dinner?", "At 8", "Bring wine"] { ids.append(try await bobChat.send(text)) }
+                let sent = ids
+                await phone.markRead(sent[2])
+                for device in [phone, laptop] { _ = try await first(device.readState) { $0.ownMark == sent[2] && $0.unreadCount == 0 } }
+                _ = try await first(bobChat.readState) { $0.marks["alice"]?.messageId == sent[2] }
+
+                await laptop.markUnread(from: sent[1])
+                for device in [phone, laptop] { _ = try await first(device.readState) { $0.ownMark == sent[0] && $0.unreadCount == 2 } }
+                try await withChats(["bob"], of: server) { _, later in
+                    let state = try await first(later[0].readState) { $0.marks["alice"] != nil }
+                    #expect(state.marks["alice"]?.messageId == sent[2], "bob's new device: her read stays as he was told")
+                }
+            }
+        }
+    }
+
     /// Opens a conversation whose subscription makes one held read, and lets that read go.
     private func openChat(_ client: TypewireClient, releasing held: HeldHistoryStore) async throws -> ConversationHandle {
         let opening = Task { try await openChat(client) }

@@ -7,23 +7,28 @@
 /// Rules:
 /// - The first report goes out at once; after it, at most one per ``interval`` (default 1 s): a report
 ///   made sooner waits, and a later one replaces it (only the newest mark matters: the server moves marks
-///   forward only, so the caller reports the newest message seen, never an older one).
+///   forward only, so the caller reports the newest message seen, never an older one). A "mark unread"
+///   (``Report/marksUnread``) is a report too: it replaces a read that waits, and a later read replaces it.
 /// - While the connection is lost nothing is sent; the waiting report, or else the last one sent (it may
 ///   not have reached the server), goes out when the connection is back.
 /// - ``flush(now:)`` hands over what waits at once, whatever the interval: the screen is closing, and a
 ///   message seen before it closed counts as read.
 public struct ReadReporter<Instant: InstantProtocol<Duration>>: Sendable {
-    /// A report to send: the member has read up to `messageId`.
+    /// A report to send: the member has read up to `messageId` (or marks the timeline unread from it).
     public struct Report: Hashable, Sendable {
-        /// The newest message seen.
+        /// The newest message seen; with ``marksUnread``, the first to show unread.
         public var messageId: String
         /// Whether the read is private: the member's own count clears and nobody is told.
         public var isPrivate: Bool
+        /// Whether the member marks the timeline unread from `messageId` on (`markUnread`), rather than
+        /// read up to it.
+        public var marksUnread: Bool
 
         /// Creates a report.
-        public init(messageId: String, isPrivate: Bool = false) {
+        public init(messageId: String, isPrivate: Bool = false, marksUnread: Bool = false) {
             self.messageId = messageId
             self.isPrivate = isPrivate
+            self.marksUnread = marksUnread
         }
     }
 

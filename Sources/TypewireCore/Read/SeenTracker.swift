@@ -27,6 +27,9 @@ public struct SeenTracker<Instant: InstantProtocol<Duration>>: Sendable {
     /// The place of the last message answered: an older one is not answered again.
     public private(set) var reportedPosition: Int64?
     private var visible: [String: (position: Int64, since: Instant?)] = [:]
+    /// Messages on screen when the user marked the timeline unread: not seen again until they leave the
+    /// screen (or the screen closes), or the mark would be undone a second later.
+    private var held: Set<String> = []
     private var isActive = false
 
     /// Creates a tracker of an inactive screen that shows nothing.
@@ -39,10 +42,22 @@ public struct SeenTracker<Instant: InstantProtocol<Duration>>: Sendable {
     public mutating func visibleChanged(_ messages: [Visible], now: Instant) -> String? {
         var next: [String: (position: Int64, since: Instant?)] = [:]
         for message in messages {
-            next[message.messageId] = (message.position, visible[message.messageId]?.since ?? (isActive ? now : nil))
+            let isHeld = held.contains(message.messageId)
+            next[message.messageId] = (message.position, isHeld ? nil : visible[message.messageId]?.since ?? (isActive ? now : nil))
         }
+        held.formIntersection(next.keys)
         visible = next
         return tick(now: now)
+    }
+
+    /// The user marked the timeline unread from the message at `position` on: that message and the newer
+    /// ones are answered again once seen, but those on screen now only after they left it (or the screen
+    /// closed and opened again).
+    public mutating func markedUnread(from position: Int64) {
+        let before = position.subtractingReportingOverflow(1)
+        reportedPosition = before.overflow ? nil : min(reportedPosition ?? .min, before.partialValue)
+        held = Set(visible.keys)
+        for id in held { visible[id]!.since = nil }
     }
 
     /// The screen became active (shown, the app in the foreground) or stopped being so; while inactive
@@ -51,7 +66,8 @@ public struct SeenTracker<Instant: InstantProtocol<Duration>>: Sendable {
     public mutating func activeChanged(_ active: Bool, now: Instant) -> String? {
         guard active != isActive else { return nil }
         isActive = active
-        for id in visible.keys { visible[id]!.since = active ? now : nil }
+        if !active { held = [] }
+        for id in visible.keys where !held.contains(id) { visible[id]!.since = active ? now : nil }
         return tick(now: now)
     }
 

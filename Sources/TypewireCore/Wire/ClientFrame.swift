@@ -20,6 +20,8 @@ public enum ClientFrame: Hashable, Sendable {
     case cancel(Cancel)
     /// The user read a conversation (or a thread of it) up to a message.
     case read(Read)
+    /// The user marks a conversation (or a thread of it) unread from a message on.
+    case markUnread(MarkUnread)
 
     /// `hello {token}`.
     public struct Hello: Codable, Hashable, Sendable {
@@ -151,6 +153,22 @@ public enum ClientFrame: Hashable, Sendable {
         }
     }
 
+    /// `markUnread {conversation, messageId}`: the user marks the timeline the message is in unread from it
+    /// on ("mark unread" on a message). The one move of a watermark back: the user's own mark goes to the
+    /// message before it, and their sockets are told their unread count (`unread`). Nobody else is told: the
+    /// mark the others see stays where it was (they were told it was read, and it was).
+    public struct MarkUnread: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The server's id of the first message to show unread.
+        public var messageId: String
+        /// Creates the frame.
+        public init(conversation: String, messageId: String) {
+            self.conversation = conversation
+            self.messageId = messageId
+        }
+    }
+
     /// `stream {conversation, messageId, delta, final?, text?, end?, reason?, asker?, thread?}`: part of a
     /// bot's reply.
     public struct Stream: Hashable, Sendable {
@@ -243,7 +261,7 @@ extension ClientFrame.Stream: Codable {
 extension ClientFrame: Codable {
     /// The kinds of frame a client sends, named as the `type` field names them.
     public enum Kind: String, CaseIterable, Sendable {
-        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream, cancel, read
+        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream, cancel, read, markUnread
     }
 
     /// The frame types a client may send, by wire name.
@@ -262,6 +280,7 @@ extension ClientFrame: Codable {
         case .stream: .stream
         case .cancel: .cancel
         case .read: .read
+        case .markUnread: .markUnread
         }
     }
 
@@ -270,7 +289,7 @@ extension ClientFrame: Codable {
 
     /// What an `error` answering this frame names as its `ref` (docs/PROTOCOL.md): the conversation for
     /// `subscribe` and `unsubscribe`, the `clientMessageId` for `send`, the `messageId` for `edit`,
-    /// `stream`, `cancel` and `read`, the frame type otherwise.
+    /// `stream`, `cancel`, `read` and `markUnread`, the frame type otherwise.
     public var reference: String {
         switch self {
         case .subscribe(let subscribe): subscribe.conversation
@@ -280,6 +299,7 @@ extension ClientFrame: Codable {
         case .stream(let stream): stream.messageId
         case .cancel(let cancel): cancel.messageId
         case .read(let read): read.messageId
+        case .markUnread(let mark): mark.messageId
         case .hello, .refresh, .activity: type
         }
     }
@@ -296,6 +316,7 @@ extension ClientFrame: Codable {
         case .stream(let stream): stream.conversation
         case .cancel(let cancel): cancel.conversation
         case .read(let read): read.conversation
+        case .markUnread(let mark): mark.conversation
         }
     }
 
@@ -312,6 +333,7 @@ extension ClientFrame: Codable {
         case "stream": self = .stream(try .init(from: decoder))
         case "cancel": self = .cancel(try .init(from: decoder))
         case "read": self = .read(try .init(from: decoder))
+        case "markUnread": self = .markUnread(try .init(from: decoder))
         default: throw FrameDecodingError.unknownType(type)
         }
     }
@@ -329,6 +351,7 @@ extension ClientFrame: Codable {
         case .stream(let frame): try frame.encode(to: encoder)
         case .cancel(let frame): try frame.encode(to: encoder)
         case .read(let frame): try frame.encode(to: encoder)
+        case .markUnread(let frame): try frame.encode(to: encoder)
         }
     }
 }

@@ -33,12 +33,12 @@ public enum ServerFrame: Hashable, Sendable {
         public var conversation: String
         /// The thread (its parent message's id), or nil for the main timeline.
         public var thread: String?
-        /// The newest message the user read there.
-        public var messageId: String
+        /// The newest message the user read there; nil when none is (they marked it unread from its first).
+        public var messageId: String?
         /// The messages of others past it, counted up to ``WireProtocol/maxUnreadCount``.
         public var count: Int
         /// Creates the frame.
-        public init(conversation: String, thread: String? = nil, messageId: String, count: Int) {
+        public init(conversation: String, thread: String? = nil, messageId: String?, count: Int) {
             self.conversation = conversation
             self.thread = thread
             self.messageId = messageId

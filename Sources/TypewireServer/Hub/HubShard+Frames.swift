@@ -35,6 +35,8 @@ extension HubShard {
             await stop(request, from: id)
         case .read(let read):
             await self.read(read, from: id)
+        case .markUnread(let mark):
+            await markUnread(mark, from: id)
         }
     }
 

@@ -16,22 +16,11 @@ extension HubShard {
                 privately: read.isPrivate ?? false || configuration.messages.readReceipts == .off)
         } catch {
             logger.storeFailed("recording a read failed", error: error)
-            return reply(
-                to: id,
-                .init(
-                    code: .unavailable,
-                    message: "The read was not recorded: the server cannot write to its storage now; send it again shortly.",
-                    ref: read.messageId, request: .read))
+            return reply(to: id, Self.markNotRecorded("The read was", ref: read.messageId, request: .read))
         }
         switch outcome {
         case .noSuchMessage:
-            reply(
-                to: id,
-                .init(
-                    code: .invalidField,
-                    message:
-                        "No message '\(read.messageId.prefix(64))' in this conversation: send the id the server gave a message (`id`).",
-                    ref: read.messageId, request: .read))
+            reply(to: id, Self.noSuchMessage(read.messageId, request: .read))
         case .unchanged:
             break
         case .moved(let mark, let thread, let own, let shared):
@@ -41,10 +30,48 @@ extension HubShard {
         }
     }
 
+    /// A member marks a timeline unread from a message on: their own mark moves back to before it in the
+    /// store, and their own sockets are told their count; nobody else is (the mark the others see stays).
+    func markUnread(_ mark: ClientFrame.MarkUnread, from id: ConnectionID) async {
+        guard let user = connections[id]?.identity.userID else { return }
+        guard await ensureParticipant(user, of: mark.conversation, from: id, ref: mark.messageId, request: .markUnread) else { return }
+        let outcome: UnreadOutcome
+        do {
+            outcome = try await store.markUnread(from: mark.messageId, in: mark.conversation, by: user, at: now())
+        } catch {
+            logger.storeFailed("marking a conversation unread failed", error: error)
+            return reply(to: id, Self.markNotRecorded("The mark was", ref: mark.messageId, request: .markUnread))
+        }
+        switch outcome {
+        case .noSuchMessage:
+            reply(to: id, Self.noSuchMessage(mark.messageId, request: .markUnread))
+        case .unchanged:
+            break
+        case .moved(let to, let thread):
+            await tellUnread(of: user, in: mark.conversation, thread: thread, readTo: to)
+        }
+    }
+
+    /// The answer to a `read` or `markUnread` whose store write failed.
+    private static func markNotRecorded(_ subject: String, ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
+        .init(
+            code: .unavailable,
+            message: "\(subject) not recorded: the server cannot write to its storage now; send it again shortly.",
+            ref: ref, request: request)
+    }
+
+    /// The answer to a `read` or `markUnread` of a message the conversation does not have.
+    private static func noSuchMessage(_ messageId: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
+        .init(
+            code: .invalidField,
+            message: "No message '\(messageId.prefix(64))' in this conversation: send the id the server gave a message (`id`).",
+            ref: messageId, request: request)
+    }
+
     /// The reader's own sockets that follow the conversation's read state, here and on the other nodes, learn
     /// their new mark and unread count there (one bounded count of the store; a failed count tells nothing:
     /// the next `subscribe` has it).
-    private func tellUnread(of user: String, in conversation: String, thread: String?, readTo messageId: String) async {
+    private func tellUnread(of user: String, in conversation: String, thread: String?, readTo messageId: String?) async {
         let count: Int
         do {
             count = try await store.unreadCount(of: user, in: conversation, thread: thread, limit: WireProtocol.maxUnreadCount)

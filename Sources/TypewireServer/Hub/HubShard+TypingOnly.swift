@@ -10,11 +10,11 @@ extension HubShard {
         switch frame {
         case .send(let send): ref = send.clientMessageId
         case .edit(let edit): ref = edit.messageId
-        case .read(let read):
+        case .read, .markUnread:
             return ServerFrame.Failure(
                 code: .messagesDisabled,
                 message: "This server keeps no messages (typing-only mode), so it keeps no read state: keep it in your app's own backend.",
-                ref: read.messageId, request: .read)
+                ref: frame.reference, request: frame.kind)
         default: return nil
         }
         return ServerFrame.Failure(

@@ -77,6 +77,12 @@ struct InboundGate {
                     read.messageId, request: .read,
                     "More than \(Int(readRate)) reads a second: this one was not recorded; send your newest read again shortly.")
             }
+        case .markUnread(let mark):
+            guard reads.allow(now: now) else {
+                return refusal(
+                    mark.messageId, request: .markUnread,
+                    "More than \(Int(readRate)) reads and marks a second: this mark was not recorded; send it again shortly.")
+            }
         case .stream(let part) where part.isFinal:
             return checkMessage(ref: part.messageId, request: .stream, now: now)
         case .stream(let part):

@@ -277,6 +277,11 @@ public protocol ChatStore: Sendable {
     func markRead(
         _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
     ) async throws -> ReadOutcome
+    /// Moves `user`'s own mark back to before the message `messageId` (the newest message of its timeline
+    /// older than it; none if it is the first), at `time`: "mark unread from here". Only their own mark,
+    /// which their unread count is counted from; the mark the others see stays (they were told it was
+    /// read, and it was). One transaction.
+    func markUnread(from messageId: String, in conversation: String, by user: String, at time: Int64) async throws -> UnreadOutcome
     /// The marks the others see of a conversation's current members in its main timeline, by user id, at
     /// most `limit`; none of members who hide their reading.
     func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark]

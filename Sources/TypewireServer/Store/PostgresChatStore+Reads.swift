@@ -10,11 +10,7 @@ extension PostgresChatStore {
     ) async throws -> ReadOutcome {
         guard let seq = Int64(messageId) else { return .noSuchMessage }
         return try await transaction { connection in
-            var found: String??
-            let rows = try await connection.query(
-                "SELECT thread FROM messages WHERE seq = \(seq) AND conversation = \(conversation)", logger: logger)
-            for try await thread in rows.decode(String?.self) { found = .some(thread) }
-            guard let thread = found else { return .noSuchMessage }
+            guard let thread = try await timeline(of: seq, in: conversation, on: connection) else { return .noSuchMessage }
             var marks: (seq: Int64, shared: Int64) = (0, 0)
             let current = try await connection.query(
                 #"SELECT seq, shared_seq FROM read_marks WHERE conversation = \#(conversation) AND thread = \#(thread ?? "") AND "user" = \#(user)"#,
@@ -39,6 +35,47 @@ extension PostgresChatStore {
             for try await _ in upserted {}
             return .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread, own: own, shared: shared)
         }
+    }
+
+    public func markUnread(from messageId: String, in conversation: String, by user: String, at time: Int64) async throws
+        -> UnreadOutcome
+    {
+        guard let seq = Int64(messageId) else { return .noSuchMessage }
+        return try await transaction { connection in
+            guard let thread = try await timeline(of: seq, in: conversation, on: connection) else { return .noSuchMessage }
+            var own: Int64 = 0
+            let current = try await connection.query(
+                #"SELECT seq FROM read_marks WHERE conversation = \#(conversation) AND thread = \#(thread ?? "") AND "user" = \#(user) FOR UPDATE"#,
+                logger: logger)
+            for try await value in current.decode(Int64.self) { own = value }
+            guard own >= seq else { return .unchanged }
+            var before: Int64 = 0
+            // Two statements, so that each timeline's own index serves it (`thread IS NULL`, `thread = …`).
+            let older: PostgresQuery =
+                if let thread {
+                    "SELECT COALESCE(MAX(seq), 0) FROM messages WHERE conversation = \(conversation) AND thread = \(thread) AND seq < \(seq)"
+                } else {
+                    "SELECT COALESCE(MAX(seq), 0) FROM messages WHERE conversation = \(conversation) AND thread IS NULL AND seq < \(seq)"
+                }
+            for try await value in try await connection.query(older, logger: logger).decode(Int64.self) { before = value }
+            let updated = try await connection.query(
+                #"""
+                UPDATE read_marks SET seq = \#(before), read_at = \#(time)
+                WHERE conversation = \#(conversation) AND thread = \#(thread ?? "") AND "user" = \#(user)
+                """#, logger: logger)
+            for try await _ in updated {}
+            return .moved(to: before > 0 ? String(before) : nil, thread: thread)
+        }
+    }
+
+    /// The timeline a message is in: `.some(nil)` the main one, `.some(parent)` a thread; nil if the
+    /// conversation has no such message.
+    private func timeline(of seq: Int64, in conversation: String, on connection: PostgresConnection) async throws -> String?? {
+        var found: String??
+        let rows = try await connection.query(
+            "SELECT thread FROM messages WHERE seq = \(seq) AND conversation = \(conversation)", logger: logger)
+        for try await thread in rows.decode(String?.self) { found = .some(thread) }
+        return found
     }
 
     /// What an insert into `read_marks` does when the member has a mark there: each of the two marks moves

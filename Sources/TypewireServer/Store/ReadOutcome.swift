@@ -11,3 +11,14 @@ public enum ReadOutcome: Sendable, Hashable {
     /// No such message in the conversation.
     case noSuchMessage
 }
+
+/// What became of a member's `markUnread` (``ChatStore/markUnread(from:in:by:at:)``).
+public enum UnreadOutcome: Sendable, Hashable {
+    /// The member's own mark in the message's timeline (`thread` nil: the main one) moved back to `mark`,
+    /// the newest message older than it there (nil: none, nothing there is read now).
+    case moved(to: String?, thread: String?)
+    /// The mark was before this message already: nothing changed.
+    case unchanged
+    /// No such message in the conversation.
+    case noSuchMessage
+}

@@ -9,10 +9,7 @@ extension SQLiteChatStore {
     ) async throws -> ReadOutcome {
         guard let seq = Int(messageId) else { return .noSuchMessage }
         return try await database.transaction { connection in
-            let found = try await connection.query(
-                "SELECT thread FROM messages WHERE seq = ? AND conversation = ?", [.integer(seq), .text(conversation)])
-            guard let row = found.first else { return .noSuchMessage }
-            let thread = row.column("thread")?.string
+            guard let thread = try await Self.timeline(of: seq, in: conversation, on: connection) else { return .noSuchMessage }
             let marks = try await connection.query(
                 "SELECT seq, shared_seq FROM read_marks WHERE conversation = ? AND thread = ? AND user = ?",
                 [.text(conversation), .text(thread ?? ""), .text(user)]
@@ -24,6 +21,41 @@ extension SQLiteChatStore {
             _ = try await Self.moveMark(of: user, to: seq, in: conversation, thread: thread, at: time, shared: shows, on: connection)
             return .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread, own: own, shared: shared)
         }
+    }
+
+    public func markUnread(from messageId: String, in conversation: String, by user: String, at time: Int64) async throws
+        -> UnreadOutcome
+    {
+        guard let seq = Int(messageId) else { return .noSuchMessage }
+        return try await database.transaction { connection in
+            guard let thread = try await Self.timeline(of: seq, in: conversation, on: connection) else { return .noSuchMessage }
+            let own =
+                try await connection.query(
+                    "SELECT seq FROM read_marks WHERE conversation = ? AND thread = ? AND user = ?",
+                    [.text(conversation), .text(thread ?? ""), .text(user)]
+                ).first?.column("seq")?.integer ?? 0
+            guard own >= seq else { return .unchanged }
+            // Two statements, so that each timeline's own index serves it (`thread IS NULL`, `thread = ?`).
+            let before =
+                try await connection.query(
+                    thread == nil
+                        ? "SELECT max(seq) AS seq FROM messages WHERE conversation = ? AND thread IS NULL AND seq < ?"
+                        : "SELECT max(seq) AS seq FROM messages WHERE conversation = ? AND seq < ? AND thread = ?",
+                    [.text(conversation), .integer(seq)] + (thread.map { [.text($0)] } ?? [])
+                ).first?.column("seq")?.integer ?? 0
+            _ = try await connection.query(
+                "UPDATE read_marks SET seq = ?, read_at = ? WHERE conversation = ? AND thread = ? AND user = ?",
+                [.integer(before), .integer(Int(time)), .text(conversation), .text(thread ?? ""), .text(user)])
+            return .moved(to: before > 0 ? String(before) : nil, thread: thread)
+        }
+    }
+
+    /// The timeline a message is in: `.some(nil)` the main one, `.some(parent)` a thread; nil if the
+    /// conversation has no such message.
+    private static func timeline(of seq: Int, in conversation: String, on connection: SQLiteConnection) async throws -> String?? {
+        let found = try await connection.query(
+            "SELECT thread FROM messages WHERE seq = ? AND conversation = ?", [.integer(seq), .text(conversation)])
+        return found.first.map { $0.column("thread")?.string }
     }
 
     /// A sender has read what they answered: their mark in the message's timeline moves to their own message

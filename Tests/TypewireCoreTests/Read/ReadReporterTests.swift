@@ -41,4 +41,15 @@ struct ReadReporterTests {
         #expect(reporter.flush(now: Self.at(300)) == .init(messageId: "2"))
         #expect(reporter.flush(now: Self.at(301)) == nil && reporter.waiting == nil)
     }
+
+    @Test func aMarkUnreadReplacesTheReadThatWaitsAndIsWhatGoesAgainAfterADrop() {
+        var reporter = Reporter()
+        let unread = Reporter.Report(messageId: "2", marksUnread: true)
+        _ = reporter.handle(Self.read("1"), now: Self.at(0))
+        _ = reporter.handle(Self.read("3"), now: Self.at(100))
+        #expect(reporter.handle(.read(unread), now: Self.at(200)) == nil)
+        #expect(reporter.tick(now: Self.at(1_000)) == unread, "the read of 3 would undo it: it is replaced")
+        _ = reporter.handle(.connectionLost, now: Self.at(1_100))
+        #expect(reporter.handle(.connectionRestored, now: Self.at(3_000)) == unread, "the last report, not the read before it")
+    }
 }

@@ -39,4 +39,25 @@ struct SeenTrackerTests {
         #expect(tracker.tick(now: Self.at(70_999)) == nil)
         #expect(tracker.tick(now: Self.at(71_000)) == "m3")
     }
+
+    @Test func afterMarkUnreadWhatIsOnScreenIsSeenAgainOnlyOnceItLeftAndCameBack() {
+        var tracker = Tracker()
+        _ = tracker.activeChanged(true, now: Self.at(0))
+        _ = tracker.visibleChanged(Self.on(1, 2, 3), now: Self.at(0))
+        #expect(tracker.tick(now: Self.at(1_000)) == "m3")
+        tracker.markedUnread(from: 2)
+        #expect(tracker.nextDeadline == nil && tracker.tick(now: Self.at(10_000)) == nil, "still on screen: not read again")
+        _ = tracker.visibleChanged(Self.on(1, 2), now: Self.at(10_000))  // 3 scrolls away; 1 and 2 stay held
+        #expect(tracker.tick(now: Self.at(20_000)) == nil)
+        _ = tracker.visibleChanged(Self.on(1, 2, 3), now: Self.at(20_000))  // 3 back: seen anew
+        #expect(tracker.tick(now: Self.at(21_000)) == "m3", "answered again: the mark moved back before it")
+        // The screen closes and opens again: everything on it is seen anew.
+        tracker.markedUnread(from: 3)
+        _ = tracker.activeChanged(false, now: Self.at(30_000))
+        _ = tracker.activeChanged(true, now: Self.at(40_000))
+        #expect(tracker.tick(now: Self.at(41_000)) == "m3")
+        // From the very first place: the arithmetic does not trap.
+        tracker.markedUnread(from: .min)
+        #expect(tracker.reportedPosition == nil)
+    }
 }

@@ -213,6 +213,39 @@ struct ReadStateTests {
             alice.send(.read(.init(conversation: id, messageId: "app-message-1")))
             let refusal = try await alice.error()
             #expect(refusal.code == .messagesDisabled && refusal.ref == "app-message-1")
+            alice.send(.markUnread(.init(conversation: id, messageId: "app-message-2")))
+            let marking = try await alice.error()
+            #expect(marking.code == .messagesDisabled && marking.ref == "app-message-2" && marking.request == "markUnread")
+        }
+    }
+
+    @Test func markUnreadMovesTheReadersOwnMarkBackOnEveryDeviceAndNotTheOneTheOthersSee() async throws {
+        try await TestServer.run { server in
+            let id = try await Self.group(on: server, members: ["bob"])
+            let bob = try await server.subscribedSocket("bob", to: id)
+            let ids = try await Self.send(["one", "two", "three"], from: bob, in: id)
+            let (alice, _) = try await Self.following("alice", id, on: server)
+            let (aliceLaptop, _) = try await Self.following("alice", id, on: server)
+            alice.send(.read(.init(conversation: id, messageId: ids[2])))
+            #expect(try await Self.unread(of: aliceLaptop) == .init(conversation: id, messageId: ids[2], count: 0))
+
+            alice.send(.markUnread(.init(conversation: id, messageId: ids[1])))
+            #expect(
+                try await Self.unread(of: aliceLaptop) == .init(conversation: id, messageId: ids[0], count: 2),
+                "her laptop: unread from \"two\" on")
+            #expect(try await Self.following("alice", id, on: server).1.unread == 2, "a device that subscribes later: the same")
+            let bobsView = try await Self.following("bob", id, on: server).1
+            #expect(bobsView.reads?.first { $0.user == "alice" }?.messageId == ids[2], "bob still sees her read to the end")
+
+            alice.send(.markUnread(.init(conversation: id, messageId: ids[0])))
+            let none = try await Self.unread(of: aliceLaptop)
+            #expect(none.messageId == nil && none.count == 3, "from the first message: nothing read")
+            alice.send(.read(.init(conversation: id, messageId: ids[1])))
+            #expect(try await Self.unread(of: aliceLaptop) == .init(conversation: id, messageId: ids[1], count: 1), "forward again")
+
+            alice.send(.markUnread(.init(conversation: id, messageId: "424242")))
+            let refusal = try await alice.error()
+            #expect(refusal.code == .invalidField && refusal.ref == "424242" && refusal.request == "markUnread")
         }
     }
 }

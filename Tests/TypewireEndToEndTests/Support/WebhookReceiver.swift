@@ -24,11 +24,16 @@ final class WebhookReceiver: Sendable {
         var data: [String: Any] { document["data"] as? [String: Any] ?? [:] }
     }
 
-    private let state = NIOLockedValueBox<(deliveries: [Delivery], answer: @Sendable (Int) -> Int)>(([], { _ in 200 }))
+    private let state = NIOLockedValueBox<(deliveries: [Delivery], answer: @Sendable (Int, Delivery) -> Int)>(([], { _, _ in 200 }))
 
     /// Answers the n-th request (0-based) with the status `answer` gives.
     func answer(with answer: @escaping @Sendable (Int) -> Int) {
-        state.withLockedValue { $0.answer = answer }
+        state.withLockedValue { $0.answer = { index, _ in answer(index) } }
+    }
+
+    /// Answers each request with the status `answer` gives for its content (its `status` is not yet set).
+    func answerByContent(with answer: @escaping @Sendable (Delivery) -> Int) {
+        state.withLockedValue { $0.answer = { _, delivery in answer(delivery) } }
     }
 
     /// Answers every request with a redirect (307) to `url`.
@@ -71,9 +76,10 @@ final class WebhookReceiver: Sendable {
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
             let status = self.state.withLockedValue { state -> Int in
-                let status = state.answer(state.deliveries.count)
-                state.deliveries.append(Delivery(headers: headers, body: String(buffer: bytes), status: status))
-                return status
+                var delivery = Delivery(headers: headers, body: String(buffer: bytes), status: 0)
+                delivery.status = state.answer(state.deliveries.count, delivery)
+                state.deliveries.append(delivery)
+                return delivery.status
             }
             var response = Response(status: .init(code: status))
             if let location = self.location.withLockedValue({ $0 }) { response.headers[.location] = location }

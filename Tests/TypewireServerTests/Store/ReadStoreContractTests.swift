@@ -91,6 +91,51 @@ extension ChatStoreContract {
         try await close(reopened)
     }
 
+    func markUnreadMovesOnlyTheMembersOwnMarkBack() async throws {
+        let (store, _, close) = try await open()
+        _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob"])
+        var ids: [String] = []
+        for index in 0..<4 {
+            let stored = try #require(
+                try await store.storeMessage(conversation: "g", sender: Self.bob, clientMessageId: "m\(index)", text: "\(index)", sentAt: 1)
+            )
+            ids.append(stored.message.id)
+        }
+        let reply = try #require(
+            try await store.storeMessage(
+                conversation: "g", sender: Self.bob, clientMessageId: "r", text: "in a thread", sentAt: 2, thread: ids[0], webhooks: nil))
+        func unread(thread: String? = nil) async throws -> Int {
+            try await store.unreadCount(of: "alice", in: "g", thread: thread, limit: 999)
+        }
+        func markUnread(_ id: String, at time: Int64, in conversation: String = "g") async throws -> UnreadOutcome {
+            try await store.markUnread(from: id, in: conversation, by: "alice", at: time)
+        }
+        #expect(try await markUnread(ids[1], at: 3) == .unchanged, "nothing read yet: it is unread already")
+        _ = try await store.markRead(ids[3], in: "g", by: "alice", at: 4, privately: false)
+        _ = try await store.markRead(reply.message.id, in: "g", by: "alice", at: 4, privately: false)
+        #expect(try await unread() == 0)
+        #expect(try await markUnread(ids[2], at: 5) == .moved(to: ids[1], thread: nil), "back to the message before it")
+        #expect(try await unread() == 2)
+        #expect(try await unread(thread: ids[0]) == 0, "the thread's mark stays")
+        #expect(
+            try await store.readMarks(in: "g", limit: 10).first { $0.user == "alice" } == .init(user: "alice", messageId: ids[3], at: 4),
+            "the mark the others see stays")
+        #expect(try await markUnread(ids[3], at: 6) == .unchanged, "past her mark already")
+        #expect(try await markUnread(ids[0], at: 7) == .moved(to: nil, thread: nil), "from the first message: nothing read")
+        #expect(try await unread() == 4)
+        #expect(
+            try await store.markRead(ids[1], in: "g", by: "alice", at: 8, privately: false)
+                == .moved(.init(user: "alice", messageId: ids[1], at: 8), thread: nil, own: true, shared: false),
+            "it moves forward again from there; the others' mark was past it")
+        #expect(try await markUnread(reply.message.id, at: 9) == .moved(to: nil, thread: ids[0]), "a thread's own mark")
+        #expect(try await unread(thread: ids[0]) == 1)
+        #expect(try await unread() == 2, "the main timeline's stays")
+        #expect(try await markUnread("424242", at: 10) == .noSuchMessage)
+        #expect(try await markUnread("not-a-number", at: 10) == .noSuchMessage)
+        #expect(try await markUnread(ids[1], at: 10, in: "elsewhere") == .noSuchMessage, "a message of another conversation")
+        try await close(store)
+    }
+
     func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         let (store, _, close) = try await open()
         _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob", "carol"])
@@ -146,6 +191,9 @@ struct SQLiteReadStoreTests {
         try await ChatStoreContract.sqlite.lastSeenOnlyMovesForwardAndCarriesThePresenceSetting()
     }
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.sqlite.watermarksOnlyMoveForward() }
+    @Test func markUnreadMovesOnlyTheMembersOwnMarkBack() async throws {
+        try await ChatStoreContract.sqlite.markUnreadMovesOnlyTheMembersOwnMarkBack()
+    }
     @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         try await ChatStoreContract.sqlite.aUserWhoHidesTheirReadingShowsNoMark()
     }
@@ -159,6 +207,9 @@ struct PostgresReadStoreTests {
         try await ChatStoreContract.postgres.lastSeenOnlyMovesForwardAndCarriesThePresenceSetting()
     }
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.postgres.watermarksOnlyMoveForward() }
+    @Test func markUnreadMovesOnlyTheMembersOwnMarkBack() async throws {
+        try await ChatStoreContract.postgres.markUnreadMovesOnlyTheMembersOwnMarkBack()
+    }
     @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         try await ChatStoreContract.postgres.aUserWhoHidesTheirReadingShowsNoMark()
     }
