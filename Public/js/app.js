@@ -176,8 +176,15 @@ function handleStatus(status) {
   if (status !== 'offline') return;
   sendTyping(state.emitter.handle(Input.connectionLost, now()));
   state.thread?.handle(Input.connectionLost);
-  for (const conversation of state.conversations.values()) conversation.subscribed = false;
+  // Away from the server nobody is known to be online: each conversation's next `subscribed` says who is.
+  for (const conversation of state.conversations.values()) {
+    conversation.subscribed = false;
+    for (const person of conversation.participants.values()) person.online = false;
+  }
   nodes.chat.dataset.subscribed = 'false';
+  renderSidebar();
+  const open = state.conversations.get(state.openId);
+  if (open) renderChatHeader(nodes.header, open, { me: state.me.id, isBot, locale: typingText.locale });
   state.reads.connectionLost();  // a read on its way may not have reached the server: the next one goes again
 }
 

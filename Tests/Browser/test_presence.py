@@ -45,3 +45,44 @@ def test_the_header_says_online_then_when_the_other_member_was_last_seen(pages):
         a.wait(lambda d: subtitle(a) in said, 15, "Alice's header says when Frank was last seen")
     except Exception as error:
         raise AssertionError(f"the header says {subtitle(a)!r}") from error
+
+
+# Keeps the page's sockets where the test can close them, and sends new ones to a closed port while
+# `__typewireRefuse` is set: the page stays away from the server as long as the test says.
+HOLD_SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__typewireSockets = [];
+  window.__typewireRefuse = false;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      super(window.__typewireRefuse ? 'ws://127.0.0.1:9/' : url, protocols);
+      window.__typewireSockets.push(this);
+    }
+  };
+})();
+"""
+
+
+def header_dot(page, user):
+    dots = page.driver.find_elements(By.CSS_SELECTOR, f'#chat-avatar [data-testid="presence-{user}"]')
+    return dots[0].get_attribute("data-online") if dots else None
+
+
+def test_a_page_away_from_the_server_shows_no_one_online(pages):
+    a, b = pages
+    conversation = direct_with_frank(a.base_url)
+    held = a.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_SOCKETS})
+    try:
+        a.sign_in("alice").open(conversation)
+        b.sign_in("frank").open(conversation)
+        a.wait(lambda d: subtitle(a) == "online" and header_dot(a, "frank") == "true", 10, "Alice's header says Frank is online")
+        a.js("window.__typewireRefuse = true; for (const socket of window.__typewireSockets) socket.close()")
+        a.wait(lambda d: a.js("return document.querySelector('[data-testid=connection]').dataset.status") == "offline", 10,
+               "Alice's page is offline")
+        assert subtitle(a) != "online" and header_dot(a, "frank") == "false", \
+            f"away from the server, Frank is not shown online: {subtitle(a)!r}, dot {header_dot(a, 'frank')!r}"
+        a.js("window.__typewireRefuse = false")
+        a.wait(lambda d: subtitle(a) == "online" and header_dot(a, "frank") == "true", 30, "back: the next subscribed says he is online")
+    finally:
+        a.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": held["identifier"]})

@@ -2,14 +2,16 @@ import Foundation
 import SQLiteNIO
 import Testing
 import TypewireCore
+import TypewireTesting
 
 @testable import TypewireServer
 
-/// A SQLite file written by an earlier release opens with this one, migrated, and keeps everything: the file is
-/// made from `TestVectors/schema/sqlite-0.1.0.sql` (0.1.0's schema and rows, recorded with Python's
-/// `sqlite3.iterdump`: the demo's users and conversations, messages with an edit and a reply in a thread, a
-/// setting and a block). A release that adds a migration adds its own dump beside it.
-@Suite("A SQLite file of an earlier release")
+/// A SQLite file or PostgreSQL database written by an earlier release opens with this one, migrated, and keeps
+/// everything: each is made from a dump in `TestVectors/schema` (0.1.0's schema and rows: `sqlite-0.1.0.sql`
+/// recorded with Python's `sqlite3.iterdump`, `postgres-0.1.0.sql` with `pg_dump --inserts`; the demo's
+/// users and conversations, messages with an edit and a reply in a thread, a setting and a block). A release
+/// that adds a migration adds its own dumps beside them.
+@Suite("A store of an earlier release", .timeLimit(.minutes(1)))
 struct SchemaUpgradeTests {
     private static let dumps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("TestVectors/schema")
@@ -49,8 +51,26 @@ struct SchemaUpgradeTests {
         try await store.close()
     }
 
-    /// The 0.1.0 file's contents, as the migrated file shows them, and new messages and reads after them.
-    private static func expectEverything(in store: SQLiteChatStore) async throws {
+    @Test(.enabled(if: TestDatabase.serverURL != nil, Comment(rawValue: TestDatabase.skipReason)))
+    func aDatabaseOf010OpensMigratedAndKeepsEverything() async throws {
+        let url = try await TestDatabase.create()
+        let dump = try String(contentsOf: Self.dumps.appendingPathComponent("postgres-0.1.0.sql"), encoding: .utf8)
+        let statements = Self.statements(of: dump)
+        #expect(statements.count == 99, "the dump's statements, a message's newline kept inside its text")
+        for statement in statements { try await TestDatabase.execute(statement, on: url) }
+
+        let store = try await PostgresChatStore.open(url: url)
+        do {
+            try await Self.expectEverything(in: store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    /// The 0.1.0 store's contents, as the migrated store shows them, and new messages and reads after them.
+    private static func expectEverything(in store: some ChatStore) async throws {
         let direct = try await store.recentMessages(of: "direct-alice-bob", limit: 10)
         #expect(direct.map(\.text) == ["Are you coming tonight?", "Yes 🎉 — “on my way”\nsee you"])
         #expect(direct.map(\.editedAt) == [nil, 1_764_770_470_000] && direct.map(\.senderName) == ["Alice", "Bob"])
