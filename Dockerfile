@@ -2,8 +2,10 @@
 #
 # Not built by this repository's CI: no Docker engine runs on its machines, so this file is checked by eye
 # only (the `swift` image's tag included). What it copies is tested: its build stage runs scripts/release.sh,
-# which fails if the binary needs a library a minimal Debian lacks, and its runtime stage is the Debian
-# bookworm that scripts/release_check.sh runs the same files in, under chroot.
+# which fails if the binary needs a library a minimal Debian lacks, and its runtime stage is the root that
+# scripts/release_check.sh runs the same files in, under chroot and as a user without privileges:
+# debian:bookworm-slim is Debian bookworm made with `debootstrap --variant=minbase` (the official image is
+# built that way, by debuerreotype, then stripped of documentation and locales), as that root is.
 #
 #   docker build -t typewire .
 #   docker run -p 8080:8080 -v typewire:/var/lib/typewire -e TYPEWIRE_JWT_SECRET=… typewire

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves a release on a host without Swift: unpacks dist/typewire-VERSION-linux-ARCH.tar.gz (scripts/release.sh)
 # into a minimal Debian (`debootstrap --variant=minbase bookworm`, kept in .build/release-root so that a second
-# run downloads nothing) and runs it there under chroot, with /proc mounted as on any host (Swift's runtime reads
-# a process's arguments there):
+# run downloads nothing) and runs it there under chroot as a user without privileges (nobody, as the Dockerfile's
+# non-root user), with /proc mounted as on any host (Swift's runtime reads a process's arguments there):
 #   - `typewire --version` says the tarball's version;
 #   - `typewire serve --demo` answers /healthz and serves the demo's page;
 #   - `typewire serve` on SQLite with a key set refuses a token the set did not sign (401).
@@ -24,6 +24,7 @@ fi
 rm -rf "$root/opt/typewire" "$root/var/typewire"
 mkdir -p "$root/opt/typewire" "$root/var/typewire"
 tar -xzf "$tarball" -C "$root/opt/typewire" --strip-components=1
+chown 65534:65534 "$root/var/typewire"  # the only place it writes: its SQLite files
 if ! mountpoint -q "$root/proc"; then mount -t proc proc "$root/proc"; fi
 server=""
 cleanup() {
@@ -31,7 +32,7 @@ cleanup() {
     umount "$root/proc" 2>/dev/null || true
 }
 trap cleanup EXIT
-in_root() { chroot "$root" "$@"; }
+in_root() { chroot --userspec=65534:65534 "$root" "$@"; }
 
 said="$(in_root /opt/typewire/bin/typewire --version)"
 [ "$said" = "$version" ] || { echo "error: --version said '$said', not $version" >&2; exit 1; }

@@ -18,7 +18,8 @@ import { OpenThread } from './open-thread.js';
 import { Replies } from './replies.js';
 import { el, avatar, paintAvatar } from './dom.js';
 import { fitComposer, wireComposer } from './composer-field.js';
-import { ReadTracker, readersOf } from './reads.js';
+import { DeliveryReports, ReadTracker, progressOf, readersOf } from './reads.js';
+import { progressText } from './progress-words.js';
 
 const $ = (id) => document.getElementById(id);
 const now = () => performance.now();
@@ -62,6 +63,9 @@ const state = {
   /** What the page reports read (ReadTracker), and its timer. */
   reads: new ReadTracker(),
   readTimer: null,
+  /** What the page reports delivered (DeliveryReports), and its timer. */
+  deliveries: new DeliveryReports(),
+  deliveryTimer: null,
   emitterTimer: null,
   rosterTimer: null,
   drafts: new Map(),
@@ -161,6 +165,8 @@ function makeConversation(conversation, participants) {
     unread: 0,
     /** The other members' newest reads (user → {messageId, at}); a large group's `readCounts` instead. */
     marks: new Map(),
+    /** The other members' newest delivered messages (user → {messageId, at}); none in a large group. */
+    delivered: new Map(),
     readCounts: null,
     subscribed: false,
     streamTimers: new Map(),
@@ -266,7 +272,10 @@ function subscribed(conversation, frame) {
   // The server's read state (absent on a typing-only server): it holds the recent messages already.
   if (frame.unread !== undefined) conversation.unread = frame.unread;
   conversation.marks = new Map((frame.reads ?? []).filter((r) => r.user !== state.me.id).map((r) => [r.user, r]));
+  conversation.delivered = new Map((frame.delivered ?? []).filter((r) => r.user !== state.me.id).map((r) => [r.user, r]));
   conversation.readCounts = frame.readCounts ?? null;
+  const newest = (frame.recentMessages ?? []).findLast((m) => m.sender !== state.me.id);
+  if (newest) received(conversation, newest);
   conversation.subscribed = true;
   renderSidebar();
   if (conversation.id === state.openId) renderOpenConversation();
@@ -307,12 +316,14 @@ function message(conversation, frame) {
   clearTimeout(conversation.streamTimers.get(item.key));
   conversation.streamTimers.delete(item.key);
   if (frame.thread) {
+    if (isNew && frame.sender !== state.me.id) received(conversation, frame);
     loadReplies(conversation, frame.thread);  // the thread's earlier replies, for its count
     renderTimeline(conversation, frame.thread);
     return;
   }
   if (isNew && frame.sender === state.me.id) conversation.unread = 0;  // a send is a read
   if (isNew && frame.sender !== state.me.id) {
+    received(conversation, frame);
     conversation.unread = Math.min(conversation.unread + 1, 999);  // until the server's next count
     conversation.marks.set(frame.sender, { user: frame.sender, messageId: frame.id, at: frame.sentAt });  // they read what they sent
   }
@@ -330,6 +341,7 @@ function unread(conversation, frame) {
 /** Others read further: their marks, or a large group's counts. */
 function receipts(conversation, frame) {
   for (const read of frame.reads) if (read.user !== state.me.id) conversation.marks.set(read.user, read);
+  if (!frame.thread) for (const mark of frame.delivered ?? []) if (mark.user !== state.me.id) conversation.delivered.set(mark.user, mark);
   if (frame.readCounts) conversation.readCounts = frame.readCounts;
   if (conversation.id === state.openId) renderMessagesAndIndicator(conversation);
 }
@@ -454,21 +466,26 @@ function renderOpenConversation() {
 }
 
 function renderMessagesAndIndicator(conversation) {
-  renderMessages(nodes.messages, conversation.timeline, { ...peopleOf(conversation), seen: seenLine(conversation) });
+  renderMessages(nodes.messages, conversation.timeline, { ...peopleOf(conversation), status: statusLine(conversation) });
   renderIndicator();
   trackReads();
 }
 
-/** "Seen by Alice and Bob" under the user's newest stored message, or nothing. */
-function seenLine(conversation) {
+/**
+ * The line under the user's newest stored message: "Seen by Alice and Bob" once someone has read it, else its
+ * ticks' word, "Delivered" or "Sent", in the typing text's language; with its progress (data-progress).
+ */
+function statusLine(conversation) {
   const items = conversation.timeline.items;
   const own = items.findLast((item) => item.sender === state.me.id && item.id && !item.pending);
-  if (!own) return null;
-  const readers = readersOf(own, conversation.marks, (id) => items.findIndex((item) => item.id === id), conversation.readCounts);
-  if (!readers) return null;
-  const names = readers.names?.map(conversation.nameOf);
-  const text = names ? typingText.seenText(names) : typingText.seenCountText(readers.count);
-  return text === null ? null : { key: own.key, text };
+  if (!own || !state.storesMessages) return null;
+  const positionOf = (id) => items.findIndex((item) => item.id === id);
+  const readers = readersOf(own, conversation.marks, positionOf, conversation.readCounts);
+  const names = readers?.names?.map(conversation.nameOf);
+  const seen = !readers ? null : names ? typingText.seenText(names) : typingText.seenCountText(readers.count);
+  const others = [...conversation.participants.keys()].filter((id) => id !== state.me.id);
+  const progress = progressOf(own, others, conversation.marks, conversation.delivered, positionOf, conversation.readCounts);
+  return { key: own.key, seen, progress, text: seen ?? progressText(typingText.locale, progress) };
 }
 
 /** Tells the read tracker what the page shows: the open conversation's newest stored message, on a visible page. */
@@ -477,6 +494,25 @@ function trackReads() {
   const newest = conversation?.subscribed ? conversation.timeline.items.findLast((item) => item.id && !item.pending && !item.streaming) : undefined;
   const page = { conversation: conversation?.id ?? null, messageId: newest?.id ?? null, visible: document.visibilityState === 'visible' };
   sendRead(state.reads.update(page, now()));
+}
+
+/**
+ * A message of another member reached the page: the server is told it was delivered (at most once a second
+ * per timeline). Not on a typing-only server, nor in a group too large to name its readers (no one is told).
+ */
+function received(conversation, message) {
+  if (!state.storesMessages || conversation.readCounts || message.editedAt) return;
+  sendDelivered([state.deliveries.received({ conversation: conversation.id, thread: message.thread, messageId: message.id }, now())]);
+}
+
+/** Puts due `delivered` frames on the wire, and arms the next deadline. */
+function sendDelivered(reports) {
+  for (const report of reports) {
+    if (report) state.connection?.send({ type: 'delivered', conversation: report.conversation, messageId: report.messageId });
+  }
+  clearTimeout(state.deliveryTimer);
+  const deadline = state.deliveries.nextDeadline;
+  if (deadline !== null) state.deliveryTimer = setTimeout(() => sendDelivered(state.deliveries.tick(now())), Math.max(0, deadline - now()) + 1);
 }
 
 /** Puts a due `read` on the wire, and arms the tracker's next deadline. */

@@ -7,7 +7,7 @@ import { el, avatar, clock } from './dom.js';
  * @param {import('./timeline.js').Timeline} timeline
  * @param {{me: string, nameOf: (id: string) => string, isBot: (id: string) => boolean}} people
  */
-export function renderMessages(container, timeline, { me, nameOf, isBot, stop, seen = null }) {
+export function renderMessages(container, timeline, { me, nameOf, isBot, stop, status = null }) {
   const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
   const existing = new Map([...container.children].map((node) => [node.dataset.key, node]));
   let previous = null;
@@ -15,7 +15,7 @@ export function renderMessages(container, timeline, { me, nameOf, isBot, stop, s
     let node = existing.get(item.key);
     if (!node) node = buildMessage(item, { me, nameOf, isBot });
     existing.delete(item.key);
-    updateMessage(node, item, timeline.items[index - 1], { me, stop, seen: item.key === seen?.key ? seen.text : null });
+    updateMessage(node, item, timeline.items[index - 1], { me, stop, status: item.key === status?.key ? status : null });
     if (node.previousElementSibling !== previous || node.parentNode !== container) {
       if (previous) previous.after(node);
       else container.prepend(node);
@@ -41,8 +41,11 @@ function buildMessage(item, { me, nameOf, isBot }) {
   ]);
 }
 
-/** Draws an item's state; `seen` ("Seen by Alice") joins its time, on the line that is always there (no layout jump). */
-function updateMessage(node, item, before, { me, stop, seen }) {
+/**
+ * Draws an item's state; `status` (under the user's newest stored message: "Seen by Alice", else "Delivered" or
+ * "Sent") joins its time, on the line that is always there (no layout jump).
+ */
+function updateMessage(node, item, before, { me, stop, status }) {
   const text = node.querySelector('.message-text');
   if (text.textContent !== item.text) text.textContent = item.text;
   node.classList.toggle('pending', item.pending);
@@ -59,8 +62,10 @@ function updateMessage(node, item, before, { me, stop, seen }) {
     cursor.remove();
   }
   updateStopButton(node, item, { me, stop });
-  const meta = item.pending ? 'Sending…' : item.streaming ? '' : `${clock(item.sentAt)}${item.editedAt ? ' · edited' : ''}${endNote(item)}${seen ? ` · ${seen}` : ''}`;
-  node.dataset.seen = seen ?? '';
+  const said = status?.text;
+  const meta = item.pending ? 'Sending…' : item.streaming ? '' : `${clock(item.sentAt)}${item.editedAt ? ' · edited' : ''}${endNote(item)}${said ? ` · ${said}` : ''}`;
+  node.dataset.seen = status?.seen ?? '';
+  node.dataset.progress = status?.progress ?? '';
   const metaNode = node.querySelector('.message-meta');
   if (metaNode.textContent !== meta) metaNode.textContent = meta;
 }

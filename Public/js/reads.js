@@ -78,3 +78,74 @@ export function readersOf(message, marks, positionOf, readCounts) {
     .sort((a, b) => a[1].at - b[1].at || (a[0] < b[0] ? -1 : 1));
   return { names: readers.map(([user]) => user) };
 }
+
+/**
+ * How far one of the user's messages has gone among the other members, for its ticks (the rule of the Swift
+ * SDK's `ReadState.progress(of:others:position:)`): 'read' once every one of them read it, 'delivered' once
+ * every one of them has it on a device (received or read), 'sent' otherwise and while nobody else is there;
+ * in a large group (`readCounts`), 'read' once its counted readers are all the others, 'sent' otherwise.
+ * @param {{id: string}} message
+ * @param {string[]} others The members other than its sender.
+ * @param {Map<string, {messageId: string}>} marks Each other member's newest read.
+ * @param {Map<string, {messageId: string}>} delivered Each other member's newest delivered message.
+ * @param {(id: string) => number} positionOf A message's index in the timeline (-1: not there).
+ * @param {Array<{messageId: string, readers: number}>|null} readCounts
+ * @returns {'sent'|'delivered'|'read'}
+ */
+export function progressOf(message, others, marks, delivered, positionOf, readCounts) {
+  if (others.length === 0) return 'sent';
+  if (readCounts) return (readCounts.find((c) => c.messageId === message.id)?.readers ?? 0) >= others.length ? 'read' : 'sent';
+  const at = positionOf(message.id);
+  if (at < 0) return 'sent';
+  const reached = (mark) => mark !== undefined && positionOf(mark.messageId) >= at;
+  if (others.every((user) => reached(marks.get(user)))) return 'read';
+  return others.every((user) => reached(marks.get(user)) || reached(delivered.get(user))) ? 'delivered' : 'sent';
+}
+
+/**
+ * Decides the page's `delivered` frames: the newest message of others that reached the page, per timeline
+ * (a conversation's main one, or a thread), at most one per `interval` ms each: the first at once, the
+ * newest of the rest when the interval has passed (the server keeps the newest mark only).
+ */
+export class DeliveryReports {
+  constructor({ interval = 1000 } = {}) {
+    this.interval = interval;
+    /** Per timeline key: when a `delivered` last went out, and the one waiting. */
+    this.sentAt = new Map();
+    this.waiting = new Map();
+  }
+
+  /**
+   * A message of another member reached the page.
+   * @returns {{conversation: string, thread?: string, messageId: string}|null} The frame's fields to send now.
+   */
+  received({ conversation, thread = null, messageId }, now) {
+    const key = `${conversation}\u0000${thread ?? ''}`;
+    this.waiting.set(key, { conversation, messageId });
+    return this.#due(key, now);
+  }
+
+  /** When `tick` has something to do (null: nothing waits). */
+  get nextDeadline() {
+    let next = null;
+    for (const key of this.waiting.keys()) {
+      const at = (this.sentAt.get(key) ?? -Infinity) + this.interval;
+      next = next === null ? at : Math.min(next, at);
+    }
+    return next;
+  }
+
+  /** Lets time pass: the reports that are due. */
+  tick(now) {
+    return [...this.waiting.keys()].map((key) => this.#due(key, now)).filter((report) => report !== null);
+  }
+
+  #due(key, now) {
+    const last = this.sentAt.get(key);
+    if (last !== undefined && now < last + this.interval) return null;
+    const report = this.waiting.get(key);
+    this.waiting.delete(key);
+    this.sentAt.set(key, now);
+    return report;
+  }
+}

@@ -8,6 +8,9 @@ struct ConversationState {
     var views: [Int: ConversationView] = [:]
     var expiryTimer: Task<Void, Never>?
     var isSubscribed = false
+    /// Whether the last `subscribed` counted the readers rather than named them (a large group): no one is
+    /// told of deliveries there, so the client reports none.
+    var countsReaders = false
     /// The members the views were last told are online.
     var online: Set<String> = []
     /// Whether a `subscribe` ever went through: an `unknown_conversation` then means the user left it.

@@ -82,7 +82,7 @@ extension TypewireClient {
     func close(_ id: String) {
         guard let conversation = conversations.removeValue(forKey: id) else { return }
         conversation.finish()
-        for timeline in readReporters.keys where timeline.conversation == id { endReads(in: timeline) }
+        for timeline in Set(readReporters.keys.map(\.timeline)) where timeline.conversation == id { endReads(in: timeline) }
         for (messageId, reply) in replies where reply.timeline.conversation == id { endReply(messageId) }
         for (messageId, edit) in pendingEdits where edit.conversation == id {
             pendingEdits.removeValue(forKey: messageId)
@@ -100,9 +100,9 @@ extension TypewireClient {
     /// if closed, and nothing is sent there again.
     func conversationEnded(_ id: String, error: TypewireClientError? = nil) {
         activeIn = activeIn.filter { $0.conversation != id }
-        for timeline in readReporters.keys where timeline.conversation == id {
-            readReporters[timeline] = nil
-            readTimers.removeValue(forKey: timeline)?.cancel()
+        for key in readReporters.keys where key.timeline.conversation == id {
+            readReporters[key] = nil
+            readTimers.removeValue(forKey: key)?.cancel()
         }
         if let error { endings[id] = error }
         close(id)

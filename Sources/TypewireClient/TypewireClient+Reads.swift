@@ -1,5 +1,12 @@
 import TypewireCore
 
+/// What one ``ReadReporter`` of the client reports: a timeline's reads (and "mark unread"), or the messages a
+/// device received there (`delivered`).
+struct MarkReport: Hashable, Sendable {
+    var timeline: Timeline
+    var isDelivery: Bool
+}
+
 extension TypewireClient {
     /// The user has seen a timeline up to a message, or marks it unread from one: reported through the
     /// timeline's ``ReadReporter`` (at most one `read` or `markUnread` a second, none lost across a
@@ -7,49 +14,70 @@ extension TypewireClient {
     /// open.
     func markRead(_ report: ReadReporter<ContinuousClock.Instant>.Report, in timeline: Timeline) {
         guard storesMessages, conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true else { return }
-        var reporter = readReporters[timeline] ?? ReadReporter()
-        if readReporters[timeline] == nil, !welcomed { _ = reporter.handle(.connectionLost, now: .now) }
+        self.report(report, as: MarkReport(timeline: timeline, isDelivery: false))
+    }
+
+    /// A message of another member reached the socket (new, not an edit): the device received its timeline up
+    /// to it, reported through the timeline's delivery reporter (at most one `delivered` a second; the
+    /// server keeps the newest). Nothing on a typing-only server, nor in a group too large to name its
+    /// readers (no one is told of deliveries there).
+    func received(_ message: ChatMessage) {
+        guard storesMessages, message.editedAt == nil, let user = userID, message.sender != user,
+            conversations[message.conversation]?.countsReaders == false
+        else { return }
+        report(
+            .init(messageId: message.id), as: MarkReport(timeline: Timeline(message.conversation, thread: message.thread), isDelivery: true)
+        )
+    }
+
+    private func report(_ report: ReadReporter<ContinuousClock.Instant>.Report, as key: MarkReport) {
+        var reporter = readReporters[key] ?? ReadReporter()
+        if readReporters[key] == nil, !welcomed { _ = reporter.handle(.connectionLost, now: .now) }
         let due = reporter.handle(.read(report), now: .now)
-        readReporters[timeline] = reporter
-        sendRead(due, in: timeline)
+        readReporters[key] = reporter
+        send(due, as: key)
     }
 
     /// Tells every reporter that the socket was welcomed or lost; sends what waited for it.
     func readConnectionChanged(isConnected: Bool) {
-        for timeline in readReporters.keys {
-            let due = readReporters[timeline]!.handle(isConnected ? .connectionRestored : .connectionLost, now: .now)
-            sendRead(due, in: timeline)
+        for key in readReporters.keys {
+            let due = readReporters[key]!.handle(isConnected ? .connectionRestored : .connectionLost, now: .now)
+            send(due, as: key)
         }
     }
 
-    /// The last view of a timeline is closing: what waits goes now (it was seen before the screen closed),
-    /// and the reporter ends.
+    /// The last view of a timeline is closing: what waits goes now (it was seen, or received, before the screen
+    /// closed), and the timeline's reporters end.
     func endReads(in timeline: Timeline) {
-        guard var reporter = readReporters.removeValue(forKey: timeline) else { return }
-        readTimers.removeValue(forKey: timeline)?.cancel()
-        if let due = reporter.flush(now: .now) { transmit(Self.frame(due, in: timeline)) }
+        for key in [MarkReport(timeline: timeline, isDelivery: false), MarkReport(timeline: timeline, isDelivery: true)] {
+            guard var reporter = readReporters.removeValue(forKey: key) else { continue }
+            readTimers.removeValue(forKey: key)?.cancel()
+            if let due = reporter.flush(now: .now) { transmit(Self.frame(due, as: key)) }
+        }
     }
 
     /// Sends a due report, then sleeps until the reporter's next deadline.
-    private func sendRead(_ due: ReadReporter<ContinuousClock.Instant>.Report?, in timeline: Timeline) {
-        if let due { transmit(Self.frame(due, in: timeline)) }
-        readTimers.removeValue(forKey: timeline)?.cancel()
-        guard let deadline = readReporters[timeline]?.nextDeadline else { return }
-        readTimers[timeline] = Task { [weak self] in
+    private func send(_ due: ReadReporter<ContinuousClock.Instant>.Report?, as key: MarkReport) {
+        if let due { transmit(Self.frame(due, as: key)) }
+        readTimers.removeValue(forKey: key)?.cancel()
+        guard let deadline = readReporters[key]?.nextDeadline else { return }
+        readTimers[key] = Task { [weak self] in
             try? await Task.sleep(until: deadline, clock: .continuous)
             guard !Task.isCancelled else { return }
-            await self?.readDeadlinePassed(in: timeline)
+            await self?.readDeadlinePassed(as: key)
         }
     }
 
-    private func readDeadlinePassed(in timeline: Timeline) {
-        guard readReporters[timeline] != nil else { return }
-        sendRead(readReporters[timeline]!.tick(now: .now), in: timeline)
+    private func readDeadlinePassed(as key: MarkReport) {
+        guard readReporters[key] != nil else { return }
+        send(readReporters[key]!.tick(now: .now), as: key)
     }
 
-    private static func frame(_ report: ReadReporter<ContinuousClock.Instant>.Report, in timeline: Timeline) -> ClientFrame {
-        report.marksUnread
-            ? .markUnread(.init(conversation: timeline.conversation, messageId: report.messageId))
-            : .read(.init(conversation: timeline.conversation, messageId: report.messageId, isPrivate: report.isPrivate ? true : nil))
+    private static func frame(_ report: ReadReporter<ContinuousClock.Instant>.Report, as key: MarkReport) -> ClientFrame {
+        let (conversation, messageId) = (key.timeline.conversation, report.messageId)
+        if key.isDelivery { return .delivered(.init(conversation: conversation, messageId: messageId)) }
+        return report.marksUnread
+            ? .markUnread(.init(conversation: conversation, messageId: messageId))
+            : .read(.init(conversation: conversation, messageId: messageId, isPrivate: report.isPrivate ? true : nil))
     }
 }

@@ -164,9 +164,10 @@ public actor TypewireClient {
     /// The timelines (a conversation's main one, or a thread) where this client last set an activity other
     /// than none.
     var activeIn: Set<Timeline> = []
-    /// The reads of each open timeline, at most one a second (``ReadReporter``), and their timers.
-    var readReporters: [Timeline: ReadReporter<ContinuousClock.Instant>] = [:]
-    var readTimers: [Timeline: Task<Void, Never>] = [:]
+    /// The reads of each open timeline, and the deliveries of each followed one, each at most one a second
+    /// (``ReadReporter``), and their timers.
+    var readReporters: [MarkReport: ReadReporter<ContinuousClock.Instant>] = [:]
+    var readTimers: [MarkReport: Task<Void, Never>] = [:]
     /// How many handles were opened (numbers each one's view).
     var openings = 0
     /// How many times each request refused for now was refused in a row: its backoff's attempt.
@@ -333,6 +334,7 @@ public actor TypewireClient {
                 }
             }
             conversations[id]!.isSubscribed = true
+            conversations[id]!.countsReaders = subscribed.readCounts != nil
             conversations[id]!.wasSubscribed = true
             conversations[id]!.unknownSince = nil
             retrySettled(.subscription(id))
@@ -342,6 +344,7 @@ public actor TypewireClient {
                 for message in missed { state.messageArrived(message, currentUser: user) }
             }
             for message in subscribed.recentMessages { conversations[id]!.deliver(message, reader: nil) }
+            if let newest = subscribed.recentMessages.last(where: { $0.sender != user }) { received(newest) }
             for thread in conversations[id]!.threadsWaitingForReplies { loadReplies(in: Timeline(id, thread: thread)) }
             publish(id)
         case .refreshed:
@@ -359,6 +362,7 @@ public actor TypewireClient {
             publish(presence.conversation)
         case .message(let message):
             completeEdit(message)
+            received(message)
             if conversations[message.conversation]?.deliver(message, reader: currentUser) == true, message.thread == nil {
                 uncounted[message.conversation]?.arrived(message)
             }

@@ -130,8 +130,13 @@ public final class HeldHistoryStore: ChatStore {
     {
         try await store.markUnread(from: messageId, in: conversation, by: user, at: time)
     }
-    public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
-        try await store.readMarks(in: conversation, limit: limit)
+    public func markDelivered(_ messageId: String, in conversation: String, by user: String, at time: Int64) async throws
+        -> DeliveredOutcome
+    {
+        try await store.markDelivered(messageId, in: conversation, by: user, at: time)
+    }
+    public func timelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks {
+        try await store.timelineMarks(in: conversation, limit: limit)
     }
     public func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount] {
         try await store.readCounts(in: conversation, thread: thread, messages: messages)

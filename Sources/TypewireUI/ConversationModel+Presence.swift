@@ -25,6 +25,7 @@ extension ConversationModel {
     /// The members as `subscribed` lists them: their names, and the last seen of those offline.
     func show(_ members: [Participant]) {
         for member in members { if let name = member.name { memberNames[member.id] = name } }
+        memberIDs = Set(members.map(\.id))
         lastSeen = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0) })
     }
 

@@ -53,6 +53,29 @@ extension ConversationModel {
         seen(itemID, accessible: true)
     }
 
+    /// How far one of the user's own stored messages has gone among the other members, for its ticks
+    /// (``ReadState/progress(of:others:position:)``); nil for another's message or one not stored yet.
+    public func progress(of itemID: String) -> ReadState.Progress? {
+        guard let userID, let item = timeline.items.first(where: { $0.id == itemID }), item.sender == userID,
+            let messageID = item.messageID, !item.isPending
+        else { return nil }
+        var positions: [String: Int] = [:]
+        for (index, item) in timeline.items.enumerated() { if let id = item.messageID { positions[id] = index } }
+        return readState.progress(of: messageID, others: memberIDs.subtracting([userID]), position: { positions[$0] })
+    }
+
+    /// The line under the user's newest stored message, in the client's language: "Seen by Alice and Bob"
+    /// once someone has read it, else its ticks' word, "Delivered" or "Sent"; nil for a message it does not
+    /// apply to.
+    public func statusText(for itemID: String) -> String? {
+        seenText(for: itemID) ?? progress(of: itemID).flatMap { client?.typingText.progressText($0) }
+    }
+
+    /// The same for VoiceOver: names not cut.
+    public func accessibilityStatusText(for itemID: String) -> String? {
+        accessibilitySeenText(for: itemID) ?? progress(of: itemID).flatMap { client?.typingText.progressText($0) }
+    }
+
     /// The newest of the user's own bubbles that the server stored: where a screen shows "Seen by", as
     /// Messages does under the last message only.
     public var lastOwnStoredItemID: String? {

@@ -102,6 +102,8 @@ public final class ConversationModel {
     @ObservationIgnored var reading: Task<Void, Never>?
     /// The members' names, for "Seen by".
     @ObservationIgnored var memberNames: [String: String] = [:]
+    /// The members, as the last `subscribed` listed them: whom a message must reach to be delivered.
+    @ObservationIgnored var memberIDs: Set<String> = []
     /// When each member was last seen, as the server last said (``presenceText(for:at:)``).
     var lastSeen: [String: Participant] = [:]
     /// What the calls so far ask for (on screen, in the background).

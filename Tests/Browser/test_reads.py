@@ -1,9 +1,12 @@
 """Read state between two real browser sessions: a message on a visible page is read and its sender sees
-"Seen by"; a hidden tab reads nothing until it shows; the sidebar's unread badge is the server's count."""
+"Seen by"; a hidden tab reads nothing until it shows; the sidebar's unread badge is the server's count; the
+sender's newest message says "Sent", then "Delivered" once the other's page received it, then "Seen by"."""
 
 import time
 
 from selenium.webdriver.common.by import By
+
+from test_presence import direct_with_frank
 
 HIDE = ("Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});"
         "document.dispatchEvent(new Event('visibilitychange'));")
@@ -14,6 +17,12 @@ def seen_under(page, message_id):
     """The "Seen by" line under a message, or None."""
     nodes = page.driver.find_elements(By.CSS_SELECTOR, f'[data-message-id="{message_id}"]')
     return (nodes[0].get_attribute("data-seen") or None) if nodes else None
+
+
+def progress_under(page, message_id):
+    """The ticks' state under a message ("sent", "delivered", "read"), or None."""
+    nodes = page.driver.find_elements(By.CSS_SELECTOR, f'[data-message-id="{message_id}"]')
+    return (nodes[0].get_attribute("data-progress") or None) if nodes else None
 
 
 def badge(page, conversation):
@@ -53,3 +62,18 @@ def test_a_hidden_tab_reads_nothing_until_it_shows_and_the_badge_is_the_servers(
     assert [f["messageId"] for f in a.sent_frames() if f["type"] == "read"] == [message]
     a.open("group-six")
     assert badge(a, "direct-alice-bob") is None, "the server's count after the read: nothing unread"
+
+
+def test_a_message_says_sent_then_delivered_when_the_others_page_has_it_then_seen(pages):
+    a, b = pages
+    conversation = direct_with_frank(a.base_url)
+    b.sign_in("bob")  # no page of Frank's is open: no device of his can receive Alice's message
+    a.sign_in("alice").open(conversation)
+    message = a.send_and_wait_stored(f"Are you coming? ({time.monotonic_ns()})")
+    a.wait(lambda d: progress_under(a, message) == "sent", 10, "Alice's message says sent")
+    b.sign_in("frank")  # his page follows every listed conversation and receives it, without opening it
+    a.wait(lambda d: progress_under(a, message) == "delivered", 10, "once Frank's page has it, it says delivered")
+    assert seen_under(a, message) is None, "delivered is not seen"
+    b.open(conversation)
+    a.wait(lambda d: seen_under(a, message) == "Seen by Frank", 10, "once Frank opens it, it says seen by Frank")
+    assert progress_under(a, message) == "read"

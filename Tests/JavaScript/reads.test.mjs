@@ -1,7 +1,7 @@
 // The page's read rules (Public/js/reads.js): the same as the Swift SDK's SeenTracker and ReadReporter.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { ReadTracker, readersOf } from '../../Public/js/reads.js';
+import { DeliveryReports, ReadTracker, progressOf, readersOf } from '../../Public/js/reads.js';
 
 const shows = (messageId, visible = true) => ({ conversation: 'c1', messageId, visible });
 
@@ -53,4 +53,35 @@ test('readers are the members whose mark is at the message or past it, in the or
   const counts = [{ messageId: '3', readers: 37 }];
   assert.deepEqual(readersOf({ id: '3', sender: 'alice' }, marks, positionOf, counts), { count: 37 });
   assert.equal(readersOf({ id: '2', sender: 'alice' }, marks, positionOf, counts), null);
+});
+
+test('a message is delivered once on every other member\'s device, read once every one read it (the Swift rule)', () => {
+  const order = ['1', '2', '3'];
+  const positionOf = (id) => order.indexOf(id);
+  const marks = new Map([['bob', { messageId: '1' }]]);
+  const delivered = new Map([['bob', { messageId: '2' }], ['carol', { messageId: '3' }]]);
+  const progress = (id, others = ['bob', 'carol']) => progressOf({ id }, others, marks, delivered, positionOf, null);
+  assert.equal(progress('1', ['bob']), 'read');
+  assert.equal(progress('2'), 'delivered');
+  assert.equal(progress('3'), 'sent', 'bob\'s device has 2, not 3');
+  assert.equal(progress('1'), 'delivered', 'carol received it, bob read it');
+  assert.equal(progress('1', []), 'sent', 'no one else');
+  assert.equal(progress('9'), 'sent', 'not in the timeline');
+  const counts = [{ messageId: '3', readers: 2 }];
+  assert.equal(progressOf({ id: '3' }, ['bob', 'carol'], marks, delivered, positionOf, counts), 'read');
+  assert.equal(progressOf({ id: '3' }, ['bob', 'carol', 'dave'], marks, delivered, positionOf, counts), 'sent');
+});
+
+test('delivered goes at most once a second per timeline, the newest of a second\'s', () => {
+  const deliveries = new DeliveryReports();
+  assert.deepEqual(deliveries.received({ conversation: 'c1', messageId: '1' }, 0), { conversation: 'c1', messageId: '1' });
+  assert.equal(deliveries.received({ conversation: 'c1', messageId: '2' }, 100), null);
+  assert.equal(deliveries.received({ conversation: 'c1', messageId: '3' }, 200), null);
+  assert.deepEqual(
+    deliveries.received({ conversation: 'c1', thread: '1', messageId: '4' }, 300), { conversation: 'c1', messageId: '4' },
+    'a thread is a timeline of its own');
+  assert.equal(deliveries.nextDeadline, 1000);
+  assert.deepEqual(deliveries.tick(999), []);
+  assert.deepEqual(deliveries.tick(1000), [{ conversation: 'c1', messageId: '3' }], 'the newest replaced the one before');
+  assert.equal(deliveries.nextDeadline, null);
 });

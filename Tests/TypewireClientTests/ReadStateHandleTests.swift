@@ -66,6 +66,24 @@ struct ReadStateHandleTests: ClientTesting {
         }
     }
 
+    /// A message that reaches the other member's device is told back as delivered, and read once they
+    /// read it: the sender's ticks.
+    @Test func aMessageIsDeliveredWhenItReachesTheOthersDeviceThenRead() async throws {
+        try await TestServer.run { server in
+            try await withChats(["alice", "bob"], of: server) { _, chats in
+                let (aliceChat, bobChat) = (chats[0], chats[1])
+                let sent = try await aliceChat.send("Dinner?")
+                let others: Set<String> = ["bob"]
+                _ = try await collect(bobChat.messages, until: sent)
+                let delivered = try await first(aliceChat.readState) { $0.delivered["bob"]?.messageId == sent }
+                #expect(delivered.progress(of: sent, others: others, position: { $0 == sent ? 0 : nil }) == .delivered)
+                await bobChat.markRead(sent)
+                let read = try await first(aliceChat.readState) { $0.marks["bob"]?.messageId == sent }
+                #expect(read.progress(of: sent, others: others, position: { $0 == sent ? 0 : nil }) == .read)
+            }
+        }
+    }
+
     /// Opens a conversation whose subscription makes one held read, and lets that read go.
     private func openChat(_ client: TypewireClient, releasing held: HeldHistoryStore) async throws -> ConversationHandle {
         let opening = Task { try await openChat(client) }

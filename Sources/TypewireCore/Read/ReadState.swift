@@ -27,6 +27,19 @@ public struct ReadState: Hashable, Sendable {
     public private(set) var marks: [String: ReadMark] = [:]
     /// In a group too large to name its readers, the readers of the newest messages, newest first.
     public private(set) var readCounts: [ReadCount]?
+    /// The others' delivered marks, by member: the newest message a device of theirs received. Empty in a
+    /// group too large to name its readers.
+    public private(set) var delivered: [String: ReadMark] = [:]
+
+    /// How far one of the member's own messages has gone, for its ticks.
+    public enum Progress: Hashable, Sendable {
+        /// Stored by the server; not yet on every other member's device (or not known).
+        case sent
+        /// On a device of every other member.
+        case delivered
+        /// Read by every other member.
+        case read
+    }
 
     /// Creates an empty state: nothing read, nothing unread.
     public init() {}
@@ -44,6 +57,8 @@ public struct ReadState: Hashable, Sendable {
         for mark in frame.reads ?? [] {
             if mark.user == currentUser { ownMark = mark.messageId } else { marks[mark.user] = mark }
         }
+        delivered = [:]
+        for mark in frame.delivered ?? [] where mark.user != currentUser { delivered[mark.user] = mark }
         readCounts = frame.readCounts
     }
 
@@ -59,6 +74,7 @@ public struct ReadState: Hashable, Sendable {
         for mark in frame.reads {
             if mark.user == currentUser { ownMark = mark.messageId } else { marks[mark.user] = mark }
         }
+        for mark in frame.delivered ?? [] where mark.user != currentUser { delivered[mark.user] = mark }
         if let counts = frame.readCounts { readCounts = counts }
     }
 
@@ -72,6 +88,26 @@ public struct ReadState: Hashable, Sendable {
             marks[message.sender] = ReadMark(user: message.sender, messageId: message.id, at: message.sentAt)
             unreadCount = min(unreadCount + 1, WireProtocol.maxUnreadCount)
         }
+    }
+
+    /// How far one of the member's messages has gone among the other members, for its ticks: read once
+    /// every one of them has read it, delivered once every one of them has it on a device (received or
+    /// read), sent otherwise, and while nobody else is in the conversation. In a group too large to name its
+    /// readers, read once its counted readers are all the others, sent otherwise (no deliveries are told
+    /// there). A member who hides their reading shows neither, so the message stays sent for them.
+    /// - Parameters:
+    ///   - messageId: The message.
+    ///   - others: The conversation's members other than its sender.
+    ///   - position: Where a message stands in the timeline's order (nil: not shown there).
+    public func progress(of messageId: String, others: Set<String>, position: (String) -> Int?) -> Progress {
+        guard !others.isEmpty else { return .sent }
+        if let readCounts {
+            return (readCounts.first { $0.messageId == messageId }?.readers ?? 0) >= others.count ? .read : .sent
+        }
+        guard let at = position(messageId) else { return .sent }
+        func reached(_ mark: ReadMark?) -> Bool { mark.flatMap { position($0.messageId) }.map { $0 >= at } ?? false }
+        if others.allSatisfy({ reached(marks[$0]) }) { return .read }
+        return others.allSatisfy { reached(marks[$0]) || reached(delivered[$0]) } ? .delivered : .sent
     }
 
     /// Who has read a message, for "Seen by".

@@ -142,6 +142,8 @@ protocol LanguageRules: Sendable {
     static func seenCount(_ count: Int) -> String
     /// "online", "last seen 5 minutes ago": a member's presence in a header.
     static var presenceWords: PresenceWords { get }
+    /// "Sent", "Delivered", "Read": a message's ticks, said.
+    static var progressWords: ProgressWords { get }
 }
 
 extension LanguageRules {

@@ -38,6 +38,8 @@ public struct TypingPhrases: Sendable {
     public var seenCount: @Sendable (_ count: Int) -> String
     /// "online", "last seen 5 minutes ago", "last seen recently": a member's presence in a header.
     public var presence: @Sendable (_ status: PresenceStatus) -> String
+    /// "Sent", "Delivered", "Read": how far one of the user's messages has gone, said for its ticks.
+    public var progress: @Sendable (_ progress: ReadState.Progress) -> String
     /// A member's name as it stands in a sentence, after any cut: as given, or in Arabic between bidi
     /// isolates (U+2068 … U+2069) so that a Latin name keeps its place in right-to-left text. Not applied
     /// to ``someone``. Default: as given.
@@ -50,7 +52,7 @@ public struct TypingPhrases: Sendable {
         oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Int, Activity) -> String,
         sentenceSeparator: String = ". ", replying: (@Sendable (Int) -> String)? = nil, name: (@Sendable (String) -> String)? = nil,
         seenBy: (@Sendable (String) -> String)? = nil, seenCount: (@Sendable (Int) -> String)? = nil,
-        presence: (@Sendable (PresenceStatus) -> String)? = nil
+        presence: (@Sendable (PresenceStatus) -> String)? = nil, progress: (@Sendable (ReadState.Progress) -> String)? = nil
     ) {
         self.someone = someone
         self.people = people
@@ -65,6 +67,7 @@ public struct TypingPhrases: Sendable {
         self.seenBy = seenBy ?? { EnglishRules.seen(by: $0) }  // a table from before read state: English
         self.seenCount = seenCount ?? { EnglishRules.seenCount($0) }
         self.presence = presence ?? { EnglishRules.presence($0) }  // a table from before last seen: English
+        self.progress = progress ?? { EnglishRules.progressWords($0) }  // a table from before ticks: English
     }
 
     /// A built-in language's table.
@@ -74,6 +77,6 @@ public struct TypingPhrases: Sendable {
             twoAndOthers: { rules.twoAndOthers($0, $1, others: $2) }, oneAndOthers: { rules.oneAndOthers($0, others: $1) },
             sentence: { rules.sentence(subject: $0, count: $1, activity: $2) }, sentenceSeparator: rules.sentenceSeparator,
             replying: { rules.replying($0) }, name: { rules.name($0) }, seenBy: { rules.seen(by: $0) },
-            seenCount: { rules.seenCount($0) }, presence: { rules.presence($0) })
+            seenCount: { rules.seenCount($0) }, presence: { rules.presence($0) }, progress: { rules.progressWords($0) })
     }
 }

@@ -101,6 +101,12 @@ public struct TypingText: Sendable {
         rules.presence(status)
     }
 
+    /// "Sent", "Delivered", "Read": how far one of the user's messages has gone (``ReadState/Progress``), as
+    /// its ticks' accessibility label says it.
+    public func progressText(_ progress: ReadState.Progress) -> String {
+        rules.progress(progress)
+    }
+
     private func compose(_ typers: [Typer], total: Int?, accessible: Bool) -> String? {
         let active = typers.allSatisfy(\.activity.isActive) ? typers : typers.filter(\.activity.isActive)
         let unlisted = max(0, (total ?? active.count) - active.count)

@@ -22,6 +22,8 @@ public enum ClientFrame: Hashable, Sendable {
     case read(Read)
     /// The user marks a conversation (or a thread of it) unread from a message on.
     case markUnread(MarkUnread)
+    /// The user's device received a conversation's (or a thread's) messages up to one.
+    case delivered(Delivered)
 
     /// `hello {token}`.
     public struct Hello: Codable, Hashable, Sendable {
@@ -153,6 +155,22 @@ public enum ClientFrame: Hashable, Sendable {
         }
     }
 
+    /// `delivered {conversation, messageId}`: this device received the timeline the message is in (the main
+    /// one, or its thread) up to this message. The server moves the user's delivered mark there forward,
+    /// never back, and the members learn it in `receipts` (`delivered`), at most once a second; a user who
+    /// hides their reading shows no delivered mark either.
+    public struct Delivered: Codable, Hashable, Sendable {
+        /// The conversation's id.
+        public var conversation: String
+        /// The server's id of the newest message received.
+        public var messageId: String
+        /// Creates the frame.
+        public init(conversation: String, messageId: String) {
+            self.conversation = conversation
+            self.messageId = messageId
+        }
+    }
+
     /// `markUnread {conversation, messageId}`: the user marks the timeline the message is in unread from it
     /// on ("mark unread" on a message). The one move of a watermark back: the user's own mark goes to the
     /// message before it, and their sockets are told their unread count (`unread`). Nobody else is told: the
@@ -261,7 +279,7 @@ extension ClientFrame.Stream: Codable {
 extension ClientFrame: Codable {
     /// The kinds of frame a client sends, named as the `type` field names them.
     public enum Kind: String, CaseIterable, Sendable {
-        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream, cancel, read, markUnread
+        case hello, refresh, subscribe, unsubscribe, activity, send, edit, stream, cancel, read, markUnread, delivered
     }
 
     /// The frame types a client may send, by wire name.
@@ -281,6 +299,7 @@ extension ClientFrame: Codable {
         case .cancel: .cancel
         case .read: .read
         case .markUnread: .markUnread
+        case .delivered: .delivered
         }
     }
 
@@ -289,7 +308,7 @@ extension ClientFrame: Codable {
 
     /// What an `error` answering this frame names as its `ref` (docs/PROTOCOL.md): the conversation for
     /// `subscribe` and `unsubscribe`, the `clientMessageId` for `send`, the `messageId` for `edit`,
-    /// `stream`, `cancel`, `read` and `markUnread`, the frame type otherwise.
+    /// `stream`, `cancel`, `read`, `markUnread` and `delivered`, the frame type otherwise.
     public var reference: String {
         switch self {
         case .subscribe(let subscribe): subscribe.conversation
@@ -300,6 +319,7 @@ extension ClientFrame: Codable {
         case .cancel(let cancel): cancel.messageId
         case .read(let read): read.messageId
         case .markUnread(let mark): mark.messageId
+        case .delivered(let delivered): delivered.messageId
         case .hello, .refresh, .activity: type
         }
     }
@@ -317,6 +337,7 @@ extension ClientFrame: Codable {
         case .cancel(let cancel): cancel.conversation
         case .read(let read): read.conversation
         case .markUnread(let mark): mark.conversation
+        case .delivered(let delivered): delivered.conversation
         }
     }
 
@@ -334,6 +355,7 @@ extension ClientFrame: Codable {
         case "cancel": self = .cancel(try .init(from: decoder))
         case "read": self = .read(try .init(from: decoder))
         case "markUnread": self = .markUnread(try .init(from: decoder))
+        case "delivered": self = .delivered(try .init(from: decoder))
         default: throw FrameDecodingError.unknownType(type)
         }
     }
@@ -352,6 +374,7 @@ extension ClientFrame: Codable {
         case .cancel(let frame): try frame.encode(to: encoder)
         case .read(let frame): try frame.encode(to: encoder)
         case .markUnread(let frame): try frame.encode(to: encoder)
+        case .delivered(let frame): try frame.encode(to: encoder)
         }
     }
 }

@@ -46,9 +46,10 @@ public enum ServerFrame: Hashable, Sendable {
         }
     }
 
-    /// `receipts {conversation, thread?, reads, readCounts?}`: the watermarks that moved in a timeline since the
-    /// last `receipts` of the conversation (at most one a second per conversation), each member's latest; in a
-    /// group too large to name its readers, `reads` is empty and `readCounts` counts them instead.
+    /// `receipts {conversation, thread?, reads, delivered?, readCounts?}`: the watermarks that moved in a timeline
+    /// since the last `receipts` of the conversation (at most one a second per conversation), each member's
+    /// latest; in a group too large to name its readers, `reads` is empty and `readCounts` counts them
+    /// instead (and no delivered marks are told).
     public struct Receipts: Codable, Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
@@ -56,14 +57,20 @@ public enum ServerFrame: Hashable, Sendable {
         public var thread: String?
         /// The members' new marks, one per member; empty in a large group.
         public var reads: [ReadMark]
+        /// The members' new delivered marks (the newest message one of their devices received), one per
+        /// member; nil when none moved.
+        public var delivered: [ReadMark]?
         /// In a large group, the readers of the timeline's newest messages (up to
         /// ``WireProtocol/readCountMessages``), newest first; nil otherwise.
         public var readCounts: [ReadCount]?
         /// Creates the frame.
-        public init(conversation: String, thread: String? = nil, reads: [ReadMark], readCounts: [ReadCount]? = nil) {
+        public init(
+            conversation: String, thread: String? = nil, reads: [ReadMark], delivered: [ReadMark]? = nil, readCounts: [ReadCount]? = nil
+        ) {
             self.conversation = conversation
             self.thread = thread
             self.reads = reads
+            self.delivered = delivered
             self.readCounts = readCounts
         }
     }
@@ -180,13 +187,17 @@ public enum ServerFrame: Hashable, Sendable {
         /// The members' watermarks in the main timeline (those who read anything; empty in a group too large
         /// to name its readers); absent on a server that stores no messages.
         public var reads: [ReadMark]?
+        /// The members' delivered marks in the main timeline (the newest message one of their devices
+        /// received; those who received anything), in a group small enough to name its readers; nil otherwise.
+        public var delivered: [ReadMark]?
         /// In a group too large to name its readers, the readers of the main timeline's newest messages (up
         /// to ``WireProtocol/readCountMessages``), newest first; nil otherwise.
         public var readCounts: [ReadCount]?
         /// Creates the frame.
         public init(
             conversation: String, participants: [Participant], activity: ActivityUpdate, recentMessages: [ChatMessage],
-            presence: Bool? = nil, unread: Int? = nil, reads: [ReadMark]? = nil, readCounts: [ReadCount]? = nil
+            presence: Bool? = nil, unread: Int? = nil, reads: [ReadMark]? = nil, delivered: [ReadMark]? = nil,
+            readCounts: [ReadCount]? = nil
         ) {
             self.conversation = conversation
             self.participants = participants
@@ -195,6 +206,7 @@ public enum ServerFrame: Hashable, Sendable {
             self.presence = presence
             self.unread = unread
             self.reads = reads
+            self.delivered = delivered
             self.readCounts = readCounts
         }
 

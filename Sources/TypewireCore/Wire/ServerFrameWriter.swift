@@ -42,6 +42,7 @@ enum ServerFrameWriter {
             json.field("presence", subscribed.presence)
             json.field("unread", subscribed.unread.map(Int64.init))
             if let reads = subscribed.reads { json.array("reads", reads) { json, mark in write(mark, to: &json) } }
+            if let delivered = subscribed.delivered { json.array("delivered", delivered) { json, mark in write(mark, to: &json) } }
             if let counts = subscribed.readCounts { json.array("readCounts", counts) { json, count in write(count, to: &json) } }
         case .activity:
             preconditionFailure("written by ActivityFrameWriter above")
@@ -85,6 +86,7 @@ enum ServerFrameWriter {
             json.field("conversation", receipts.conversation)
             json.field("thread", receipts.thread)
             json.array("reads", receipts.reads) { json, mark in write(mark, to: &json) }
+            if let delivered = receipts.delivered { json.array("delivered", delivered) { json, mark in write(mark, to: &json) } }
             if let counts = receipts.readCounts { json.array("readCounts", counts) { json, count in write(count, to: &json) } }
         case .unread(let unread):
             json.field("conversation", unread.conversation)

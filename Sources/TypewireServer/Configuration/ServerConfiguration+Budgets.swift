@@ -20,6 +20,10 @@ extension ServerConfiguration {
         /// sends its newest read again shortly: a later read covers the earlier ones). Default 2 a second,
         /// 10 at once.
         public var reads = RateBudget(rate: 2, burst: 10)
+        /// `delivered` frames per socket (each moves a mark in the store; a client sends at most one a
+        /// second per timeline it receives messages in); the excess is dropped (a later one covers it).
+        /// Default 10 a second, 50 at once.
+        public var deliveries = RateBudget(rate: 10, burst: 50)
         /// `subscribe` frames per socket; the excess is refused (the client subscribes again shortly).
         /// Default 10 a second, 100 at once (an app opening its conversations at launch).
         public var subscribes = RateBudget(rate: 10, burst: 100)

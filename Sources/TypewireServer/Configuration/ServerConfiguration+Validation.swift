@@ -24,6 +24,7 @@ extension ServerConfiguration {
         try require(budgets.replyParts.rate > 0, "--reply-part-rate must be positive.")
         try require(budgets.handshakes.rate > 0, "--handshake-rate must be positive.")
         try require(budgets.reads.rate > 0, "budgets.reads.rate must be positive.")
+        try require(budgets.deliveries.rate > 0, "budgets.deliveries.rate must be positive.")
         try require(conversations.maxNamedReaders >= 0, "conversations.maxNamedReaders must be 0 or more.")
         try require(budgets.handshakes.burst >= 1, "--handshake-burst must be at least 1.")
         try require(addresses.refusals >= 0, "--refusals-per-address must be 0 or more.")

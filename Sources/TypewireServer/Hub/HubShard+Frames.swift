@@ -37,6 +37,8 @@ extension HubShard {
             await self.read(read, from: id)
         case .markUnread(let mark):
             await markUnread(mark, from: id)
+        case .delivered(let delivered):
+            await self.delivered(delivered, from: id)
         }
     }
 
@@ -88,7 +90,7 @@ extension HubShard {
         let participants: [Participant]
         let messages: [ChatMessage]
         var historyRead: UInt64?
-        var reads: (unread: Int, marks: [ReadMark], counts: [ReadCount]?)?
+        var reads: (unread: Int, marks: TimelineMarks, counts: [ReadCount]?)?
         var lastSeen: [String: LastSeenRecord] = [:]
         do {
             if let readToAdmit {
@@ -118,12 +120,12 @@ extension HubShard {
                     of: user, in: conversation, thread: nil, through: messages.compactMap { Int64($0.id) }.max() ?? 0,
                     limit: WireProtocol.maxUnreadCount)
                 if !seesReceipts(user) {
-                    reads = (unread, [], nil)
+                    reads = (unread, TimelineMarks(), nil)
                 } else if participants.count > configuration.conversations.maxNamedReaders {
                     let counts = try await store.readCounts(in: conversation, thread: nil, messages: WireProtocol.readCountMessages)
-                    reads = (unread, [], counts)
+                    reads = (unread, TimelineMarks(), counts)
                 } else {
-                    reads = (unread, try await store.readMarks(in: conversation, limit: configuration.conversations.maxMembers), nil)
+                    reads = (unread, try await store.timelineMarks(in: conversation, limit: configuration.conversations.maxMembers), nil)
                 }
             }
         } catch {
@@ -158,7 +160,9 @@ extension HubShard {
             .init(
                 conversation: conversation, participants: online, activity: view,
                 recentMessages: messages, presence: participants.count >= configuration.typing.largeGroupSize ? false : nil,
-                unread: reads?.unread, reads: reads?.marks.filter { !hidden.contains($0.user) }, readCounts: reads?.counts
+                unread: reads?.unread, reads: reads?.marks.reads.filter { !hidden.contains($0.user) },
+                delivered: reads.flatMap { $0.counts == nil ? $0.marks.delivered.filter { !hidden.contains($0.user) } : nil },
+                readCounts: reads?.counts
             ))
         if users.visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
         deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)

@@ -52,7 +52,32 @@ extension HubShard {
         }
     }
 
-    /// The answer to a `read` or `markUnread` whose store write failed.
+    /// A device of the member received a timeline up to a message: their delivered mark moves forward in the
+    /// store, and the conversation's subscribers are told with its next `receipts` (not in a group whose
+    /// readers are counted, nor under `--read-receipts off`).
+    func delivered(_ delivered: ClientFrame.Delivered, from id: ConnectionID) async {
+        guard let user = connections[id]?.identity.userID, configuration.messages.readReceipts != .off else { return }
+        guard await ensureParticipant(user, of: delivered.conversation, from: id, ref: delivered.messageId, request: .delivered),
+            !countsReaders(of: delivered.conversation)
+        else { return }
+        let outcome: DeliveredOutcome
+        do {
+            outcome = try await store.markDelivered(delivered.messageId, in: delivered.conversation, by: user, at: now())
+        } catch {
+            logger.storeFailed("recording a delivery failed", error: error)
+            return reply(to: id, Self.markNotRecorded("The delivery was", ref: delivered.messageId, request: .delivered))
+        }
+        switch outcome {
+        case .noSuchMessage:
+            reply(to: id, Self.noSuchMessage(delivered.messageId, request: .delivered))
+        case .unchanged:
+            break
+        case .moved(let mark, let thread):
+            receiptsChanged(mark, isDelivery: true, thread: thread, in: delivered.conversation, isLocal: true)
+        }
+    }
+
+    /// The answer to a `read`, `markUnread` or `delivered` whose store write failed.
     private static func markNotRecorded(_ subject: String, ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
         .init(
             code: .unavailable,
@@ -60,7 +85,7 @@ extension HubShard {
             ref: ref, request: request)
     }
 
-    /// The answer to a `read` or `markUnread` of a message the conversation does not have.
+    /// The answer to a `read`, `markUnread` or `delivered` of a message the conversation does not have.
     private static func noSuchMessage(_ messageId: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
         .init(
             code: .invalidField,
@@ -114,12 +139,12 @@ extension HubShard {
         (members[conversation]?.count ?? 0) > configuration.conversations.maxNamedReaders
     }
 
-    /// A timeline's receipts changed (`mark` moved, or another node's readers moved the counts: nil); they go
-    /// out with the conversation's next fan-out, at most one a second. `isLocal`: a reader of this node, whom
-    /// the other nodes are told of.
-    func receiptsChanged(_ mark: ReadMark?, thread: String?, in conversation: String, isLocal: Bool) {
+    /// A timeline's receipts changed (`mark` moved, a delivered mark if `isDelivery`, or another node's
+    /// readers moved the counts: nil); they go out with the conversation's next fan-out, at most one a
+    /// second. `isLocal`: a reader of this node, whom the other nodes are told of.
+    func receiptsChanged(_ mark: ReadMark?, isDelivery: Bool = false, thread: String?, in conversation: String, isLocal: Bool) {
         let counted = mark.flatMap { countsReaders(of: conversation) ? nil : $0 }
-        switch receipts.add(counted, thread: thread, in: conversation, isLocal: isLocal, now: now()) {
+        switch receipts.add(counted, isDelivery: isDelivery, thread: thread, in: conversation, isLocal: isLocal, now: now()) {
         case .now:
             guard let batch = receipts.take(in: conversation) else { return }
             startTask { await $0.publishReceipts(batch) }
@@ -145,6 +170,7 @@ extension HubShard {
             for index in frames.indices {
                 do {
                     frames[index].reads = []
+                    frames[index].delivered = nil
                     frames[index].readCounts = try await store.readCounts(
                         in: conversation, thread: frames[index].thread, messages: WireProtocol.readCountMessages)
                 } catch {
@@ -159,9 +185,17 @@ extension HubShard {
             cluster.publish(.receipts(.init(conversation: frame.conversation, thread: frame.thread, reads: [])))
         }
         for frame in batch.frames where !countsReaders(of: frame.conversation) {
+            let delivered = frame.delivered ?? []
             for start in stride(from: 0, to: frame.reads.count, by: Self.marksPerClusterEvent) {
                 var part = frame
                 part.reads = Array(frame.reads[start..<min(start + Self.marksPerClusterEvent, frame.reads.count)])
+                part.delivered = nil
+                cluster.publish(.receipts(part))
+            }
+            for start in stride(from: 0, to: delivered.count, by: Self.marksPerClusterEvent) {
+                var part = frame
+                part.reads = []
+                part.delivered = Array(delivered[start..<min(start + Self.marksPerClusterEvent, delivered.count)])
                 cluster.publish(.receipts(part))
             }
         }
@@ -170,7 +204,7 @@ extension HubShard {
     /// Another node's readers moved their marks: named marks go to the subscribers here at once; a change of a
     /// counted group's readers (no marks) joins this node's next fan-out of its counts.
     func remoteReceipts(_ frame: ServerFrame.Receipts) {
-        guard frame.reads.isEmpty else { return fanOutReceipts([frame]) }
+        guard frame.reads.isEmpty, frame.delivered == nil else { return fanOutReceipts([frame]) }
         receiptsChanged(nil, thread: frame.thread, in: frame.conversation, isLocal: false)
     }
 
@@ -194,7 +228,9 @@ extension HubShard {
                     let hidden = users.visibility.hidden(from: viewer)
                     var own = frame
                     own.reads.removeAll { hidden.contains($0.user) }
-                    return own.reads.isEmpty ? nil : Self.encode(.receipts(own))
+                    own.delivered?.removeAll { hidden.contains($0.user) }
+                    if own.delivered?.isEmpty == true { own.delivered = nil }
+                    return own.reads.isEmpty && own.delivered == nil ? nil : Self.encode(.receipts(own))
                 }
                 let everyones = shared ?? Self.encode(.receipts(frame))
                 shared = everyones

@@ -10,7 +10,7 @@ extension HubShard {
         switch frame {
         case .send(let send): ref = send.clientMessageId
         case .edit(let edit): ref = edit.messageId
-        case .read, .markUnread:
+        case .read, .markUnread, .delivered:
             return ServerFrame.Failure(
                 code: .messagesDisabled,
                 message: "This server keeps no messages (typing-only mode), so it keeps no read state: keep it in your app's own backend.",

@@ -17,7 +17,7 @@ struct ReceiptBatcher {
 
     /// A conversation's receipts to fan out.
     struct Batch: Equatable {
-        /// One frame per timeline (the main one first, then threads by id), each member's latest mark by user
+        /// One frame per timeline (the main one first, then threads by id), each member's latest marks by user
         /// id; a timeline whose readers are counted, not named, has a frame with no marks.
         var frames: [ServerFrame.Receipts]
         /// Whether a reader of this node is among them: the other nodes of a cluster are told.
@@ -31,8 +31,14 @@ struct ReceiptBatcher {
 
     private struct Waiting {
         /// The marks, by thread ('' the main timeline), then user.
-        var timelines: [String: [String: ReadMark]] = [:]
+        var timelines: [String: Marks] = [:]
         var isLocal = false
+    }
+
+    /// A timeline's waiting marks, each member's latest.
+    private struct Marks {
+        var reads: [String: ReadMark] = [:]
+        var delivered: [String: ReadMark] = [:]
     }
 
     private var waiting: [String: Waiting] = [:]
@@ -46,12 +52,17 @@ struct ReceiptBatcher {
         self.interval = interval
     }
 
-    /// A timeline's (`thread` nil: the main one) receipts changed: a member's mark moved to `mark`, or, with
-    /// nil, its readers are counted (a large group) and the count changed; `isLocal`, by a reader of this node.
-    mutating func add(_ mark: ReadMark?, thread: String?, in conversation: String, isLocal: Bool = true, now: Int64) -> Decision {
+    /// A timeline's (`thread` nil: the main one) receipts changed: a member's mark moved to `mark` (their
+    /// delivered mark, if `isDelivery`), or, with nil, its readers are counted (a large group) and the count
+    /// changed; `isLocal`, by a reader of this node.
+    mutating func add(
+        _ mark: ReadMark?, isDelivery: Bool = false, thread: String?, in conversation: String, isLocal: Bool = true, now: Int64
+    ) -> Decision {
         var entry = waiting[conversation, default: Waiting()]
-        var marks = entry.timelines[thread ?? "", default: [:]]
-        if let mark { marks[mark.user] = mark }
+        var marks = entry.timelines[thread ?? "", default: Marks()]
+        if let mark {
+            if isDelivery { marks.delivered[mark.user] = mark } else { marks.reads[mark.user] = mark }
+        }
         entry.timelines[thread ?? ""] = marks
         entry.isLocal = entry.isLocal || isLocal
         waiting[conversation] = entry
@@ -79,7 +90,8 @@ struct ReceiptBatcher {
         guard let entry = waiting.removeValue(forKey: conversation) else { return nil }
         let frames = entry.timelines.sorted { $0.key < $1.key }.map { thread, marks in
             ServerFrame.Receipts(
-                conversation: conversation, thread: thread.isEmpty ? nil : thread, reads: marks.values.sorted { $0.user < $1.user })
+                conversation: conversation, thread: thread.isEmpty ? nil : thread, reads: marks.reads.values.sorted { $0.user < $1.user },
+                delivered: marks.delivered.isEmpty ? nil : marks.delivered.values.sorted { $0.user < $1.user })
         }
         return Batch(frames: frames, isLocal: entry.isLocal)
     }

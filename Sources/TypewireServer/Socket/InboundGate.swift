@@ -35,6 +35,7 @@ struct InboundGate {
     private let messageRate: Double
     private let readRate: Double
     private var activity: Budget
+    private var deliveries: Budget
     private var frames: Budget
     private var badFrames: Budget
     private var messages: RateLimiter
@@ -49,6 +50,7 @@ struct InboundGate {
         messageRate = budgets.messages.rate
         readRate = budgets.reads.rate
         activity = Budget(RateLimiter(budgets.activity))
+        deliveries = Budget(RateLimiter(budgets.deliveries))
         frames = Budget(RateLimiter(budgets.frames))
         badFrames = Budget(RateLimiter(budgets.badFrames))
         messages = RateLimiter(budgets.messages)
@@ -77,6 +79,11 @@ struct InboundGate {
                     read.messageId, request: .read,
                     "More than \(Int(readRate)) reads a second: this one was not recorded; send your newest read again shortly.")
             }
+        case .delivered:
+            // A delivered mark covers the ones before it: the excess is dropped, as activity's is.
+            let decision = deliveries.take(now: now, abuseThreshold: abuse, reason: "too many delivered frames")
+            guard decision == .pass else { return decision }
+            return frames.take(now: now, abuseThreshold: abuse, reason: "too many frames")
         case .markUnread(let mark):
             guard reads.allow(now: now) else {
                 return refusal(

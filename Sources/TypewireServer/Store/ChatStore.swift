@@ -282,9 +282,13 @@ public protocol ChatStore: Sendable {
     /// which their unread count is counted from; the mark the others see stays (they were told it was
     /// read, and it was). One transaction.
     func markUnread(from messageId: String, in conversation: String, by user: String, at time: Int64) async throws -> UnreadOutcome
-    /// The marks the others see of a conversation's current members in its main timeline, by user id, at
-    /// most `limit`; none of members who hide their reading.
-    func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark]
+    /// Moves `user`'s delivered mark forward to the message `messageId` (a device of theirs received its
+    /// timeline up to it), at `time`; never back. Nothing moves for a user who hides their reading (read in
+    /// the same transaction): the mark is for the others only. One transaction.
+    func markDelivered(_ messageId: String, in conversation: String, by user: String, at time: Int64) async throws -> DeliveredOutcome
+    /// The marks the others see of a conversation's current members in its main timeline (read and
+    /// delivered), each by user id, at most `limit` members; none of members who hide their reading.
+    func timelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks
     /// How many members read each of a timeline's newest `messages` messages (`thread` nil: the main one):
     /// the current members, its sender aside, who share their reading and whose mark the others see is at it
     /// or past it; newest first.

@@ -89,18 +89,45 @@ extension PostgresChatStore {
         WHERE excluded.seq > read_marks.seq OR excluded.shared_seq > read_marks.shared_seq
         """
 
-    public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
-        var marks: [ReadMark] = []
+    public func markDelivered(_ messageId: String, in conversation: String, by user: String, at time: Int64) async throws
+        -> DeliveredOutcome
+    {
+        guard let seq = Int64(messageId) else { return .noSuchMessage }
+        return try await transaction { connection in
+            guard let thread = try await timeline(of: seq, in: conversation, on: connection) else { return .noSuchMessage }
+            var shares = true
+            let setting = try await connection.query(#"SELECT read_receipts FROM users WHERE id = \#(user)"#, logger: logger)
+            for try await value in setting.decode(String.self) { shares = value == ReadReceiptSharing.share.rawValue }
+            guard shares else { return .unchanged }
+            var moved = false
+            let upserted = try await connection.query(
+                #"""
+                INSERT INTO read_marks (conversation, thread, "user", seq, read_at, shared_seq, shared_at, delivered_seq, delivered_at)
+                VALUES (\#(conversation), \#(thread ?? ""), \#(user), 0, 0, 0, 0, \#(seq), \#(time))
+                ON CONFLICT (conversation, thread, "user") DO UPDATE SET
+                    delivered_seq = excluded.delivered_seq, delivered_at = excluded.delivered_at
+                WHERE excluded.delivered_seq > read_marks.delivered_seq
+                RETURNING delivered_seq
+                """#, logger: logger)
+            for try await _ in upserted { moved = true }
+            return moved ? .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread) : .unchanged
+        }
+    }
+
+    public func timelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks {
+        var marks = TimelineMarks()
         let rows = try await client.query(
             #"""
-            SELECT r."user", r.shared_seq, r.shared_at FROM read_marks r
+            SELECT r."user", r.shared_seq, r.shared_at, r.delivered_seq, r.delivered_at FROM read_marks r
             JOIN participants p ON p.conversation = r.conversation AND p."user" = r."user"
             LEFT JOIN users u ON u.id = r."user"
-            WHERE r.conversation = \#(conversation) AND r.thread = '' AND r.shared_seq > 0 AND COALESCE(u.read_receipts, 'share') = 'share'
+            WHERE r.conversation = \#(conversation) AND r.thread = '' AND (r.shared_seq > 0 OR r.delivered_seq > 0)
+            AND COALESCE(u.read_receipts, 'share') = 'share'
             ORDER BY r."user" LIMIT \#(limit)
             """#, logger: logger)
-        for try await (user, seq, at) in rows.decode((String, Int64, Int64).self) {
-            marks.append(ReadMark(user: user, messageId: String(seq), at: at))
+        for try await (user, seq, at, deliveredSeq, deliveredAt) in rows.decode((String, Int64, Int64, Int64, Int64).self) {
+            if seq > 0 { marks.reads.append(ReadMark(user: user, messageId: String(seq), at: at)) }
+            if deliveredSeq > 0 { marks.delivered.append(ReadMark(user: user, messageId: String(deliveredSeq), at: deliveredAt)) }
         }
         return marks
     }

@@ -149,6 +149,11 @@ public final class PostgresChatStore: ChatStore {
             // Last seen: when a user's socket last connected or their last one closed, to the minute.
             "ALTER TABLE users ADD COLUMN last_seen_at BIGINT"
         ],
+        [
+            // Delivery: each member's delivered mark per timeline (the newest message a device of theirs received).
+            "ALTER TABLE read_marks ADD COLUMN delivered_seq BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE read_marks ADD COLUMN delivered_at BIGINT NOT NULL DEFAULT 0",
+        ],
     ]
 
     private func migrate() async throws {

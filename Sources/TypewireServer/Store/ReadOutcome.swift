@@ -12,6 +12,16 @@ public enum ReadOutcome: Sendable, Hashable {
     case noSuchMessage
 }
 
+/// What became of a member's `delivered` (``ChatStore/markDelivered(_:in:by:at:)``).
+public enum DeliveredOutcome: Sendable, Hashable {
+    /// The member's delivered mark in the message's timeline (`thread` nil: the main one) moved forward to it.
+    case moved(ReadMark, thread: String?)
+    /// The mark is at this message or past it already, or the member hides their reading: nothing changed.
+    case unchanged
+    /// No such message in the conversation.
+    case noSuchMessage
+}
+
 /// What became of a member's `markUnread` (``ChatStore/markUnread(from:in:by:at:)``).
 public enum UnreadOutcome: Sendable, Hashable {
     /// The member's own mark in the message's timeline (`thread` nil: the main one) moved back to `mark`,

@@ -97,23 +97,51 @@ extension SQLiteChatStore {
         ).isEmpty
     }
 
-    public func readMarks(in conversation: String, limit: Int) async throws -> [ReadMark] {
-        try await database.read {
+    public func markDelivered(_ messageId: String, in conversation: String, by user: String, at time: Int64) async throws
+        -> DeliveredOutcome
+    {
+        guard let seq = Int(messageId) else { return .noSuchMessage }
+        return try await database.transaction { connection in
+            guard let thread = try await Self.timeline(of: seq, in: conversation, on: connection) else { return .noSuchMessage }
+            guard try await Self.sharesReading(user, on: connection) else { return .unchanged }
+            let moved = try await connection.query(
+                """
+                INSERT INTO read_marks (conversation, thread, user, seq, read_at, shared_seq, shared_at, delivered_seq, delivered_at)
+                VALUES (?, ?, ?, 0, 0, 0, 0, ?, ?)
+                ON CONFLICT (conversation, thread, user) DO UPDATE SET
+                    delivered_seq = excluded.delivered_seq, delivered_at = excluded.delivered_at
+                WHERE excluded.delivered_seq > read_marks.delivered_seq
+                RETURNING delivered_seq
+                """,
+                [.text(conversation), .text(thread ?? ""), .text(user), .integer(seq), .integer(Int(time))])
+            return moved.isEmpty ? .unchanged : .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread)
+        }
+    }
+
+    public func timelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks {
+        let rows = try await database.read {
             try await $0.query(
                 """
-                SELECT r.user, r.shared_seq, r.shared_at FROM read_marks r
+                SELECT r.user, r.shared_seq, r.shared_at, r.delivered_seq, r.delivered_at FROM read_marks r
                 JOIN participants p ON p.conversation = r.conversation AND p.user = r.user
                 LEFT JOIN users u ON u.id = r.user
-                WHERE r.conversation = ? AND r.thread = '' AND r.shared_seq > 0 AND coalesce(u.read_receipts, 'share') = 'share'
+                WHERE r.conversation = ? AND r.thread = '' AND (r.shared_seq > 0 OR r.delivered_seq > 0)
+                AND coalesce(u.read_receipts, 'share') = 'share'
                 ORDER BY r.user LIMIT ?
                 """,
                 [.text(conversation), .integer(limit)])
-        }.compactMap { row in
-            guard let user = row.column("user")?.string, let seq = row.column("shared_seq")?.integer,
-                let at = row.column("shared_at")?.integer
-            else { return nil }
-            return ReadMark(user: user, messageId: String(seq), at: Int64(at))
         }
+        var marks = TimelineMarks()
+        for row in rows {
+            guard let user = row.column("user")?.string else { continue }
+            if let seq = row.column("shared_seq")?.integer, seq > 0, let at = row.column("shared_at")?.integer {
+                marks.reads.append(ReadMark(user: user, messageId: String(seq), at: Int64(at)))
+            }
+            if let seq = row.column("delivered_seq")?.integer, seq > 0, let at = row.column("delivered_at")?.integer {
+                marks.delivered.append(ReadMark(user: user, messageId: String(seq), at: Int64(at)))
+            }
+        }
+        return marks
     }
 
     public func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount] {

@@ -113,6 +113,11 @@ public final class SQLiteChatStore: ChatStore {
             // Last seen: when a user's socket last connected or their last one closed, to the minute.
             "ALTER TABLE users ADD COLUMN last_seen_at INTEGER"
         ],
+        [
+            // Delivery: each member's delivered mark per timeline (the newest message a device of theirs received).
+            "ALTER TABLE read_marks ADD COLUMN delivered_seq INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE read_marks ADD COLUMN delivered_at INTEGER NOT NULL DEFAULT 0",
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.

@@ -152,26 +152,26 @@
                         ReplyingLabel(model: model, messageID: messageID, isMine: item.sender == userID)
                     }
                     if item.id == model.lastOwnStoredItemID {
-                        SeenLabel(model: model, itemID: item.id)
+                        StatusLabel(model: model, itemID: item.id)
                     }
                 }
             }
         }
     }
 
-    /// "Seen by Alice and Bob" under the user's newest message: reads the read state in its own body, so a
-    /// receipt redraws this label, not the list.
-    private struct SeenLabel: View {
+    /// "Seen by Alice and Bob", "Delivered" or "Sent" under the user's newest message, as Messages says it:
+    /// reads the read state in its own body, so a receipt redraws this label, not the list.
+    private struct StatusLabel: View {
         let model: ConversationModel
         let itemID: String
 
         var body: some View {
-            if let seen = model.seenText(for: itemID) {
-                Text(seen)
+            if let status = model.statusText(for: itemID) {
+                Text(status)
                     .font(.caption2)
                     .foregroundStyle(.secondary)
                     .frame(maxWidth: .infinity, alignment: .trailing)
-                    .accessibilityLabel(model.accessibilitySeenText(for: itemID) ?? seen)
+                    .accessibilityLabel(model.accessibilityStatusText(for: itemID) ?? status)
             }
         }
     }

@@ -69,4 +69,30 @@ struct ReadStateTests {
             ServerFrame.Receipts(conversation: "c1", reads: [], readCounts: [.init(messageId: "5", readers: 38)]), currentUser: "alice")
         #expect(state.readers(of: "5", sentBy: "alice", position: Self.position) == .counted(38))
     }
+
+    @Test func aMessageIsDeliveredOnceOnEveryOtherMembersDeviceAndReadOnceEveryOneReadIt() {
+        var state = ReadState()
+        var snapshot = Self.subscribed(unread: 0, reads: [.init(user: "bob", messageId: "1", at: 10)])
+        snapshot.delivered = [.init(user: "bob", messageId: "2", at: 20), .init(user: "alice", messageId: "9", at: 1)]
+        state.subscribed(snapshot, currentUser: "alice")
+        #expect(state.delivered.keys.sorted() == ["bob"], "her own delivered mark is not another's")
+        let others: Set<String> = ["bob", "carol"]
+        func progress(_ id: String, _ members: Set<String> = others) -> ReadState.Progress {
+            state.progress(of: id, others: members, position: Self.position)
+        }
+        #expect(progress("2", ["bob"]) == .delivered && progress("1", ["bob"]) == .read && progress("3", ["bob"]) == .sent)
+        #expect(progress("1") == .sent, "carol has nothing yet")
+        state.apply(
+            ServerFrame.Receipts(conversation: "c1", reads: [], delivered: [.init(user: "carol", messageId: "3", at: 30)]),
+            currentUser: "alice")
+        #expect(progress("2") == .delivered && progress("3") == .sent, "bob's device has 2, not 3")
+        state.apply(ServerFrame.Receipts(conversation: "c1", reads: [.init(user: "carol", messageId: "1", at: 40)]), currentUser: "alice")
+        #expect(progress("1") == .read && progress("2") == .delivered, "a read counts as delivered")
+        state.apply(ServerFrame.Receipts(conversation: "c1", reads: [.init(user: "bob", messageId: "3", at: 50)]), currentUser: "alice")
+        #expect(progress("3") == .delivered, "bob read it, carol's device has it")
+        #expect(progress("3", []) == .sent && progress("x") == .sent, "no one else, or a message the timeline lacks")
+        // A group too large to name its readers: read once every other member is counted.
+        state.subscribed(Self.subscribed(unread: 0, reads: [], readCounts: [.init(messageId: "3", readers: 2)]), currentUser: "alice")
+        #expect(progress("3") == .read && progress("3", ["bob", "carol", "dave"]) == .sent && progress("2") == .sent)
+    }
 }

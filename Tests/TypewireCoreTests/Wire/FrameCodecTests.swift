@@ -27,6 +27,8 @@ struct FrameCodecTests {
         .read(.init(conversation: "c1", messageId: "42")),
         .read(.init(conversation: "c1", messageId: "43", isPrivate: true)),
         .subscribe(.init(conversation: "c1", readState: true)),
+        .markUnread(.init(conversation: "c1", messageId: "42")),
+        .delivered(.init(conversation: "c1", messageId: "44")),
     ]
 
     static let serverFrames: [ServerFrame] = [
@@ -68,6 +70,7 @@ struct FrameCodecTests {
         .error(.init(code: .forbidden, message: "no", ref: "subscribe")),
         .receipts(.init(conversation: "c1", reads: [.init(user: "bob", messageId: "9", at: 7)])),
         .receipts(.init(conversation: "c1", thread: "9", reads: [])),
+        .receipts(.init(conversation: "c1", reads: [], delivered: [.init(user: "bob", messageId: "10", at: 8)])),
         .unread(.init(conversation: "c1", messageId: "9", count: 3)),
         .unread(.init(conversation: "c1", thread: "9", messageId: "10", count: 0)),
     ]

@@ -35,7 +35,8 @@ struct ServerFrameWriterTests {
                     .init(
                         conversation: text, participants: present ? participants : [], activity: activity,
                         recentMessages: present ? [message, message] : [], presence: present ? false : nil,
-                        unread: present ? index : nil, reads: present ? [.init(user: text, messageId: "\(index)", at: Int64.max)] : nil)),
+                        unread: present ? index : nil, reads: present ? [.init(user: text, messageId: "\(index)", at: Int64.max)] : nil,
+                        delivered: present ? nil : [.init(user: text, messageId: text, at: Int64.min)])),
                 .presence(.init(conversation: text, user: text + "u", online: present)),
                 .presence(
                     .init(
@@ -60,7 +61,8 @@ struct ServerFrameWriterTests {
                 .receipts(
                     .init(
                         conversation: text, thread: present ? text : nil,
-                        reads: present ? [.init(user: text, messageId: text, at: Int64.min), .init(user: "b", messageId: "1", at: 0)] : [])),
+                        reads: present ? [.init(user: text, messageId: text, at: Int64.min), .init(user: "b", messageId: "1", at: 0)] : [],
+                        delivered: present ? [.init(user: "c", messageId: text, at: 1)] : nil)),
                 .unread(.init(conversation: text, thread: present ? nil : text, messageId: text, count: index)),
                 .activity(activity),
             ]

@@ -216,6 +216,29 @@ struct ReadStateTests {
             alice.send(.markUnread(.init(conversation: id, messageId: "app-message-2")))
             let marking = try await alice.error()
             #expect(marking.code == .messagesDisabled && marking.ref == "app-message-2" && marking.request == "markUnread")
+            alice.send(.delivered(.init(conversation: id, messageId: "app-message-3")))
+            let delivering = try await alice.error()
+            #expect(delivering.code == .messagesDisabled && delivering.ref == "app-message-3" && delivering.request == "delivered")
+        }
+    }
+
+    @Test func aDeliveredMarkReachesTheMembersInReceiptsAndInTheSnapshot() async throws {
+        try await TestServer.run { server in
+            let id = try await Self.group(on: server, members: ["bob"])
+            let (alice, _) = try await Self.following("alice", id, on: server)
+            let ids = try await Self.send(["one", "two"], from: alice, in: id)
+            let bob = try await server.socket("bob")
+            bob.send(.delivered(.init(conversation: id, messageId: ids[1])))
+            let frame = try await alice.next { if case .receipts(let receipts) = $0 { receipts.delivered != nil } else { false } }
+            guard case .receipts(let receipts) = frame else { return }
+            #expect(receipts.reads.isEmpty && receipts.delivered?.map(\.user) == ["bob"] && receipts.delivered?.first?.messageId == ids[1])
+            let (_, snapshot) = try await Self.following("alice", id, on: server)
+            #expect(snapshot.delivered?.map(\.messageId) == [ids[1]] && snapshot.unread == 0, "a device that subscribes later")
+            #expect(try await Self.following("bob", id, on: server).1.unread == 2, "received is not read")
+
+            bob.send(.delivered(.init(conversation: id, messageId: "424242")))
+            let refusal = try await bob.error()
+            #expect(refusal.code == .invalidField && refusal.ref == "424242" && refusal.request == "delivered")
         }
     }
 

@@ -52,14 +52,14 @@ extension ChatStoreContract {
             try await read(ids[3], at: 14, privately: true)
                 == .moved(.init(user: "alice", messageId: ids[3], at: 14), thread: nil, own: true, shared: false))
         #expect(try await unread("alice") == 0)
-        #expect(try await store.readMarks(in: "g", limit: 10).first == .init(user: "alice", messageId: ids[2], at: 10))
+        #expect(try await store.timelineMarks(in: "g", limit: 10).reads.first == .init(user: "alice", messageId: ids[2], at: 10))
         #expect(try await read(ids[3], at: 15, privately: true) == .unchanged)
         #expect(
             try await read(ids[3], at: 16)
                 == .moved(.init(user: "alice", messageId: ids[3], at: 16), thread: nil, own: false, shared: true),
             "her own mark was there already")
         #expect(
-            try await store.readMarks(in: "g", limit: 10) == [
+            try await store.timelineMarks(in: "g", limit: 10).reads == [
                 .init(user: "alice", messageId: ids[3], at: 16), .init(user: "bob", messageId: ids[3], at: 2),
             ], "bob's mark is his own last message, which he sent at 2")
         // How many read each of the newest messages, their sender aside: carol's private read is not counted.
@@ -78,16 +78,17 @@ extension ChatStoreContract {
             try await store.markRead(ids[3], in: "elsewhere", by: "alice", at: 17, privately: false) == .noSuchMessage,
             "a message of another conversation")
         _ = try await read(ids[3], by: "carol", at: 18)
-        #expect(try await store.readMarks(in: "g", limit: 1).map(\.user) == ["alice"], "at most the limit, by user id")
+        #expect(try await store.timelineMarks(in: "g", limit: 1).reads.map(\.user) == ["alice"], "at most the limit, by user id")
         try await close(store)
 
         let reopened = try await reopen()
-        #expect(try await reopened.readMarks(in: "g", limit: 10).map(\.user) == ["alice", "bob", "carol"], "kept across a restart")
+        #expect(
+            try await reopened.timelineMarks(in: "g", limit: 10).reads.map(\.user) == ["alice", "bob", "carol"], "kept across a restart")
         #expect(try await reopened.removeParticipant("carol", from: "g"))
-        #expect(try await reopened.readMarks(in: "g", limit: 10).map(\.user) == ["alice", "bob"], "only current members' marks")
+        #expect(try await reopened.timelineMarks(in: "g", limit: 10).reads.map(\.user) == ["alice", "bob"], "only current members' marks")
         _ = try await reopened.deleteConversation("g")
         _ = try await reopened.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["carol"])
-        #expect(try await reopened.readMarks(in: "g", limit: 10).isEmpty, "a conversation made again under the id starts unread")
+        #expect(try await reopened.timelineMarks(in: "g", limit: 10).reads.isEmpty, "a conversation made again under the id starts unread")
         try await close(reopened)
     }
 
@@ -118,7 +119,8 @@ extension ChatStoreContract {
         #expect(try await unread() == 2)
         #expect(try await unread(thread: ids[0]) == 0, "the thread's mark stays")
         #expect(
-            try await store.readMarks(in: "g", limit: 10).first { $0.user == "alice" } == .init(user: "alice", messageId: ids[3], at: 4),
+            try await store.timelineMarks(in: "g", limit: 10).reads.first { $0.user == "alice" }
+                == .init(user: "alice", messageId: ids[3], at: 4),
             "the mark the others see stays")
         #expect(try await markUnread(ids[3], at: 6) == .unchanged, "past her mark already")
         #expect(try await markUnread(ids[0], at: 7) == .moved(to: nil, thread: nil), "from the first message: nothing read")
@@ -136,6 +138,50 @@ extension ChatStoreContract {
         try await close(store)
     }
 
+    func deliveredMarksOnlyMoveForwardAndShowOnlyForThoseWhoShare() async throws {
+        let (store, reopen, close) = try await open()
+        _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob", "carol"])
+        var ids: [String] = []
+        for index in 0..<3 {
+            let stored = try #require(
+                try await store.storeMessage(
+                    conversation: "g", sender: Self.alice, clientMessageId: "m\(index)", text: "\(index)", sentAt: 1))
+            ids.append(stored.message.id)
+        }
+        let reply = try #require(
+            try await store.storeMessage(
+                conversation: "g", sender: Self.alice, clientMessageId: "r", text: "in a thread", sentAt: 2, thread: ids[0], webhooks: nil))
+        func deliver(_ id: String, to user: String = "bob", at time: Int64, in conversation: String = "g") async throws -> DeliveredOutcome
+        {
+            try await store.markDelivered(id, in: conversation, by: user, at: time)
+        }
+        #expect(try await deliver(ids[1], at: 10) == .moved(.init(user: "bob", messageId: ids[1], at: 10), thread: nil))
+        #expect(try await deliver(ids[0], at: 11) == .unchanged, "never back")
+        #expect(try await deliver(ids[1], at: 12) == .unchanged, "the same mark again changes nothing")
+        #expect(try await store.unreadCount(of: "bob", in: "g", thread: nil, limit: 10) == 3, "received is not read")
+        #expect(
+            try await store.timelineMarks(in: "g", limit: 10)
+                == .init(
+                    reads: [.init(user: "alice", messageId: ids[2], at: 1)], delivered: [.init(user: "bob", messageId: ids[1], at: 10)]))
+        #expect(
+            try await deliver(reply.message.id, at: 13) == .moved(.init(user: "bob", messageId: reply.message.id, at: 13), thread: ids[0]),
+            "a thread's own mark")
+        _ = try await store.markRead(ids[0], in: "g", by: "bob", at: 14, privately: false)
+        let marks = try await store.timelineMarks(in: "g", limit: 10)
+        #expect(marks.reads.map(\.user) == ["alice", "bob"] && marks.delivered == [.init(user: "bob", messageId: ids[1], at: 10)])
+        // One who hides their reading shows no delivered mark either, and none is kept for later.
+        try await store.setReadReceipts(.hide, for: "carol")
+        #expect(try await deliver(ids[2], to: "carol", at: 15) == .unchanged)
+        try await store.setReadReceipts(.share, for: "carol")
+        #expect(try await store.timelineMarks(in: "g", limit: 10).delivered.map(\.user) == ["bob"])
+        #expect(try await deliver("424242", at: 16) == .noSuchMessage)
+        #expect(try await deliver(ids[2], at: 16, in: "elsewhere") == .noSuchMessage, "a message of another conversation")
+        try await close(store)
+        let reopened = try await reopen()
+        #expect(try await reopened.timelineMarks(in: "g", limit: 10).delivered.map(\.messageId) == [ids[1]], "kept across a restart")
+        try await close(reopened)
+    }
+
     func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         let (store, _, close) = try await open()
         _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob", "carol"])
@@ -146,7 +192,7 @@ extension ChatStoreContract {
         try await store.setReadReceipts(.reciprocal, for: "alice")
         #expect(try await store.user("carol")?.readReceipts == .hide)
         #expect(try await store.user("alice")?.readReceipts == .reciprocal)
-        #expect(try await store.readMarks(in: "g", limit: 10).map(\.user) == ["bob"], "alice's earlier mark is hidden too")
+        #expect(try await store.timelineMarks(in: "g", limit: 10).reads.map(\.user) == ["bob"], "alice's earlier mark is hidden too")
         #expect(
             try await store.markRead(first.message.id, in: "g", by: "carol", at: 3, privately: false)
                 == .moved(.init(user: "carol", messageId: first.message.id, at: 3), thread: nil, own: true, shared: false))
@@ -159,7 +205,7 @@ extension ChatStoreContract {
                 .init(messageId: carols.message.id, readers: 0), .init(messageId: first.message.id, readers: 0),
             ], "no one who hides is counted")
         try await store.setReadReceipts(.share, for: "carol")
-        #expect(try await store.readMarks(in: "g", limit: 10).map(\.user) == ["bob"], "what she read while hiding stays unseen")
+        #expect(try await store.timelineMarks(in: "g", limit: 10).reads.map(\.user) == ["bob"], "what she read while hiding stays unseen")
         try await close(store)
     }
 }
@@ -194,6 +240,9 @@ struct SQLiteReadStoreTests {
     @Test func markUnreadMovesOnlyTheMembersOwnMarkBack() async throws {
         try await ChatStoreContract.sqlite.markUnreadMovesOnlyTheMembersOwnMarkBack()
     }
+    @Test func deliveredMarksOnlyMoveForwardAndShowOnlyForThoseWhoShare() async throws {
+        try await ChatStoreContract.sqlite.deliveredMarksOnlyMoveForwardAndShowOnlyForThoseWhoShare()
+    }
     @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         try await ChatStoreContract.sqlite.aUserWhoHidesTheirReadingShowsNoMark()
     }
@@ -209,6 +258,9 @@ struct PostgresReadStoreTests {
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.postgres.watermarksOnlyMoveForward() }
     @Test func markUnreadMovesOnlyTheMembersOwnMarkBack() async throws {
         try await ChatStoreContract.postgres.markUnreadMovesOnlyTheMembersOwnMarkBack()
+    }
+    @Test func deliveredMarksOnlyMoveForwardAndShowOnlyForThoseWhoShare() async throws {
+        try await ChatStoreContract.postgres.deliveredMarksOnlyMoveForwardAndShowOnlyForThoseWhoShare()
     }
     @Test func aUserWhoHidesTheirReadingShowsNoMark() async throws {
         try await ChatStoreContract.postgres.aUserWhoHidesTheirReadingShowsNoMark()
