@@ -3,5 +3,5 @@
 /// them equal).
 public enum TypewireVersion {
     /// The version, as `CHANGELOG.md` names it (semantic versioning).
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
 }

@@ -48,6 +48,11 @@ public final class ConversationListModel {
     @ObservationIgnored private var lifecycle = ScreenLifecycle()
     /// Where opening and closing run, one after another.
     @ObservationIgnored private let lane = ChangeLane()
+    /// The user, once a message came (the client's first welcome names them).
+    @ObservationIgnored private var userID: String?
+    /// Each conversation's newest message of another member, as it reached the list: where "Mark as
+    /// Unread" marks from.
+    @ObservationIgnored private var newestFromOthers: [String: String] = [:]
 
     /// A list of the app's conversations.
     /// - Parameter conversations: Their ids and titles.
@@ -128,8 +133,22 @@ public final class ConversationListModel {
         await handle.markRead(messageID)
     }
 
-    private func receive(_ message: ChatMessage) {
+    /// Marks a conversation unread from its newest message of another member ("Mark as Unread" on the
+    /// row): the user's mark moves back before it, and the server's count, on every device, follows within a
+    /// second; the others are not told. Nothing while the list is not open, or before a message of another
+    /// member reached it.
+    public func markUnread(_ conversationID: String) async {
+        guard let messageID = newestFromOthers[conversationID], let handle = handles.first(where: { $0.id == conversationID })
+        else { return }
+        await handle.markUnread(from: messageID)
+    }
+
+    private func receive(_ message: ChatMessage) async {
+        if userID == nil, let client { userID = await client.userID }
         guard let index = rows.firstIndex(where: { $0.id == message.conversation }) else { return }
+        if message.editedAt == nil, message.thread == nil, message.sender != userID {
+            newestFromOthers[message.conversation] = message.id
+        }
         if message.editedAt != nil {
             if rows[index].lastMessage?.id == message.id { rows[index].lastMessage = message }
             return

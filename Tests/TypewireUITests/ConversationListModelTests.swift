@@ -31,6 +31,10 @@ struct ConversationListModelTests {
                 }
                 await list.markRead("group-six")
                 try await eventually { list.rows.first?.unreadCount == 0 }  // the server's word
+                await list.markUnread("group-six")  // "Mark as Unread": from Alice's message on
+                try await eventually { list.rows.first?.unreadCount == 1 }
+                await list.markRead("group-six")
+                try await eventually { list.rows.first?.unreadCount == 0 }
 
                 // Bob opens the group beside the list: both follow it; closing the screen keeps the list's.
                 let bobsScreen = ConversationModel(client: clients[1], conversationID: "group-six")

@@ -26,9 +26,14 @@ public final class WebhookEvents: Sendable {
     /// How long the writer waits before trying the store again after it failed.
     static let storeRetryDelay: Duration = .seconds(1)
 
+    /// How long a graceful shutdown waits for the events still in memory to reach the outbox.
+    static let shutdownWriteBound: Duration = .seconds(3)
+
     private struct Unwritten {
         var events: [WebhookEvent] = []
         var writing = false
+        /// Set by ``WebhookEvents/finish(within:)`` once it stops waiting: nothing more is written.
+        var finished = false
     }
 
     init(
@@ -76,7 +81,7 @@ public final class WebhookEvents: Sendable {
         }
         let event = WebhookEvent(id: WebhookEvent.makeID(), createdAt: time, payload: payload)
         let startsWriter = unwritten.withLockedValue { unwritten -> Bool? in
-            guard unwritten.events.count < configuration.maxUnwritten else { return nil }
+            guard !unwritten.finished, unwritten.events.count < configuration.maxUnwritten else { return nil }
             unwritten.events.append(event)
             defer { unwritten.writing = true }
             return !unwritten.writing
@@ -97,12 +102,37 @@ public final class WebhookEvents: Sendable {
         }
     }
 
-    /// Writes what waits, in order, until nothing does; waits and tries again while the store fails.
+    /// Shutdown, once the hub has told its last events: waits until every event in memory is in the outbox
+    /// (where the next start sends it), at most `bound`; then no more are written (the store is about to
+    /// close), and those still waiting are dropped, counted and logged. Returns how many were dropped.
+    @discardableResult
+    func finish(within bound: Duration = shutdownWriteBound) async -> Int {
+        let deadline = ContinuousClock.now + bound
+        // A poll of a few milliseconds, once, at shutdown: simpler than a continuation raced with a timer.
+        while unwritten.withLockedValue({ $0.writing }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        let dropped = unwritten.withLockedValue { unwritten in
+            unwritten.finished = true
+            defer { unwritten.events = [] }
+            return unwritten.events.count
+        }
+        if dropped > 0 {
+            metrics.dropped.increment(by: Int64(dropped))
+            logger.error(
+                "Shutting down: webhook events could not be written to the outbox in time and are lost",
+                metadata: ["events": "\(dropped)"])
+        }
+        return dropped
+    }
+
+    /// Writes what waits, in order, until nothing does; waits and tries again while the store fails, until
+    /// ``finish(within:)`` gives up.
     private func writeAll() async {
         while true {
             guard
                 let event = unwritten.withLockedValue({ unwritten -> WebhookEvent? in
-                    guard let first = unwritten.events.first else {
+                    guard let first = unwritten.events.first, !unwritten.finished else {
                         unwritten.writing = false
                         return nil
                     }
@@ -111,7 +141,7 @@ public final class WebhookEvents: Sendable {
             else { return }
             do {
                 try await outbox.enqueueWebhook(event, to: configuration.endpoints)
-                unwritten.withLockedValue { _ = $0.events.removeFirst() }
+                unwritten.withLockedValue { if !$0.events.isEmpty { $0.events.removeFirst() } }
                 doorbell.ring()
             } catch {
                 logger.storeFailed("a webhook event could not be written to the outbox; trying again", error: error)

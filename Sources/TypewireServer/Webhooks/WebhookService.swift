@@ -28,8 +28,11 @@ public struct WebhookService: Service {
             configuration: configuration, outbox: outbox, sender: sender, metrics: metrics, logger: logger, doorbell: doorbell, now: now)
     }
 
+    /// Sends until graceful shutdown; then (the hub has stopped) writes the events still in memory to the
+    /// outbox, for the next start to send.
     public func run() async throws {
         await cancelWhenGracefulShutdown { await dispatcher.run() }
+        await events.finish()
         await sender.shutdown()
     }
 }

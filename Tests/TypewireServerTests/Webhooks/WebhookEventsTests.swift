@@ -11,6 +11,64 @@ struct WebhookEventsTests {
     /// 25 events while the outbox's writes fail, with room for 20: the first 20 wait, the last 5 are dropped
     /// and counted; once the store takes writes again the 20 reach the real SQLite outbox, in order.
     @Test func pastTheBoundEventsAreDroppedAndCountedAndTheOthersAreWrittenInOrderOnceTheStoreIsBack() async throws {
+        let clock = NIOLockedValueBox<Int64>(1_000)
+        let now: @Sendable () -> Int64 = {
+            clock.withLockedValue { time in
+                time += 1
+                return time
+            }
+        }
+        try await withEvents(now: now) { events, outbox, store, metrics in
+            let users = (0..<25).map { "user-\($0)" }  // one each: a user's presence events replace each other in the outbox
+            for user in users { events.record(.presenceChanged(user: user, online: true)) }
+            try await eventually { outbox.refusedWrites > 0 }
+            #expect(Self.dropped(in: metrics) == 5, "past the 20 waiting, each event is dropped and counted")
+            #expect(try await store.webhookBacklog().rows == 0)
+
+            outbox.takesWrites()
+            try await eventually { try await store.webhookBacklog().rows == 20 }
+            let written = try await store.claimWebhooks(
+                dueAt: .max, limit: 100, leaseUntil: .max, endpoints: events.configuration.endpoints)
+            #expect(written.map { Self.user(in: $0.body) } == Array(users.prefix(20)), "the ones that waited, in the order they came")
+            #expect(Self.dropped(in: metrics) == 5)
+        }
+    }
+
+    /// At shutdown the events still in memory reach the outbox before the store closes: `finish` waits for
+    /// the writer (here the store takes writes again only once it waits), and the outbox holds them all.
+    @Test func atShutdownTheEventsInMemoryAreWrittenBeforeTheStoreCloses() async throws {
+        try await withEvents { events, outbox, store, metrics in
+            for user in ["ann", "ben", "cid"] { events.record(.presenceChanged(user: user, online: false)) }
+            try await eventually { outbox.refusedWrites > 0 }
+            async let dropped = events.finish(within: .seconds(30))
+            outbox.takesWrites()
+            #expect(await dropped == 0)
+            #expect(try await store.webhookBacklog().rows == 3, "finish returned before the events were in the outbox")
+        }
+    }
+
+    /// A store that cannot take them by the bound: `finish` gives up, counts them, and the writer stops trying
+    /// (the store is about to close); later events are dropped, not written to a closed store.
+    @Test func pastTheShutdownBoundTheEventsAreCountedAndTheWriterStops() async throws {
+        try await withEvents { events, outbox, store, metrics in
+            for user in ["ann", "ben"] { events.record(.presenceChanged(user: user, online: false)) }
+            try await eventually { outbox.refusedWrites > 0 }
+            #expect(await events.finish(within: .milliseconds(50)) == 2)
+            #expect(Self.dropped(in: metrics) == 2)
+            let refused = outbox.refusedWrites
+            outbox.takesWrites()
+            events.record(.presenceChanged(user: "dee", online: true))
+            try await Task.sleep(for: WebhookEvents.storeRetryDelay * 2)  // what is checked: nothing more is written
+            #expect(try await store.webhookBacklog().rows == 0 && outbox.refusedWrites <= refused + 1)
+            #expect(Self.dropped(in: metrics) == 3)
+        }
+    }
+
+    /// Events over a SQLite outbox behind ``UnwritableOutbox`` (refusing writes), with room for 20.
+    private func withEvents(
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000) },
+        _ body: (WebhookEvents, UnwritableOutbox, SQLiteChatStore, HubMetrics) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typewire-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -21,28 +79,15 @@ struct WebhookEventsTests {
         configuration.endpoints = ["http://127.0.0.1:9/hook"]
         configuration.maxUnwritten = 20
         let metrics = HubMetrics()
-        let clock = NIOLockedValueBox<Int64>(1_000)
         let events = WebhookEvents(
             configuration: configuration, outbox: outbox, metrics: metrics.webhooks, logger: Logger(label: "test"),
-            doorbell: WebhookDoorbell(),
-            now: {
-                clock.withLockedValue { time in
-                    time += 1
-                    return time
-                }
-            })
-
-        let users = (0..<25).map { "user-\($0)" }  // one each: a user's presence events replace each other in the outbox
-        for user in users { events.record(.presenceChanged(user: user, online: true)) }
-        try await eventually { outbox.refusedWrites > 0 }
-        #expect(Self.dropped(in: metrics) == 5, "past the 20 waiting, each event is dropped and counted")
-        #expect(try await store.webhookBacklog().rows == 0)
-
-        outbox.takesWrites()
-        try await eventually { try await store.webhookBacklog().rows == 20 }
-        let written = try await store.claimWebhooks(dueAt: .max, limit: 100, leaseUntil: .max, endpoints: configuration.endpoints)
-        #expect(written.map { Self.user(in: $0.body) } == Array(users.prefix(20)), "the ones that waited, in the order they came")
-        #expect(Self.dropped(in: metrics) == 5)
+            doorbell: WebhookDoorbell(), now: now)
+        do {
+            try await body(events, outbox, store, metrics)
+        } catch {
+            try? await store.close()
+            throw error
+        }
         try await store.close()
     }
 
