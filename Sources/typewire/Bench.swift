@@ -24,7 +24,7 @@ struct Bench: AsyncParsableCommand {
     var rate = 200.0
     @Option(help: "A typing session ends with a message instead of a stop once in this many sessions.")
     var messageEvery = 10
-    @Option(help: "Members of each conversation who type; default all (1, the publisher, in scenarios tail and turns).")
+    @Option(help: "Members of each conversation who type; default all (1, the publisher, in scenarios tail, turns and receipts).")
     var typers: Int?
     @Option(help: "Scenarios tail and turns: deliveries a second of each step, e.g. 2500,5000,10000,20000 (tail's default).")
     var steps: String?
@@ -55,7 +55,7 @@ struct Bench: AsyncParsableCommand {
     var workers = 1
     @Option(
         help:
-            "latency, connections (open N sockets, measure, close), expiry (Typewire only), tail (a publisher and 10 subscribers per conversation, p99 at each of --steps) or turns (as tail, the publisher a bot streaming replies of 50 parts; steps 5500,11000,27500,55000 by default)."
+            "latency, connections (open N sockets, measure, close), expiry (Typewire only), tail (a publisher and 10 subscribers per conversation, p99 at each of --steps) turns (as tail, the publisher a bot streaming replies of 50 parts; steps 5500,11000,27500,55000 by default) or receipts (Typewire only: the typers send --rate messages a second, every other member reads each within a second)."
     )
     var scenario = BenchScenario.latency
     @Option(help: "both, typewire or relay.")
@@ -112,7 +112,8 @@ struct Bench: AsyncParsableCommand {
         let members = self.members ?? (scenario.isStepped ? 11 : 10)
         var options = BenchOptions(
             connections: connections ?? conversations * members, conversations: conversations, members: members, rate: rate,
-            messageEvery: messageEvery, typers: typers ?? (scenario.isStepped ? 1 : members), warmup: try Self.seconds(warmup, "--warmup"),
+            messageEvery: messageEvery, typers: typers ?? (scenario.isStepped || scenario == .receipts ? 1 : members),
+            warmup: try Self.seconds(warmup, "--warmup"),
             duration: try Self.seconds(duration, "--duration"), connectConcurrency: connectConcurrency, sourceAddresses: sourceAddresses,
             threads: threads, scenario: scenario, idle: idle
         )

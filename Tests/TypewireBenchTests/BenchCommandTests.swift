@@ -49,11 +49,7 @@ struct BenchCommandTests {
             "bench", "--scenario", "tail", "--target", "typewire", "--conversations", "2", "--steps", "40", "--storm", "30",
             "--warmup", "1s", "--duration", "2s", "--json",
         ]
-        let (status, output, errors) = try await Self.run(arguments)
-        #expect(status == 0, "typewire bench exited with \(status): \(errors.suffix(3_000))")
-        let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in: \(output)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let results = try #require(report["results"] as? [[String: Any]])
+        let results = try await Self.results(of: arguments)
         #expect(results.count == 2, "a window without the storm, then one with it")
         #expect(results.first?["storm"] == nil)
         let storm = try #require(results.last?["storm"] as? [String: Any])
@@ -66,13 +62,26 @@ struct BenchCommandTests {
         }
     }
 
+    /// One conversation of 20: a message a second, each read by the 19 others within a second, and the
+    /// server's receipts and unread frames counted per read.
+    @Test func theReceiptsScenarioCountsEveryReadAndWhatItCaused() async throws {
+        let arguments = [
+            "bench", "--scenario", "receipts", "--target", "typewire", "--conversations", "1", "--members", "20", "--rate", "1",
+            "--warmup", "1s", "--duration", "3s", "--json",
+        ]
+        let result = try #require(try await Self.results(of: arguments).first)
+        #expect(result["errors"] as? Int == 0, "\(result["errorNotes"] ?? "?")")
+        // 3 messages in the window, each read by 19 members: about 57 reads (those at the edges may fall out).
+        let reads = (result["readsPerSecond"] as? Double ?? 0) * 3
+        #expect((30...70).contains(reads), "\(reads) reads")
+        // Each read tells the reader's own devices (`unread`); receipts go out at most once a second, to all 20.
+        #expect((result["unreadFramesPerRead"] as? Double ?? 0) > 0.5)
+        #expect((result["receiptFramesPerRead"] as? Double ?? 0) > 0.1)
+    }
+
     @discardableResult
     private static func check(arguments: [String], connections: Int = 20) async throws -> [[String: Any]] {
-        let (status, output, errors) = try await Self.run(arguments)
-        #expect(status == 0, "typewire bench exited with \(status): \(errors.suffix(3_000))")
-        let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in: \(output)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let results = try #require(report["results"] as? [[String: Any]])
+        let results = try await results(of: arguments)
         #expect(Set(results.compactMap { $0["target"] as? String }) == ["typewire", "relay"])
         for result in results {
             let target = result["target"] as? String ?? "?"
@@ -83,6 +92,15 @@ struct BenchCommandTests {
             #expect(result["connections"] as? Int == connections, "\(target): \(result["connections"] ?? "?") connections")
         }
         return results
+    }
+
+    /// Runs `typewire bench … --json`, expects it to end with status 0, and returns its report's results.
+    private static func results(of arguments: [String]) async throws -> [[String: Any]] {
+        let (status, output, errors) = try await Self.run(arguments)
+        #expect(status == 0, "typewire bench exited with \(status): \(errors.suffix(3_000))")
+        let json = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "no JSON in: \(output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        return try #require(report["results"] as? [[String: Any]])
     }
 
     /// Runs the built `typewire` and waits for it without blocking a thread of the cooperative pool.

@@ -23,6 +23,8 @@ struct BenchConnector: Sendable {
     let sourceAddresses: Int
     let members: Int
     let tracksExpiry: Bool
+    /// Scenario `receipts`: the sockets read what they receive.
+    let readsMessages: Bool
     /// The tally of each event loop, by the loop's identity.
     let tallies: [ObjectIdentifier: TallyBox]
 
@@ -41,6 +43,7 @@ struct BenchConnector: Sendable {
         let target = try SocketAddress.makeAddressResolvingHost(host, port: port)
         let members = self.members
         let tracksExpiry = self.tracksExpiry
+        let readsMessages = self.readsMessages
         let tallies = self.tallies
         let host = self.host
         let path = self.path
@@ -55,7 +58,8 @@ struct BenchConnector: Sendable {
                             let ready = channel.eventLoop.makePromise(of: Void.self)
                             let handler = BenchSocketHandler(
                                 socket: socket, members: members, token: token, tally: tallies[ObjectIdentifier(channel.eventLoop)]!,
-                                ready: ready, tracksExpiry: tracksExpiry, counts: !(socket.isTyper && typistPort != nil)
+                                ready: ready, tracksExpiry: tracksExpiry, readsMessages: readsMessages,
+                                counts: !(socket.isTyper && typistPort != nil)
                             )
                             try channel.pipeline.syncOperations.addHandler(handler)
                             let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)

@@ -19,6 +19,8 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let tally: TallyBox
     private let ready: EventLoopPromise<Void>
     private let tracksExpiry: Bool
+    /// Scenario `receipts`: subscribes with its read state and reads each message of others within a second.
+    private let readsMessages: Bool
     private var phase = Phase.hello
     private var context: ChannelHandlerContext?
     /// The latest stamp seen from each member of the conversation.
@@ -41,9 +43,10 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     init(
         socket: SocketPlan.Socket, members: Int, token: String, tally: TallyBox, ready: EventLoopPromise<Void>, tracksExpiry: Bool,
-        counts: Bool = true
+        readsMessages: Bool = false, counts: Bool = true
     ) {
         self.counts = counts
+        self.readsMessages = readsMessages
         self.socket = socket
         self.token = token
         self.tally = tally
@@ -100,11 +103,13 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         case (.hello, .welcome):
             refreshInterval = FrameScanner.refreshInterval(bytes)
             phase = .subscribing
-            send(#"{"type":"subscribe","conversation":"\#(socket.conversationID)"}"#)
+            let readState = readsMessages ? #","readState":true"# : ""
+            send(#"{"type":"subscribe","conversation":"\#(socket.conversationID)"\#(readState)}"#)
         case (.subscribing, .subscribed):
             phase = .ready
             ready.succeed()
         case (.ready, _):
+            if readsMessages, kind == .message, !socket.isTyper, let id = FrameScanner.messageID(bytes) { read(id) }
             count(kind, bytes, at: now)
         default:
             break
@@ -141,6 +146,8 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
                     }
                 }
                 if kind == .message { state.tally.messagesReceived += 1 }
+                if kind == .receipts { state.tally.receiptsReceived += 1 }
+                if kind == .unread { state.tally.unreadReceived += 1 }
             }
             for late in lateness { state.tally.expiryLateness.record(late) }
             guard kind == .activity || kind == .message || kind == .stream else { return }
@@ -184,6 +191,21 @@ final class BenchSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
             #"{"type":"stream","conversation":"\#(socket.conversationID)","messageId":"r\#(socket.index)-\#(turns)","delta":"","final":true}"#
         )
         partsInTurn = 0
+    }
+
+    /// Scenario `receipts`: reads the message at a random moment of the next second, as a person's screen
+    /// would report it (the SDK sends at most one `read` a second per timeline).
+    private func read(_ messageID: String) {
+        guard let context else { return }
+        let loop = context.eventLoop
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        loop.scheduleTask(in: .milliseconds(Int64.random(in: 0..<1_000))) {
+            let handler = bound.value
+            guard handler.phase == .ready else { return }
+            handler.send(#"{"type":"read","conversation":"\#(handler.socket.conversationID)","messageId":"\#(messageID)"}"#)
+            let now = BenchClock.monotonicNanos()
+            handler.tally.withLock { state in if state.inWindow(now) { state.tally.readsSent += 1 } }
+        }
     }
 
     /// Ends a typing session with a stop.

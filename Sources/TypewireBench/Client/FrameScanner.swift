@@ -12,10 +12,11 @@ enum FrameScanner {
     private static let userMarker = Array(#""user":""#.utf8)
     private static let expiryMarker = Array(#""expiresAt":"#.utf8)
     private static let refreshMarker = Array(#""refreshInterval":"#.utf8)
+    private static let idMarker = Array(#""id":""#.utf8)
 
     /// The kinds of frame the benchmark tells apart.
     enum Kind: Equatable {
-        case welcome, subscribed, activity, message, stream, error, other
+        case welcome, subscribed, activity, message, stream, receipts, unread, error, other
     }
 
     /// The frame's type.
@@ -34,6 +35,8 @@ enum FrameScanner {
         case "activity": return .activity
         case "message", "send": return .message  // the relay forwards a `send` as it came
         case "stream": return .stream
+        case "receipts": return .receipts
+        case "unread": return .unread
         case "welcome": return .welcome
         case "subscribed": return .subscribed
         case "error": return .error
@@ -93,6 +96,14 @@ enum FrameScanner {
     static func serverTime(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         guard var index = find(serverTimeMarker, in: bytes, from: 0) else { return nil }
         return digits(bytes, &index).map { Int64($0) }
+    }
+
+    /// The server's id of a `message` frame (its `"id"`), if present.
+    static func messageID(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard let start = find(idMarker, in: bytes, from: 0) else { return nil }
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+        return end < bytes.count ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) : nil
     }
 
     /// The value of `"refreshInterval":<ms>` in a `welcome`, if present.

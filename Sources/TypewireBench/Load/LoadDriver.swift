@@ -13,7 +13,8 @@ import TypewireCore
 ///
 /// In the `expiry` scenario each typing socket sends one start and never refreshes nor stops. In the `turns`
 /// scenario each typing socket is a bot with a lane of its own, streaming one reply at a time:
-/// ``BenchOptions/partsPerTurn`` parts, then the final part, then the next reply.
+/// ``BenchOptions/partsPerTurn`` parts, then the final part, then the next reply. In the `receipts` scenario
+/// every frame is a message, from the typing sockets in turn.
 final class LoadDriver {
     private struct Lane {
         var socket: Int?
@@ -28,6 +29,7 @@ final class LoadDriver {
     private let messageEvery: Int
     private let expiryOnly: Bool
     private let streamsTurns: Bool
+    private let sendsMessages: Bool
     private var lanes: [Lane]
     private var idle: [Int]
     private var idleHead = 0
@@ -39,8 +41,9 @@ final class LoadDriver {
     /// Creates a driver; call on `loop`, with the typing sockets on that loop.
     init(
         loop: any EventLoop, handlers: [BenchSocketHandler], rate: Double, refreshMillis: Int, recipients: [Int], tally: TallyBox,
-        messageEvery: Int, expiryOnly: Bool, streamsTurns: Bool = false, seed: UInt64
+        messageEvery: Int, expiryOnly: Bool, streamsTurns: Bool = false, sendsMessages: Bool = false, seed: UInt64
     ) {
+        self.sendsMessages = sendsMessages
         self.loop = loop
         self.handlers = handlers
         self.rate = rate
@@ -88,6 +91,12 @@ final class LoadDriver {
                     counts.activity += 1
                     counts.expected += UInt64(recipients[handler.socket.conversation])
                 }
+            } else if sendsMessages {
+                let handler = handlers[cursor % handlers.count]
+                cursor = (cursor + 1) % handlers.count
+                handler.sendMessage()
+                let now = BenchClock.monotonicNanos()
+                if now >= windowStart, now < windowEnd { counts.other += 1 }
             } else {
                 counts = step(counts, windowStart: windowStart, windowEnd: windowEnd)
             }

@@ -112,7 +112,8 @@ public final class LoadWorker: Sendable {
         BenchConnector(
             host: endpoint.host, port: endpoint.port, typistPort: endpoint.publisherPort, path: endpoint.path, group: group,
             sourceAddresses: options.sourceAddresses,
-            members: options.members, tracksExpiry: options.scenario == .expiry, tallies: tallies
+            members: options.members, tracksExpiry: options.scenario == .expiry, readsMessages: options.scenario == .receipts,
+            tallies: tallies
         )
     }
 
@@ -178,7 +179,7 @@ public final class LoadWorker: Sendable {
                     let driver = LoadDriver(
                         loop: loop, handlers: handlers, rate: share, refreshMillis: handlers.first?.refreshInterval ?? 2_000,
                         recipients: plan.recipients, tally: tally, messageEvery: options.messageEvery, expiryOnly: expiryOnly,
-                        streamsTurns: options.scenario == .turns, seed: seed
+                        streamsTurns: options.scenario == .turns, sendsMessages: options.scenario == .receipts, seed: seed
                     )
                     driver.run(from: expiryOnly ? windowStart : start, until: windowEnd)
                     return NIOLoopBound(driver, eventLoop: loop)

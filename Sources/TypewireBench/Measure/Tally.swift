@@ -35,6 +35,11 @@ public struct Tally: Codable, Sendable {
     public var activityReceived: UInt64 = 0
     /// Message frames (`message`, or the relay's forwarded `send`) received in the window.
     public var messagesReceived: UInt64 = 0
+    /// Scenario `receipts`: `read` frames sent in the window.
+    public var readsSent: UInt64 = 0
+    /// Scenario `receipts`: `receipts` and `unread` frames received in the window.
+    public var receiptsReceived: UInt64 = 0
+    public var unreadReceived: UInt64 = 0
     /// `error` frames, unexpected closes and failed connections.
     public var errors: UInt64 = 0
     /// The first few errors, said in words.
@@ -57,6 +62,9 @@ public struct Tally: Codable, Sendable {
         delivered += other.delivered
         activityReceived += other.activityReceived
         messagesReceived += other.messagesReceived
+        readsSent += other.readsSent
+        receiptsReceived += other.receiptsReceived
+        unreadReceived += other.unreadReceived
         errors += other.errors
         errorNotes += other.errorNotes.prefix(max(0, 10 - errorNotes.count))
     }

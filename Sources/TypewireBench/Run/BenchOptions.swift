@@ -13,6 +13,11 @@ public enum BenchScenario: String, Codable, Sendable, CaseIterable {
     /// ``BenchOptions/partsPerTurn`` parts and a final part, one turn at a time, and the figures are per
     /// delivered part. A bot's sockets get its own parts too (on Typewire and the relay alike).
     case turns
+    /// Read receipts (Typewire only): the typers send messages at ``BenchOptions/rate`` a second over all,
+    /// and every other member, subscribed with its read state, reads each message at a random moment of the
+    /// second after it arrived (a `read` frame, as the SDK reports at most one a second per timeline); the
+    /// figures are per read: the server's CPU and the frames (`receipts`, `unread`) it sent.
+    case receipts
 
     /// Whether the scenario measures one window per step and round, the targets taking turns (`tail`, `turns`).
     public var isStepped: Bool { self == .tail || self == .turns }
@@ -178,6 +183,9 @@ public struct BenchOptions: Codable, Sendable {
                 throw BenchError(
                     "The \(scenario.rawValue) scenario counts every delivery: use at most 10 --typers and under 100 --members.")
             }
+        }
+        if scenario == .receipts, typers * conversations >= connections {
+            throw BenchError("The receipts scenario needs members who read: use fewer --typers than --members.")
         }
         if hasLoad {
             let perSocket = scenario.isStepped ? Self.maxTailRatePerSocket : Self.maxRatePerSocket

@@ -52,6 +52,12 @@ public struct TargetResult: Codable, Sendable {
     /// updates (``BenchOptions/serverCoalesces``), so samples cannot be counted against frames sent.
     public var lost: UInt64?
     public var errorNotes: [String]
+    /// Scenario `receipts`: `read` frames sent a second in the window, the server's CPU per read, and the
+    /// `receipts` and `unread` frames it sent per read.
+    public var readsPerSecond: Double?
+    public var serverCPUMicrosPerRead: Double?
+    public var receiptFramesPerRead: Double?
+    public var unreadFramesPerRead: Double?
     /// Scenario `tail`: the deliveries a second this window's step offered, and its round.
     public var offeredDeliveriesPerSecond: Double?
     public var round: Int?
@@ -106,6 +112,13 @@ public struct TargetResult: Codable, Sendable {
         let missingExpiries = tally.expectedExpiries > expirySamples ? tally.expectedExpiries - expirySamples : 0
         lost = options.serverCoalesces && options.scenario == .latency ? nil : missingSamples + missingExpiries
         errorNotes = tally.errorNotes
+        if options.scenario == .receipts, window > 0, tally.readsSent > 0 {
+            let reads = Double(tally.readsSent)
+            readsPerSecond = reads / window
+            serverCPUMicrosPerRead = server.cpuSeconds * 1e6 / reads
+            receiptFramesPerRead = Double(tally.receiptsReceived) / reads
+            unreadFramesPerRead = Double(tally.unreadReceived) / reads
+        }
     }
 }
 
@@ -170,6 +183,10 @@ public struct BenchReport: Codable, Sendable {
             ("activity gap p1 (ms)", { Double($0.activityGapP1) / 1_000 }, 1),
             ("activity serverTime gap min (ms)", { $0.serverTimeGapMin.map(Double.init) }, 0),
             ("most entries in a frame", { Double($0.mostEntries) }, 0),
+            ("reads/s", { $0.readsPerSecond }, 1),
+            ("server CPU µs/read", { $0.serverCPUMicrosPerRead }, 2),
+            ("receipts frames/read", { $0.receiptFramesPerRead }, 3),
+            ("unread frames/read", { $0.unreadFramesPerRead }, 3),
             ("expiry lateness p50 (ms)", { Double($0.expiryLatenessP50) }, 0),
             ("expiry lateness p99 (ms)", { Double($0.expiryLatenessP99) }, 0),
             ("expiry lateness max (ms)", { Double($0.expiryLatenessMax) }, 0),

@@ -55,6 +55,9 @@ public struct BenchRunner: Sendable {
     public func run() async throws -> BenchReport {
         try options.validate()
         guard (1...64).contains(workers) else { throw BenchError("--workers must be between 1 and 64.") }
+        if options.scenario == .receipts, targets.contains(.relay) {
+            throw BenchError("The receipts scenario measures Typewire's read receipts; the relay has none: use --target typewire.")
+        }
         if options.scenario == .expiry, targets.contains(.relay), external == nil {
             throw BenchError("The expiry scenario measures Typewire's expiry; the relay has none: use --target typewire.")
         }
