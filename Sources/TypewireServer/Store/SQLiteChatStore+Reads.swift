@@ -8,15 +8,28 @@ extension SQLiteChatStore {
         _ messageId: String, in conversation: String, by user: String, at time: Int64, privately: Bool
     ) async throws -> ReadOutcome {
         guard let seq = Int(messageId) else { return .noSuchMessage }
-        return try await database.transaction { connection in
-            guard let thread = try await Self.timeline(of: seq, in: conversation, on: connection) else { return .noSuchMessage }
-            let marks = try await connection.query(
-                "SELECT seq, shared_seq FROM read_marks WHERE conversation = ? AND thread = ? AND user = ?",
-                [.text(conversation), .text(thread ?? ""), .text(user)]
-            ).first
-            let shows = privately ? false : try await Self.sharesReading(user, on: connection)
-            let own = seq > marks?.column("seq")?.integer ?? 0
-            let shared = shows && seq > marks?.column("shared_seq")?.integer ?? 0
+        // Two statements in one turn of the writer, no transaction: the message's timeline, the member's marks
+        // and whether they share their reading in one read, then the one write (forward only by itself); no
+        // other write runs between them. A read is the hot write of a large group: every statement is a hop to
+        // the writer's thread and a parse.
+        return try await database.write { connection in
+            guard
+                let found = try await connection.query(
+                    """
+                    SELECT m.thread AS thread, r.seq AS seq, r.shared_seq AS shared_seq, u.read_receipts AS read_receipts
+                    FROM messages m
+                    LEFT JOIN read_marks r ON r.conversation = m.conversation AND r.thread = coalesce(m.thread, '') AND r.user = ?
+                    LEFT JOIN users u ON u.id = ?
+                    WHERE m.seq = ? AND m.conversation = ?
+                    """,
+                    [.text(user), .text(user), .integer(seq), .text(conversation)]
+                ).first
+            else { return .noSuchMessage }
+            let thread = found.column("thread")?.string
+            let sharing = found.column("read_receipts")?.string ?? ReadReceiptSharing.share.rawValue
+            let shows = !privately && sharing == ReadReceiptSharing.share.rawValue
+            let own = seq > found.column("seq")?.integer ?? 0
+            let shared = shows && seq > found.column("shared_seq")?.integer ?? 0
             guard own || shared else { return .unchanged }
             _ = try await Self.moveMark(of: user, to: seq, in: conversation, thread: thread, at: time, shared: shows, on: connection)
             return .moved(ReadMark(user: user, messageId: messageId, at: time), thread: thread, own: own, shared: shared)
