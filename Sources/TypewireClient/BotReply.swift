@@ -3,9 +3,9 @@ import TypewireCore
 /// A bot's reply being written, as others see it: "Clawd is thinking…", "Clawd is using web_search…",
 /// then the reply streaming in, then the stored message.
 ///
-/// Begin one with ``ConversationHandle/beginReply(messageId:)`` (the bot shows as thinking at once),
-/// then ``useTool(_:)`` and ``think()`` as work goes on, ``write(_:)`` each part of the text, and
-/// ``finish(_:)`` to store the whole reply (or ``fail()``). The state follows ``BotActivity``: an input
+/// Begin one with ``ConversationHandle/beginReply(messageId:answering:)`` (the bot shows as thinking at
+/// once), then ``useTool(_:)`` and ``think()`` as work goes on, ``write(_:)`` each part of the text, and
+/// ``finish(_:end:)`` to store the whole reply (or ``fail(reason:)``). The state follows ``BotActivity``: an input
 /// that makes no sense (thinking in the middle of the text) throws ``BotActivityError``.
 ///
 /// The client keeps the bot's activity alive while the reply is under way, coalesces parts written

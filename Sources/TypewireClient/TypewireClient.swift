@@ -179,7 +179,7 @@ public actor TypewireClient {
     ///   - configuration: Backoff, text and streaming options.
     ///   - logger: Where connection events are logged (at debug level).
     ///   - token: Returns a valid token for the request: before every connection attempt, and ahead of the
-    ///     current token's expiry for a fresh one that the live socket takes over (``TokenRefresh``). After
+    ///     current token's expiry for a fresh one that the live socket takes over (a `refresh` frame). After
     ///     the server refused a token, ``TokenRequest/isAfterRefusal`` asks for one that is not cached. One
     ///     that throws is asked again after the backoff; one that throws ``TypewireClientError/signedOut``
     ///     signs the user out.

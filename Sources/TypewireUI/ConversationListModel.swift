@@ -55,7 +55,9 @@ public final class ConversationListModel {
     @ObservationIgnored private var newestFromOthers: [String: String] = [:]
 
     /// A list of the app's conversations.
-    /// - Parameter conversations: Their ids and titles.
+    /// - Parameters:
+    ///   - client: The app's client (which runs elsewhere: `Task { try await client.run() }`).
+    ///   - conversations: Their ids and titles.
     public init(client: TypewireClient, conversations: [(id: String, title: String)]) {
         self.client = client
         rows = conversations.map { Row(id: $0.id, title: $0.title) }

@@ -113,6 +113,8 @@ public final class ConversationModel {
 
     /// A model of one conversation of a client (which runs elsewhere: `Task { try await client.run() }`).
     /// - Parameters:
+    ///   - client: The app's client.
+    ///   - conversationID: The conversation the screen shows.
     ///   - parentMessageID: The message whose thread the screen shows; nil (the default): the main
     ///     timeline.
     ///   - messageSource: The app's own store of messages, for a typing-only server (the Firebase path);

@@ -1,6 +1,6 @@
 /// The device's network path as the client sees it: whether it reaches anything, and through which
 /// interfaces, the preferred one first. On Apple platforms the client reads it from `NWPathMonitor`
-/// (``Configuration/followsNetworkPath``); elsewhere, or to drive it yourself, pass updates to
+/// (``TypewireClient/Configuration/followsNetworkPath``); elsewhere, or to drive it yourself, pass updates to
 /// ``TypewireClient/networkPathUpdated(_:)``.
 public struct NetworkPath: Sendable, Hashable {
     /// Whether the device can reach the network at all.
