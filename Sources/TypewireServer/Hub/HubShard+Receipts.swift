@@ -110,21 +110,22 @@ extension HubShard {
 
     /// Sends a user's `unread` to their sockets here that follow the conversation's read state (after
     /// `subscribed`, for a socket still joining).
+    /// Looks among the user's own sockets, not the conversation's subscribers: each read of a large group
+    /// would otherwise walk all of them.
     func deliverUnread(_ frame: ServerFrame.Unread, to user: String) {
         var encoded: OutboundFrame?
-        func follows(_ connection: Connection) -> Bool {
-            connection.identity.userID == user && connection.readState.contains(frame.conversation)
-        }
-        for connection in subscriptions.subscribers(of: frame.conversation).values where follows(connection) {
+        let subscribers = subscriptions.subscribers(of: frame.conversation)
+        for id in users.sockets(of: user) {
+            guard let connection = connections[id], connection.readState.contains(frame.conversation) else { continue }
+            let follows = subscribers[id] != nil
+            guard follows || joining.sockets(joining: frame.conversation).contains(id) else { continue }
             let bytes = encoded ?? Self.encode(.unread(frame))
             encoded = bytes
-            deliver(bytes, as: "unread", to: connection.outbox)
-        }
-        for id in joining.sockets(joining: frame.conversation) {
-            guard let connection = connections[id], follows(connection) else { continue }
-            let bytes = encoded ?? Self.encode(.unread(frame))
-            encoded = bytes
-            joining.hold(bytes, for: id, in: frame.conversation)
+            if follows {
+                deliver(bytes, as: "unread", to: connection.outbox)
+            } else {
+                joining.hold(bytes, for: id, in: frame.conversation)
+            }
         }
     }
 
