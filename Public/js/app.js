@@ -563,7 +563,19 @@ function renderSidebar() {
     openId: state.openId,
     onOpen: openConversation,
     isBot,
+    onMarkUnread: state.storesMessages ? markUnread : undefined,
   });
+}
+
+/**
+ * "Mark unread" on a row: the user's mark moves back before the newest message of someone else there; the
+ * server's `unread` brings the badge (on every device of theirs), and opening the conversation reads it again.
+ */
+function markUnread(id) {
+  const conversation = state.conversations.get(id);
+  const newest = conversation?.timeline.items.findLast((item) => item.id && !item.pending && item.sender !== state.me.id);
+  if (!newest || !state.connection?.send({ type: 'markUnread', conversation: id, messageId: newest.id })) return;
+  state.reads.markedUnread(id);
 }
 
 // ---- the composer: the sender's rules ---------------------------------------------------------------

@@ -5,9 +5,11 @@ import { el, avatar } from './dom.js';
 /**
  * @param {HTMLElement} list
  * @param {Array<object>} conversations The app's conversation states, in display order.
- * @param {{me: string, openId: string|null, onOpen: (id: string) => void, isBot: (id: string) => boolean}} options
+ * @param {{me: string, openId: string|null, onOpen: (id: string) => void, isBot: (id: string) => boolean,
+ *   onMarkUnread?: (id: string) => void}} options `onMarkUnread`: a row that is not open, has nothing unread
+ *   and a message of someone else offers "Mark unread".
  */
-export function renderConversationList(list, conversations, { me, openId, onOpen, isBot }) {
+export function renderConversationList(list, conversations, { me, openId, onOpen, isBot, onMarkUnread }) {
   // Each row keeps its button across renders, so a click never lands on a row that was just replaced.
   const rows = new Map([...list.children].map((li) => [li.dataset.conversation, li]));
   const ordered = conversations.map((conversation) => {
@@ -15,12 +17,16 @@ export function renderConversationList(list, conversations, { me, openId, onOpen
     if (!row) {
       const button = el('button', { type: 'button', 'data-testid': 'conversation-item', dataset: { conversation: conversation.id } });
       button.addEventListener('click', () => onOpen(conversation.id));
-      row = el('li', { dataset: { conversation: conversation.id } }, [button]);
+      const mark = el('button', { type: 'button', class: 'mark-unread', 'data-testid': 'mark-unread', text: 'Mark unread' });
+      mark.addEventListener('click', () => onMarkUnread?.(conversation.id));
+      row = el('li', { dataset: { conversation: conversation.id } }, [button, mark]);
     }
     rows.delete(conversation.id);
     const button = row.firstElementChild;
     button.setAttribute('aria-current', String(conversation.id === openId));
     button.replaceChildren(...rowContent(conversation, me, isBot, conversation.id === openId).filter(Boolean));
+    const othersWrote = conversation.timeline.items.some((item) => item.id && item.sender !== me);
+    row.lastElementChild.hidden = !onMarkUnread || conversation.id === openId || conversation.unread > 0 || !othersWrote;
     return row;
   });
   for (const stale of rows.values()) stale.remove();

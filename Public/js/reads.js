@@ -33,6 +33,12 @@ export class ReadTracker {
     return this.tick(now);
   }
 
+  /** The user marked a conversation unread: its newest message is answered again once it is seen. */
+  markedUnread(conversation) {
+    this.answered.delete(conversation);
+    if (this.shown?.conversation === conversation) this.shown = null;
+  }
+
   /** The connection dropped: a read sent may not have arrived, so what is on screen is answered again. */
   connectionLost() {
     this.answered.clear();

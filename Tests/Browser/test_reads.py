@@ -4,6 +4,7 @@ sender's newest message says "Sent", then "Delivered" once the other's page rece
 
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from test_presence import direct_with_frank
@@ -77,3 +78,30 @@ def test_a_message_says_sent_then_delivered_when_the_others_page_has_it_then_see
     b.open(conversation)
     a.wait(lambda d: seen_under(a, message) == "Seen by Frank", 10, "once Frank opens it, it says seen by Frank")
     assert progress_under(a, message) == "read"
+
+
+def test_mark_unread_on_a_row_brings_the_badge_back_and_opening_it_reads_it_again(pages):
+    a, b = pages
+    a.sign_in("alice").open("group-six")
+    b.sign_in("bob").open("direct-alice-bob")
+    message = b.send_and_wait_stored(f"Call me ({time.monotonic_ns()})")
+    a.wait(lambda d: badge(a, "direct-alice-bob") == "1", 10, "Alice's sidebar counts Bob's message")
+    a.record_sent_frames()
+
+    def reads():
+        return [f for f in a.sent_frames() if f["type"] == "read" and f["messageId"] == message]
+
+    a.open("direct-alice-bob")
+    a.wait(lambda d: len(reads()) == 1, 10, "Alice reads Bob's message")
+    a.open("group-six")
+    assert badge(a, "direct-alice-bob") is None, "she read it: nothing unread"
+
+    row = a.driver.find_element(By.CSS_SELECTOR, 'li[data-conversation="direct-alice-bob"]')
+    button = row.find_element(By.CSS_SELECTOR, '[data-testid="mark-unread"]')
+    ActionChains(a.driver).move_to_element(row).click(button).perform()  # the button shows on hover
+    assert [f["messageId"] for f in a.sent_frames() if f["type"] == "markUnread"] == [message]
+    a.wait(lambda d: badge(a, "direct-alice-bob") == "1", 10, "marked unread: the server's count is 1 again")
+    a.open("direct-alice-bob")
+    a.wait(lambda d: len(reads()) == 2, 10, "opened again, she reads it again")
+    a.open("group-six")
+    a.wait(lambda d: badge(a, "direct-alice-bob") is None, 10, "the server's count after the read: nothing unread")

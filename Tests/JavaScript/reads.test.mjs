@@ -39,6 +39,16 @@ test('after a dropped connection what is on screen is read again', () => {
   assert.deepEqual(reads.update(shows('m1'), 3000), { conversation: 'c1', messageId: 'm1' });
 });
 
+test('a conversation marked unread is read again once it shows for a second', () => {
+  const reads = new ReadTracker();
+  reads.update(shows('m1'), 0);
+  assert.ok(reads.tick(1000));
+  reads.update({ conversation: 'c2', messageId: 'x1', visible: true }, 2000);  // another conversation opens
+  reads.markedUnread('c1');
+  assert.equal(reads.update(shows('m1'), 5000), null, 'not before its second');
+  assert.deepEqual(reads.tick(6000), { conversation: 'c1', messageId: 'm1' });
+});
+
 test('readers are the members whose mark is at the message or past it, in the order they read', () => {
   const order = ['1', '2', '3'];
   const positionOf = (id) => order.indexOf(id);
