@@ -184,12 +184,18 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "Comma-separated event types to send; default all but activity.changed (sent at most once a second per conversation when named) and message.read (TYPEWIRE_WEBHOOK_EVENTS)."
+            "Comma-separated event types to send; default all but activity.changed (sent at most once a second per conversation when named), message.read and unread.reminder (TYPEWIRE_WEBHOOK_EVENTS)."
     )
     var webhookEvents: String?
 
     @Option(help: "The longest wait between attempts of a failed delivery, in milliseconds; default 600000 (TYPEWIRE_WEBHOOK_MAX_DELAY).")
     var webhookMaxDelay: Int?
+
+    @Option(
+        help:
+            "How long after a message unread.reminder names who has not read it, in seconds, 1 to 604800; default 600 (TYPEWIRE_WEBHOOK_UNREAD_AFTER)."
+    )
+    var webhookUnreadAfter: Int?
 
     @Option(
         help:
@@ -346,6 +352,10 @@ struct Serve: AsyncParsableCommand {
             guard delay > 0 else { throw CommandError("--webhook-max-delay must be positive.") }
             configuration.webhooks.retry.maxDelay = .milliseconds(delay)
             configuration.webhooks.retry.firstDelay = min(configuration.webhooks.retry.firstDelay, .milliseconds(delay))
+        }
+        if let seconds = try setting(webhookUnreadAfter, "TYPEWIRE_WEBHOOK_UNREAD_AFTER", Self.integer) {
+            guard (1...604_800).contains(seconds) else { throw CommandError("--webhook-unread-after must be 1 to 604800 seconds.") }
+            configuration.webhooks.unreadReminderAfter = .seconds(seconds)
         }
         if let timeout = try setting(webhookTimeout, "TYPEWIRE_WEBHOOK_TIMEOUT", Self.integer) {
             guard timeout > 0 else { throw CommandError("--webhook-timeout must be positive.") }

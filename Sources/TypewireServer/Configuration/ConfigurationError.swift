@@ -30,6 +30,8 @@ public struct ConfigurationError: Error, CustomStringConvertible {
         message: "Webhooks need a store with an outbox: run with SQLite (--sqlite) or PostgreSQL (--postgres-url).")
     /// Webhook limits that leave nothing to do.
     static let webhookLimits = ConfigurationError(message: "The webhooks' concurrency and unwritten-event bound must be above zero.")
+    static let webhookReminder = ConfigurationError(
+        message: "The unread reminder's delay (--webhook-unread-after) must be between 1 second and 7 days.")
 
     public var description: String { message }
 }

@@ -29,6 +29,10 @@ extension ServerConfiguration {
         /// How often a node looks for deliveries it was not told of (other nodes' events, retries due,
         /// leases of a node that died). Default 1 s.
         public var pollInterval: Duration = .seconds(1)
+        /// How long after a message `unread.reminder` names the members who have not read it (when that type
+        /// is sent). Default 10 minutes; a message found later than twice this (the server was down, or the
+        /// type was just turned on) is not reminded.
+        public var unreadReminderAfter: Duration = .seconds(600)
         /// Events kept in memory on their way to the outbox while the store cannot take them; past it an
         /// event is dropped and counted. Default 10 000.
         public var maxUnwritten = 10_000
@@ -50,6 +54,9 @@ extension ServerConfiguration {
             }
             guard let secret, secret.utf8.count >= 32 else { throw ConfigurationError.webhookNeedsSecret }
             guard concurrency > 0, maxUnwritten > 0, maxPending > 0, maxPendingBytes > 0 else { throw ConfigurationError.webhookLimits }
+            guard unreadReminderAfter >= .seconds(1), unreadReminderAfter <= .seconds(7 * 86_400) else {
+                throw ConfigurationError.webhookReminder
+            }
         }
     }
 }

@@ -154,6 +154,10 @@ public final class PostgresChatStore: ChatStore {
             "ALTER TABLE read_marks ADD COLUMN delivered_seq BIGINT NOT NULL DEFAULT 0",
             "ALTER TABLE read_marks ADD COLUMN delivered_at BIGINT NOT NULL DEFAULT 0",
         ],
+        [
+            // How far a sweep of the messages went (the unread reminders': the last message seq it took).
+            "CREATE TABLE webhook_sweeps (name TEXT PRIMARY KEY, position BIGINT NOT NULL)"
+        ],
     ]
 
     private func migrate() async throws {

@@ -118,6 +118,10 @@ public final class SQLiteChatStore: ChatStore {
             "ALTER TABLE read_marks ADD COLUMN delivered_seq INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE read_marks ADD COLUMN delivered_at INTEGER NOT NULL DEFAULT 0",
         ],
+        [
+            // How far a sweep of the messages went (the unread reminders': the last message seq it took).
+            "CREATE TABLE webhook_sweeps (name TEXT PRIMARY KEY, position INTEGER NOT NULL)"
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.

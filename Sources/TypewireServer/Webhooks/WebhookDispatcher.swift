@@ -59,6 +59,7 @@ final class WebhookDispatcher: Sendable {
         await trim(atStart: true)
         await withDiscardingTaskGroup { attempts in
             var counts = PendingCountSchedule(intervalMilliseconds: configuration.pollInterval.wholeMilliseconds)
+            var nextSweep = Int64.min
             while !Task.isCancelled {
                 await recordDelivered()
                 let time = now()
@@ -80,6 +81,10 @@ final class WebhookDispatcher: Sendable {
                 if counts.isDue(at: time) {
                     counts.counted(at: time, took: await trim(atStart: false))
                 }
+                if configuration.events.contains(.unreadReminder), time >= nextSweep {
+                    nextSweep = time + configuration.pollInterval.wholeMilliseconds
+                    await sweepUnreadReminders(at: time)
+                }
                 // Full: an attempt that ends rings. Otherwise: until the next delivery or probe falls due, or a poll.
                 let wait = room > claimed.count ? await waitTime(from: now()) : configuration.pollInterval
                 guard await waiter.wait(atMost: wait) else { break }
@@ -88,6 +93,23 @@ final class WebhookDispatcher: Sendable {
         }
         await recordDelivered()
     }
+
+    /// Writes the reminders of the messages whose delay passed since the last sweep (any node's), at most
+    /// ``reminderSweepLimit`` a poll; they are claimed and sent as the other deliveries are.
+    private func sweepUnreadReminders(at time: Int64) async {
+        let after = configuration.unreadReminderAfter.wholeMilliseconds
+        do {
+            let swept = try await outbox.sweepUnreadReminders(
+                sentAfter: time - 2 * after, sentBefore: time - after, limit: Self.reminderSweepLimit, endpoints: configuration.endpoints,
+                at: time)
+            if swept > 0 { doorbell.ring() }
+        } catch {
+            logger.storeFailed("unread reminders could not be written to the outbox; trying again", error: error)
+        }
+    }
+
+    /// The most messages one sweep for reminders reads.
+    static let reminderSweepLimit = 500
 
     /// Claims up to `room` deliveries: the probes due first (one each, the endpoint's oldest whatever its
     /// due time), then what is due for the endpoints whose circuits are closed.

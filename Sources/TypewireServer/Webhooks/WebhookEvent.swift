@@ -33,6 +33,9 @@ public struct WebhookEvent: Sendable, Hashable {
         /// A member's mark in a timeline (a thread, if given) moved to a message; `isPrivate` when only their
         /// own count moved (a private read, or a user who hides their reading: the others were told nothing).
         case messageRead(conversation: String, thread: String?, mark: ReadMark, isPrivate: Bool)
+        /// A main-timeline message that `users` (members, not the sender nor bots) had not read by the
+        /// reminder's delay.
+        case unreadReminder(conversation: String, messageId: String, sender: String, sentAt: Int64, users: [String])
 
         /// The event's type.
         public var type: WebhookEventType {
@@ -45,6 +48,7 @@ public struct WebhookEvent: Sendable, Hashable {
             case .membersChanged: .membersChanged
             case .activityChanged: .activityChanged
             case .messageRead: .messageRead
+            case .unreadReminder: .unreadReminder
             }
         }
     }
@@ -125,6 +129,9 @@ private struct Document: Encodable {
         var messageId: String?
         var at: Int64?
         var `private`: Bool?
+        var sender: String?
+        var sentAt: Int64?
+        var users: [String]?
 
         init(_ payload: WebhookEvent.Payload) {
             switch payload {
@@ -165,6 +172,12 @@ private struct Document: Encodable {
                 self.messageId = mark.messageId
                 self.at = mark.at
                 self.private = isPrivate
+            case .unreadReminder(let conversation, let messageId, let sender, let sentAt, let users):
+                self.conversation = conversation
+                self.messageId = messageId
+                self.sender = sender
+                self.sentAt = sentAt
+                self.users = users
             }
         }
     }

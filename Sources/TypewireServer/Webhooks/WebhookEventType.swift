@@ -17,7 +17,11 @@ public enum WebhookEventType: String, Sendable, Hashable, CaseIterable, Codable 
     /// A member read a conversation further; off unless asked for, and a later read of the same member and
     /// timeline replaces one still waiting in the outbox.
     case messageRead = "message.read"
+    /// A message of the main timeline some members had not read ``ServerConfiguration/Webhooks/unreadReminderAfter``
+    /// after it was sent (what a backend needs to push or email only what is still unread); off unless asked for.
+    case unreadReminder = "unread.reminder"
 
-    /// What a server sends unless told otherwise: every type but ``activityChanged`` and ``messageRead``.
-    public static let defaults: Set<WebhookEventType> = Set(allCases).subtracting([.activityChanged, .messageRead])
+    /// What a server sends unless told otherwise: every type but ``activityChanged``, ``messageRead`` and
+    /// ``unreadReminder``.
+    public static let defaults: Set<WebhookEventType> = Set(allCases).subtracting([.activityChanged, .messageRead, .unreadReminder])
 }

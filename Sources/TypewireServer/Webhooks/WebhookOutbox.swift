@@ -114,4 +114,11 @@ public protocol WebhookOutbox: Sendable {
     /// Gives up deliveries to endpoints not in `endpoints`, made before `createdBefore`, and then the
     /// oldest until at most `maxRows` deliveries of at most `maxBytes` bytes are left.
     func trimWebhooks(endpoints: [String], createdBefore: Int64, maxRows: Int, maxBytes: Int) async throws -> WebhookTrim
+
+    /// Writes an `unread.reminder` event (``WebhookEventType/unreadReminder``, made at `now`) for each
+    /// main-timeline message sent in (`sentAfter`, `sentBefore`] that no sweep took yet, naming the members,
+    /// the sender and bots aside, whose own mark is before it (a private read counts); none for a message all
+    /// of them read. At most `limit` messages a call, oldest first, in one transaction with the sweep's
+    /// position, one node at a time in a cluster: each message is swept once. Returns the messages swept.
+    func sweepUnreadReminders(sentAfter: Int64, sentBefore: Int64, limit: Int, endpoints: [String], at now: Int64) async throws -> Int
 }

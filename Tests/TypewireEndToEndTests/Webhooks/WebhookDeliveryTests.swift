@@ -273,6 +273,43 @@ struct WebhookDeliveryTests {
         }
     }
 
+    /// `unread.reminder` when asked for: a message still unread its delay after it was sent names who has
+    /// not read it; one that everyone read is not reminded.
+    @Test func aMessageStillUnreadAfterItsDelayIsRemindedAndAReadOneIsNot() async throws {
+        let receiver = WebhookReceiver()
+        try await run(
+            with: receiver, concurrency: 1,  // in the order they were made: the read message's reminder would come first
+            configure: {
+                $0.webhooks.events = [.unreadReminder]
+                $0.webhooks.unreadReminderAfter = .seconds(1)
+            }
+        ) { server in
+            let alice = try await server.subscribedSocket("alice", to: Self.direct)
+            let bob = try await server.socket("bob")
+            bob.send(.subscribe(.init(conversation: Self.direct, readState: true)))
+            _ = try await bob.next { if case .subscribed = $0 { true } else { false } }
+            func send(_ text: String) async throws -> String {
+                alice.send(.send(.init(conversation: Self.direct, clientMessageId: text, text: text)))
+                let ack = try await alice.next { if case .ack(let ack) = $0 { ack.clientMessageId == text } else { false } }
+                guard case .ack(let stored) = ack else {
+                    Issue.record("no ack for \(text)")
+                    return ""
+                }
+                return stored.messageId
+            }
+            let read = try await send("Lunch?")
+            bob.send(.read(.init(conversation: Self.direct, messageId: read)))
+            _ = try await bob.next { if case .unread(let unread) = $0 { unread.messageId == read } else { false } }  // stored
+            let unread = try await send("Still on for lunch?")
+            let reminder = try await receiver.event("unread.reminder")
+            #expect(reminder.data["messageId"] as? String == unread, "the read message is not reminded")
+            #expect(reminder.data["users"] as? [String] == ["bob"])
+            #expect(reminder.data["sender"] as? String == "alice" && reminder.data["conversation"] as? String == Self.direct)
+            alice.close()
+            bob.close()
+        }
+    }
+
     @Test func typingIsNotSentUnlessAskedFor() async throws {
         let receiver = WebhookReceiver()
         // One delivery at a time, in the order the events were made: once Alice's offline event (written after

@@ -46,6 +46,14 @@ struct ServerConfigurationValidationTests {
             ("--jwt-max-lifetime", { $0.auth.tokenRules.maxLifetime = .milliseconds(999) }),
             ("--cluster-secret", { $0.auth.clusterSecret = "short" }),
             ("webhook endpoint", { $0.webhooks.endpoints = ["ftp://hooks.example"] }),
+            (
+                "--webhook-unread-after",
+                {
+                    $0.webhooks.endpoints = ["http://hooks.example/in"]
+                    $0.webhooks.secret = Self.secret
+                    $0.webhooks.unreadReminderAfter = .milliseconds(999)
+                }
+            ),
         ]
         for (flag, change) in cases {
             let refusal = Self.refusal(change)

@@ -159,6 +159,43 @@ extension ChatStoreContract {
         #expect(data["offline"] as? [String] == ["bob"])
         try await close(store)
     }
+
+    /// `unread.reminder`: each main-timeline message whose delay passed is swept once, naming the members
+    /// (sender and bots aside) whose own mark is before it; a private read counts, a thread reply and a
+    /// message found too late are not reminded.
+    func unreadRemindersNameWhoHasNotReadEachMessageOnce() async throws {
+        let (store, _, close) = try await open()
+        let outbox = try #require(store as? any WebhookOutbox)
+        try await store.upsertUser(Identity(userID: "clawd", name: "Clawd", isBot: true))
+        _ = try await store.createConversation(id: "g", kind: .group, title: "g", creator: "alice", members: ["bob", "carol", "clawd"])
+        func send(_ id: String, at time: Int64, thread: String? = nil) async throws -> String {
+            try #require(
+                try await store.storeMessage(
+                    conversation: "g", sender: Self.alice, clientMessageId: id, text: id, sentAt: time, thread: thread, webhooks: nil)
+            ).message.id
+        }
+        _ = try await send("old", at: 1_000)
+        let first = try await send("first", at: 10_000)
+        _ = try await send("reply", at: 11_000, thread: first)
+        let second = try await send("second", at: 20_000)
+        _ = try await store.markRead(first, in: "g", by: "bob", at: 12_000, privately: true)
+        let hook = ["http://a/hook"]
+
+        #expect(try await outbox.sweepUnreadReminders(sentAfter: 5_000, sentBefore: 15_000, limit: 10, endpoints: hook, at: 30_000) == 2)
+        #expect(try await outbox.sweepUnreadReminders(sentAfter: 5_000, sentBefore: 15_000, limit: 10, endpoints: hook, at: 30_001) == 0)
+        #expect(try await outbox.sweepUnreadReminders(sentAfter: 5_000, sentBefore: 30_000, limit: 10, endpoints: hook, at: 30_002) == 1)
+        let claimed = try await outbox.claimWebhooks(dueAt: .max, limit: 10, leaseUntil: .max, endpoints: hook)
+        let reminders = try claimed.map { delivery -> [String: Any] in
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(delivery.body.utf8)) as? [String: Any])
+            #expect(document["type"] as? String == "unread.reminder")
+            return try #require(document["data"] as? [String: Any])
+        }
+        #expect(reminders.map { $0["messageId"] as? String } == [first, second], "each message once, the old one not at all")
+        #expect(reminders.map { $0["users"] as? [String] } == [["carol"], ["bob", "carol"]])
+        #expect(reminders.allSatisfy { $0["sender"] as? String == "alice" && $0["conversation"] as? String == "g" })
+        #expect(reminders.map { $0["sentAt"] as? Int } == [10_000, 20_000])
+        try await close(store)
+    }
 }
 
 @Suite("Webhook outbox on SQLite")
@@ -169,6 +206,7 @@ struct SQLiteWebhookOutboxTests {
     @Test func aNewMessagesEvent() async throws { try await contract.aNewMessagesEventIsWrittenWithItAndARetryWritesNone() }
     @Test func editsCoalesce() async throws { try await contract.aMessagesEditsReplaceEachOtherWhileTheyWaitAndClaimsKeepToTheEndpoints() }
     @Test func trimming() async throws { try await contract.trimmingGivesUpUnconfiguredExpiredAndTheOldestPastTheCaps() }
+    @Test func unreadReminders() async throws { try await contract.unreadRemindersNameWhoHasNotReadEachMessageOnce() }
 }
 
 @Suite(
@@ -181,4 +219,5 @@ struct PostgresWebhookOutboxTests {
     @Test func aNewMessagesEvent() async throws { try await contract.aNewMessagesEventIsWrittenWithItAndARetryWritesNone() }
     @Test func editsCoalesce() async throws { try await contract.aMessagesEditsReplaceEachOtherWhileTheyWaitAndClaimsKeepToTheEndpoints() }
     @Test func trimming() async throws { try await contract.trimmingGivesUpUnconfiguredExpiredAndTheOldestPastTheCaps() }
+    @Test func unreadReminders() async throws { try await contract.unreadRemindersNameWhoHasNotReadEachMessageOnce() }
 }

@@ -53,9 +53,8 @@ import TypewireCore
         #expect(ids.allSatisfy { $0.hasPrefix("evt_") && $0.count == 36 && $0.dropFirst(4).allSatisfy(\.isHexDigit) })
     }
 
-    @Test func theDefaultTypesAreAllButActivityAndReads() {
-        #expect(WebhookEventType.defaults.count == WebhookEventType.allCases.count - 2)
-        #expect(!WebhookEventType.defaults.contains(.activityChanged) && !WebhookEventType.defaults.contains(.messageRead))
+    @Test func theDefaultTypesAreAllButActivityReadsAndReminders() {
+        #expect(WebhookEventType.defaults == Set(WebhookEventType.allCases).subtracting([.activityChanged, .messageRead, .unreadReminder]))
     }
 
     @Test func aReadSaysWhoReadWhatAndWhenAndALaterOneOfTheSameTimelineReplacesIt() throws {

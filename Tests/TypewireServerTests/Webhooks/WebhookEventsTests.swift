@@ -143,4 +143,8 @@ private final class UnwritableOutbox: WebhookOutbox {
     func trimWebhooks(endpoints: [String], createdBefore: Int64, maxRows: Int, maxBytes: Int) async throws -> WebhookTrim {
         try await outbox.trimWebhooks(endpoints: endpoints, createdBefore: createdBefore, maxRows: maxRows, maxBytes: maxBytes)
     }
+
+    func sweepUnreadReminders(sentAfter: Int64, sentBefore: Int64, limit: Int, endpoints: [String], at now: Int64) async throws -> Int {
+        try await outbox.sweepUnreadReminders(sentAfter: sentAfter, sentBefore: sentBefore, limit: limit, endpoints: endpoints, at: now)
+    }
 }
