@@ -4,7 +4,8 @@
 #   1. an app's package that adds this checkout for the client products only: it resolves none of the server's
 #      packages and builds (scripts/consumer_check.sh, in this checkout's build folder, so that the packages
 #      both need are compiled once), then everything (so a broken executable fails too),
-#   2. the Swift tests,
+#   2. the SDK's DocC documentation from its symbol graphs (scripts/docs.sh: a reference to nothing fails it),
+#      then the Swift tests,
 #   3. the web demo's JavaScript tests (node's built-in runner),
 #   4. the Python suites against the built server, in two lanes beside each other: the browser tests (pytest +
 #      selenium + headless Chromium), the abuse tests (requests no browser sends) and the integration guide
@@ -37,6 +38,8 @@ step "bash scripts/consumer_check.sh --scratch-path .build ${BUILD[*]}"
 bash scripts/consumer_check.sh --scratch-path .build "${BUILD[@]}"
 step "swift build --build-tests ${BUILD[*]}"
 swift build --build-tests "${BUILD[@]}"
+step "bash scripts/docs.sh ${BUILD[*]}"
+bash scripts/docs.sh "${BUILD[@]}"
 # The decoder's property tests (100 000 inputs) and `typewire bench` (two servers and a load generator)
 # load both cores for seconds; they run on their own, so that the timing tests' liveness bounds do not
 # measure them. Plain `swift test` runs everything at once.

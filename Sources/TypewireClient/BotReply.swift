@@ -5,12 +5,12 @@ import TypewireCore
 ///
 /// Begin one with ``ConversationHandle/beginReply(messageId:answering:)`` (the bot shows as thinking at
 /// once), then ``useTool(_:)`` and ``think()`` as work goes on, ``write(_:)`` each part of the text, and
-/// ``finish(_:end:)`` to store the whole reply (or ``fail(reason:)``). The state follows ``BotActivity``: an input
-/// that makes no sense (thinking in the middle of the text) throws ``BotActivityError``.
+/// ``finish(_:end:)`` to store the whole reply (or ``fail(reason:)``). The state follows ``/TypewireCore/BotActivity``: an input
+/// that makes no sense (thinking in the middle of the text) throws ``/TypewireCore/BotActivityError``.
 ///
 /// The client keeps the bot's activity alive while the reply is under way, coalesces parts written
 /// faster than ``TypewireClient/Configuration/streamInterval``, and gives the reply up (clearing the
-/// activity) after ``BotActivity/Configuration``'s timeouts without news. If the connection drops in
+/// activity) after ``/TypewireCore/BotActivity/Configuration``'s timeouts without news. If the connection drops in
 /// the middle, or the server refuses a part, the reply is still stored whole: the final part carries the
 /// full text (after a reconnect it goes as one message), retried until acknowledged, and stored once.
 ///
@@ -18,7 +18,7 @@ import TypewireCore
 /// named them): ``cancellations`` says so at once. Stop generating, and end the reply with
 /// `finish(_:end: .cancelled)` (what was written so far is stored) within the server's grace (2 s by
 /// default); past it the server ends the reply for everyone and refuses its further parts
-/// (``ErrorCode/turnEnded``, thrown by the next call).
+/// (``/TypewireCore/ErrorCode/turnEnded``, thrown by the next call).
 ///
 /// ```swift
 /// let reply = try await conversation.beginReply(answering: question.sender)
@@ -28,7 +28,7 @@ import TypewireCore
 /// else { try await reply.finish() }
 /// ```
 ///
-/// Only a bot may stream (a token with `role: "bot"`); a person's token gets ``ErrorCode/forbidden``.
+/// Only a bot may stream (a token with `role: "bot"`); a person's token gets ``/TypewireCore/ErrorCode/forbidden``.
 public final class BotReply: Sendable {
     /// The reply's id, unique per reply; the stored message carries `clientMessageId` `stream-<messageId>`.
     public let messageId: String
@@ -66,7 +66,7 @@ public final class BotReply: Sendable {
     /// is stored: store the text in the app's own database.
     /// - Parameters:
     ///   - text: The last part.
-    ///   - end: ``ReplyEnd/finished`` (the default), or ``ReplyEnd/cancelled`` after a stop: the members see
+    ///   - end: ``/TypewireCore/ReplyEnd/finished`` (the default), or ``/TypewireCore/ReplyEnd/cancelled`` after a stop: the members see
     ///     it stopped, and the text so far is stored if there is any. For a failure, use ``fail(reason:)``.
     /// - Returns: The stored message's id (on a typing-only server, or a stop before any text, the reply's
     ///   ``messageId``).
@@ -75,7 +75,7 @@ public final class BotReply: Sendable {
         try await client.finishReply(messageId, text, end: end)
     }
 
-    /// Gives the reply up: every member sees it end as ``ReplyEnd/failed`` (with `reason`, at most 200
+    /// Gives the reply up: every member sees it end as ``/TypewireCore/ReplyEnd/failed`` (with `reason`, at most 200
     /// characters, if given), the bot's activity is cleared and nothing is stored.
     public func fail(reason: String? = nil) async {
         await client.failReply(messageId, reason: reason)

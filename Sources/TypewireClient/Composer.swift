@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 import TypewireCore
 
 /// What a text field drives: it turns the user's editing into the few typing frames that keep the other
-/// members' indicators true, by the rules of ``TypingEmitter``.
+/// members' indicators true, by the rules of ``/TypewireCore/TypingEmitter``.
 ///
 /// Call its methods from the UI as things happen; each call is synchronous and O(1) (a lock, the
 /// emitter's step, at most one enqueued frame), so it is safe on every keystroke. Its frames go on the

@@ -33,7 +33,7 @@ public final class ConversationHandle: Sendable {
     /// None in a large group; ``members`` has everyone's last seen.
     public let presence: AsyncStream<ServerFrame.Presence>
     /// The conversation's members, with their names, at each `subscribed` (the first, and again after a
-    /// reconnect): for names beside ids (``ReadState/readers(of:sentBy:position:)``, a header).
+    /// reconnect): for names beside ids (``/TypewireCore/ReadState/readers(of:sentBy:position:)``, a header).
     public let members: AsyncStream<[Participant]>
     /// Parts of bots' replies (in the handle's timeline) as they stream in; the finished reply then arrives in ``messages`` with
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
@@ -42,7 +42,7 @@ public final class ConversationHandle: Sendable {
     /// open handle of the timeline knows), then every change. The user's
     /// unread count, the same on every device of theirs (the server counts; messages of others that arrive
     /// add to it until the server's next word), their own mark, and how far the others have read, for
-    /// "Seen by" (``ReadState/readers(of:sentBy:position:)``). A thread's handle starts with nothing unread
+    /// "Seen by" (``/TypewireCore/ReadState/readers(of:sentBy:position:)``). A thread's handle starts with nothing unread
     /// and counts the replies that arrive. Empty on a typing-only server.
     public let readState: AsyncStream<ReadState>
     /// Tells this handle from others open on the same conversation.
@@ -80,7 +80,7 @@ public final class ConversationHandle: Sendable {
     /// conversation's composers made before the call (one ordered lane per conversation). If the
     /// connection drops, the message is sent again after the reconnect; the server stores it once.
     /// - Throws: ``TypewireClientError`` if the server refuses it (too long, not a participant),
-    ///   ``ErrorCode/messagesDisabled`` at once on a typing-only server, or ``TypewireClientError/Reason/closed`` if the handle was
+    ///   ``/TypewireCore/ErrorCode/messagesDisabled`` at once on a typing-only server, or ``TypewireClientError/Reason/closed`` if the handle was
     ///   closed before the call.
     @discardableResult
     public func send(_ text: String) async throws -> String {
@@ -89,8 +89,8 @@ public final class ConversationHandle: Sendable {
 
     /// Replaces the text of one of the user's own messages; returns the edited message once the server
     /// has sent it to the conversation. Retried across reconnects until done.
-    /// - Throws: ``TypewireClientError``: ``ErrorCode/forbidden`` for someone else's message,
-    ///   ``ErrorCode/tooLarge``, or ``TypewireClientError/Reason/closed`` if the handle closes first.
+    /// - Throws: ``TypewireClientError``: ``/TypewireCore/ErrorCode/forbidden`` for someone else's message,
+    ///   ``/TypewireCore/ErrorCode/tooLarge``, or ``TypewireClientError/Reason/closed`` if the handle closes first.
     @discardableResult
     public func edit(_ messageId: String, text: String) async throws -> ChatMessage {
         try await client.edit(messageId, in: id, text: text)
@@ -116,7 +116,7 @@ public final class ConversationHandle: Sendable {
     /// Asks the bot streaming the reply `messageId` here to stop (the `stream` parts' `messageId`): the
     /// bot is told at once, and if it does not end the reply within the server's grace (2 s by default),
     /// the server ends it for everyone. Every member sees the end as a final part with
-    /// ``ReplyEnd/cancelled``. A reply that answers another member may be stopped only by them; such a
+    /// ``/TypewireCore/ReplyEnd/cancelled``. A reply that answers another member may be stopped only by them; such a
     /// refusal, or a reply that already ended, is answered with an error the client logs.
     public func stopReply(_ messageId: String) async {
         _ = await client.transmit(.cancel(.init(conversation: id, messageId: messageId)))
@@ -171,7 +171,7 @@ public final class ConversationHandle: Sendable {
     /// any handle; it keeps the conversation subscribed while it is open, even after this one closes.
     /// - Parameter parentID: The id of a message of the main timeline (threads are one level deep: a
     ///   reply's thread is its parent's). Sends to a parent that is not one fail with
-    ///   ``ErrorCode/invalidField``.
+    ///   ``/TypewireCore/ErrorCode/invalidField``.
     public func thread(_ parentID: String) async -> ConversationHandle {
         await client.conversation(id, thread: parentID)
     }

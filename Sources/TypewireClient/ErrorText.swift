@@ -1,7 +1,7 @@
 import TypewireCore
 
 /// What a person is told when a request fails: a short sentence per kind of failure, in each built-in
-/// language (``TypingLocale/all``), for an alert or a "Not sent" note: ``TypewireClientError``'s
+/// language (``/TypewireCore/TypingLocale/all``), for an alert or a "Not sent" note: ``TypewireClientError``'s
 /// `localizedDescription`. What a developer needs (the server's own explanation) stays in
 /// ``TypewireClientError/message``.
 ///
@@ -45,7 +45,7 @@ public enum ErrorText: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    /// The sentence in the app's language (``TypingLocale/appLanguage``).
+    /// The sentence in the app's language (`TypingLocale.appLanguage`).
     public var text: String { text(in: TypingLocale.appLanguage) }
 
     /// The sentence in one language (`"de"`, `"pt-BR"`); English in a language not built in.

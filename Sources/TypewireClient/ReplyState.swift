@@ -22,6 +22,6 @@ struct ReplyState {
     /// Where the stops members ask for go (``BotReply/cancellations``); finished when the reply ends.
     var cancellations: AsyncStream<String>.Continuation
 
-    /// The client-side id under which the finished reply is stored (``ReplyID``).
+    /// The client-side id under which the finished reply is stored (``/TypewireCore/ReplyID``).
     static func clientMessageId(of messageId: String) -> String { ReplyID.clientMessageId(ofReply: messageId) }
 }

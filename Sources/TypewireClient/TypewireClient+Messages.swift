@@ -29,7 +29,7 @@ extension TypewireClient {
     }
 
     /// Sends a pending message now, unless the server's limits (from its `welcome`) refuse it: then it
-    /// fails with ``ErrorCode/tooLarge`` without a frame (past four times the frame limit, a frame would
+    /// fails with ``/TypewireCore/ErrorCode/tooLarge`` without a frame (past four times the frame limit, a frame would
     /// cost the socket, and be sent again after every reconnect).
     func resendMessage(_ clientMessageId: String) {
         guard let send = pendingSends[clientMessageId] else { return }

@@ -1,6 +1,6 @@
 import TypewireCore
 
-/// What one ``ReadReporter`` of the client reports: a timeline's reads (and "mark unread"), or the messages a
+/// What one ``/TypewireCore/ReadReporter`` of the client reports: a timeline's reads (and "mark unread"), or the messages a
 /// device received there (`delivered`).
 struct MarkReport: Hashable, Sendable {
     var timeline: Timeline
@@ -9,7 +9,7 @@ struct MarkReport: Hashable, Sendable {
 
 extension TypewireClient {
     /// The user has seen a timeline up to a message, or marks it unread from one: reported through the
-    /// timeline's ``ReadReporter`` (at most one `read` or `markUnread` a second, none lost across a
+    /// timeline's ``/TypewireCore/ReadReporter`` (at most one `read` or `markUnread` a second, none lost across a
     /// reconnect). Nothing on a typing-only server (it keeps no marks) or for a conversation no handle has
     /// open.
     func markRead(_ report: ReadReporter<ContinuousClock.Instant>.Report, in timeline: Timeline) {

@@ -23,7 +23,7 @@ public actor TypewireClient {
         /// How long to wait between reconnect attempts.
         public var backoff: Backoff
         /// How typing state is put into words (style, name limit, locale). Default: the app's language
-        /// (``TypingLocale/app``), the one its other words are in, English where Typewire has none.
+        /// (`TypingLocale.app`), the one its other words are in, English where Typewire has none.
         public var text: TypingText.Configuration
         /// The least time between two `stream` frames of a bot's reply: parts written sooner are sent
         /// together, which keeps a fast writer under the server's message rate (5 a second by default).
@@ -41,7 +41,7 @@ public actor TypewireClient {
         /// after the backoff. Default 30 s.
         public var tokenTimeout: Duration
         /// How long a conversation the server does not know is asked for again before its handles end with
-        /// ``ErrorCode/unknownConversation``: an app's backend may create it a moment after the user opened
+        /// ``/TypewireCore/ErrorCode/unknownConversation``: an app's backend may create it a moment after the user opened
         /// it (docs/INTEGRATION.md mirrors conversations from Firestore). Default 30 s.
         public var conversationWait: Duration
         /// How long after ``TypewireClient/enterBackground()`` the socket stays open (a quick switch to
@@ -148,7 +148,7 @@ public actor TypewireClient {
     private(set) var serverConfiguration: ServerFrame.ClientConfiguration?
 
     /// Whether the server keeps messages: false once a typing-only server (`--no-messages`) welcomed the
-    /// client. Then ``ConversationHandle/send(_:)`` and edits throw ``ErrorCode/messagesDisabled`` at
+    /// client. Then ``ConversationHandle/send(_:)`` and edits throw ``/TypewireCore/ErrorCode/messagesDisabled`` at
     /// once; send messages through the app's own backend and call ``Composer/didSend()``, which stops
     /// the typing with a frame of its own.
     public var storesMessages: Bool { serverConfiguration?.storesMessages ?? true }
@@ -165,7 +165,7 @@ public actor TypewireClient {
     /// than none.
     var activeIn: Set<Timeline> = []
     /// The reads of each open timeline, and the deliveries of each followed one, each at most one a second
-    /// (``ReadReporter``), and their timers.
+    /// (``/TypewireCore/ReadReporter``), and their timers.
     var readReporters: [MarkReport: ReadReporter<ContinuousClock.Instant>] = [:]
     var readTimers: [MarkReport: Task<Void, Never>] = [:]
     /// How many handles were opened (numbers each one's view).

@@ -22,7 +22,7 @@ public struct TypewireClientError: Error, Hashable, Sendable, CustomStringConver
     /// The explanation.
     public let message: String
 
-    /// The server's code (e.g. ``ErrorCode/tooLarge``, ``ErrorCode/unknownConversation``), or nil when the
+    /// The server's code (e.g. ``/TypewireCore/ErrorCode/tooLarge``, ``/TypewireCore/ErrorCode/unknownConversation``), or nil when the
     /// client ended the request itself (``Reason/closed``).
     public var code: ErrorCode? {
         if case .server(let code) = reason { code } else { nil }

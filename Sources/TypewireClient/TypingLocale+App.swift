@@ -38,7 +38,7 @@ extension TypingLocale {
 
     /// The typing text's language for the running app: the built-in locale of ``appLanguage``, English if
     /// Typewire has none (give the client a locale of the app's own words,
-    /// ``TypingLocale/init(identifier:phrases:)``, for another).
+    /// ``/TypewireCore/TypingLocale/init(identifier:phrases:)``, for another).
     public static var app: TypingLocale { preferred(from: [appLanguage]) }
 
     /// The earlier default, which followed the user's languages (`Locale.preferredLanguages`) even where the

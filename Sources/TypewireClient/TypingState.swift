@@ -28,7 +28,7 @@ public struct TypingState: Hashable, Sendable {
 public struct ThreadReplying: Hashable, Sendable {
     /// How many members (other than the current user) are active in the thread.
     public var count: Int
-    /// "2 people are replying…" (``TypingText/replyingText(count:)``).
+    /// "2 people are replying…" (``/TypewireCore/TypingText/replyingText(count:)``).
     public var text: String
     /// The same for assistive technology: no ellipsis.
     public var accessibilityText: String

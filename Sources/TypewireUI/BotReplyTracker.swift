@@ -1,6 +1,6 @@
 import TypewireCore
 
-/// One bot's reply in one conversation, followed through ``BotActivity`` from what the conversation shows:
+/// One bot's reply in one conversation, followed through ``/TypewireCore/BotActivity`` from what the conversation shows:
 /// the bot's activity among the typers (thinking, a tool) and the parts of its reply as they stream in.
 /// A bot that stops thinking without writing, or goes quiet, leaves no indicator behind.
 struct BotReplyTracker {

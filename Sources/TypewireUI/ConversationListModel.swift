@@ -5,7 +5,7 @@ import TypewireCore
 /// The user's conversations as a list screen shows them: each one's last message, unread count and who
 /// is online, newest first. No typing here: a list that flickers "is typing" in every row helps no one.
 ///
-/// Unread counts are the server's (``ConversationHandle/readState``): the same on every device of the
+/// Unread counts are the server's (``/TypewireClient/ConversationHandle/readState``): the same on every device of the
 /// user, whatever screen read the messages, and never counted again when the list comes back.
 ///
 /// The conversations are the app's own (its ids and titles, e.g. from its backend); the model follows
@@ -21,7 +21,7 @@ public final class ConversationListModel {
         /// The newest message, if any.
         public var lastMessage: ChatMessage?
         /// Messages from others past what the user read, on any device: the server's count, at most
-        /// ``WireProtocol/maxUnreadCount`` (show "999+" at it).
+        /// ``/TypewireCore/WireProtocol/maxUnreadCount`` (show "999+" at it).
         public var unreadCount: Int
         /// The members online now, as far as the client knows: none while it is not connected.
         public var onlineMembers: Set<String>

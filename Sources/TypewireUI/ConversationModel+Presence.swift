@@ -4,7 +4,7 @@ import TypewireCore
 
 // A member's presence for a conversation's header: "online", "last seen 5 minutes ago", "last seen recently".
 extension ConversationModel {
-    /// A member's presence in the client's language (``TypewireClient/typingText``): "online" while they are
+    /// A member's presence in the client's language (``/TypewireClient/TypewireClient/typingText``): "online" while they are
     /// (and the client is connected), else when they were last seen, as the server shows it to this user
     /// (to the minute, or in buckets where either hides their presence); nil when nothing is known (never
     /// seen, a block, a large group). A header shows the other member's in a direct conversation, and reads

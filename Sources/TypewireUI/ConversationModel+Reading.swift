@@ -7,7 +7,7 @@ extension ConversationModel {
 
     /// A bubble came on screen: the view calls it from the row's `onAppear`. A message counts as read once
     /// it has been on screen for a second while the screen is open and the app in the foreground
-    /// (``SeenTracker``); the newest such is reported (``ConversationHandle/markRead(_:isPrivate:)``).
+    /// (``/TypewireCore/SeenTracker``); the newest such is reported (``/TypewireClient/ConversationHandle/markRead(_:isPrivate:)``).
     public func rowAppeared(_ itemID: String) {
         guard rowsOnScreen.insert(itemID).inserted else { return }
         seenChanged(seen.visibleChanged(visibleMessages, now: .now))
@@ -43,7 +43,7 @@ extension ConversationModel {
     }
 
     /// "Seen by Alice and Bob" under one of the user's messages, in the client's language
-    /// (``TypewireClient/typingText``); "Seen by 37" in a large group; nil while no one has, or not known.
+    /// (``/TypewireClient/TypewireClient/typingText``); "Seen by 37" in a large group; nil while no one has, or not known.
     public func seenText(for itemID: String) -> String? {
         seen(itemID, accessible: false)
     }
@@ -54,7 +54,7 @@ extension ConversationModel {
     }
 
     /// How far one of the user's own stored messages has gone among the other members, for its ticks
-    /// (``ReadState/progress(of:others:position:)``); nil for another's message or one not stored yet.
+    /// (``/TypewireCore/ReadState/progress(of:others:position:)``); nil for another's message or one not stored yet.
     public func progress(of itemID: String) -> ReadState.Progress? {
         guard let userID, let item = timeline.items.first(where: { $0.id == itemID }), item.sender == userID,
             let messageID = item.messageID, !item.isPending

@@ -39,7 +39,7 @@ extension ConversationModel {
     /// in its place, and as failed again, with ``lastError``, if this try fails too. Through a
     /// ``MessageSource`` it goes under the first try's id, so a store that did keep that one keeps one copy.
     /// A bubble of another user than the client's now (one signed out since) is not sent as this one's: it
-    /// stays failed, with ``TypewireClientError/signedOut``. Does nothing for a bubble that did not fail.
+    /// stays failed, with ``/TypewireClient/TypewireClientError/signedOut``. Does nothing for a bubble that did not fail.
     public func retry(itemID: MessageItem.ID) async {
         guard let item = timeline.retry(key: itemID) else { return }
         do {

@@ -5,7 +5,7 @@ import TypewireCore
 
 /// One conversation's screen, observable by SwiftUI without glue: its messages (a bot's reply merged in
 /// while it streams), who is typing, who is online, where a bot's reply stands, and the draft, whose
-/// every change drives a ``Composer``.
+/// every change drives a ``/TypewireClient/Composer``.
 ///
 /// Call ``appear()`` when a screen showing it shows and ``disappear()`` when it goes (each appear counts:
 /// two windows keep it open until both went); ``enterBackground()`` and ``enterForeground()`` when the
@@ -30,7 +30,7 @@ public final class ConversationModel {
     public internal(set) var timeline = MessageTimeline()
     /// Who is active now, ready to show.
     public internal(set) var typing: TypingState = .idle
-    /// Who writes in which message's thread (``TypingState/replying``), kept apart from ``typing`` and
+    /// Who writes in which message's thread (``/TypewireClient/TypingState/replying``), kept apart from ``typing`` and
     /// changed only when a count changes: a message's "2 people are replying…" is not read again at every
     /// change of who types in the conversation.
     public internal(set) var replying: [String: ThreadReplying] = [:]
@@ -42,7 +42,7 @@ public final class ConversationModel {
     /// Every bot's reply under way, in the order they began: two bots answering at once each have their
     /// own phase ("Clawd is thinking…" beside Scout's streaming reply).
     public internal(set) var replies: [BotReplyPhase] = []
-    /// Why the last send failed, for an alert: a ``TypewireClientError`` (a message too long, a
+    /// Why the last send failed, for an alert: a ``/TypewireClient/TypewireClientError`` (a message too long, a
     /// conversation left), or the ``MessageSource``'s error.
     public internal(set) var lastError: (any Error)?
     /// Whether the screen follows the conversation (between ``appear()`` and ``disappear()``).
@@ -62,7 +62,7 @@ public final class ConversationModel {
     /// always a newline.
     public var returnKeySends = true
     /// Whether the user types on a hardware keyboard. On a software keyboard (or with VoiceOver's), Return
-    /// is a newline and the send button sends, as in Messages on iPhone. ``ConversationView`` keeps it up to
+    /// is a newline and the send button sends, as in Messages on iPhone. `ConversationView` (Apple platforms) keeps it up to
     /// date on iOS; default false on iOS and visionOS, true elsewhere (a Mac's keyboard).
     public var hasHardwareKeyboard = ConversationModel.typesOnAHardwareKeyboardByDefault
 
@@ -169,7 +169,7 @@ public final class ConversationModel {
     /// Who is active, in stable order.
     public var typers: [Typer] { typing.typers }
     /// What a message of the main timeline shows while others write in its thread: "2 people are
-    /// replying…" (``TypingText/replyingText(count:)``); nil when no one does (and always in a thread's
+    /// replying…" (``/TypewireCore/TypingText/replyingText(count:)``); nil when no one does (and always in a thread's
     /// model, whose indicator names them).
     public func replyingText(for messageID: String) -> String? { replying[messageID]?.text }
     /// The same for VoiceOver.

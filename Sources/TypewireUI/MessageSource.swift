@@ -10,7 +10,7 @@ import TypewireCore
 /// document's id), or deliver it back with that id as its `clientMessageId`, and the pending bubble and the
 /// stored copy are one bubble, whichever comes first (a listener hands on a local write at once, long
 /// before the server commits it). A bot's reply, once the app's backend stores it, carries
-/// `clientMessageId` `stream-<messageId>` (``ReplyID/clientMessageId(ofReply:)``, the id the bot streamed it
+/// `clientMessageId` `stream-<messageId>` (``/TypewireCore/ReplyID/clientMessageId(ofReply:)``, the id the bot streamed it
 /// under), so it takes the streamed bubble's place instead of showing twice.
 ///
 /// For threads, a message carries its parent's id in `thread`; a thread's model shows those of its thread

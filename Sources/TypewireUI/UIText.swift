@@ -3,11 +3,11 @@ import TypewireClient
 import TypewireCore
 
 /// TypewireUI's own words ("Message", "Send", "Not sent", "Try Again", "Stop", the connection's banner), in
-/// the app's language (``TypingLocale/appLanguage``), as the typing text is: one language per screen.
+/// the app's language (`TypingLocale.appLanguage`), as the typing text is: one language per screen.
 ///
 /// A word is looked up first in the app's own table `TypewireUI.strings` in that language (an app's
 /// wording, or a language Typewire does not have: `nl.lproj/TypewireUI.strings` with `"Send" = "Verstuur";`),
-/// then in the package's bundle (the ten built-in languages of ``TypingLocale``: English, German, French,
+/// then in the package's bundle (the ten built-in languages of ``/TypewireCore/TypingLocale``: English, German, French,
 /// Spanish, Japanese, Arabic, Portuguese, Italian, Simplified Chinese, Korean), and is English otherwise.
 public enum UIText: String, CaseIterable, Sendable {
     /// The message field's placeholder.
@@ -39,7 +39,7 @@ public enum UIText: String, CaseIterable, Sendable {
     /// Under a bot's reply the bot could not finish (`.failed`).
     case replyFailed = "Couldn't reply"
 
-    /// In the app's language (``TypingLocale/appLanguage``), from the app's table or the package's.
+    /// In the app's language (`TypingLocale.appLanguage`), from the app's table or the package's.
     public var localized: String { localized(in: TypingLocale.appLanguage) }
 
     /// In one language (`"de"`, `"pt-BR"`): the app's table `TypewireUI.strings` in `appBundle` if it has

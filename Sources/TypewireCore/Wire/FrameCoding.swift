@@ -31,7 +31,7 @@ public enum FrameCodec {
         try! JSONEncoder().encode(frame)
     }
 
-    /// Encodes a server frame as the text of one text frame, written directly (``ServerFrameWriter``):
+    /// Encodes a server frame as the text of one text frame, written directly (`ServerFrameWriter`, internal):
     /// the server encodes a frame for every handshake, change and message, and `JSONEncoder` took 8 % of
     /// its CPU while sockets connected. The text is the same JSON value as ``encode(_:)``'s bytes.
     public static func encodeText(_ frame: ServerFrame) -> String {
@@ -49,7 +49,7 @@ public enum FrameCodec {
     }
 
     /// Decodes a client frame from a text frame's text: a plain `activity` frame, the one clients send most,
-    /// and a socket's plain `hello` and `subscribe` are read directly (``PlainFrameReader``), every other text
+    /// and a socket's plain `hello` and `subscribe` are read directly (`PlainFrameReader`, internal), every other text
     /// by `JSONDecoder`, with the same result.
     public static func decodeClientFrame(text: String) throws(FrameDecodingError) -> ClientFrame {
         if let frame = PlainFrameReader.read(text) { return frame }
