@@ -22,7 +22,7 @@ READ = set(re.findall(r'"(TYPEWIRE_[A-Z_]+)"', (ROOT / "Sources/typewire/Serve.s
 NUMBERS = {"ACTIVITY_RATE", "ACTIVITY_TTL", "CLOSE_TIMEOUT", "HANDSHAKE_BURST", "HANDSHAKE_RATE", "HEADER_TIMEOUT",
            "IDLE_TIMEOUT", "JWT_MAX_LIFETIME", "MAX_QUEUED_BYTES", "MESSAGE_RATE", "PENDING_CONNECTIONS_PER_ADDRESS",
            "PING_INTERVAL", "PORT", "PRESENCE_GRACE", "REFUSALS_PER_ADDRESS", "REPLY_PART_RATE", "THREADS", "WEBHOOK_MAX_DELAY", "WEBHOOK_MAX_PENDING",
-           "WEBHOOK_MAX_PENDING_BYTES", "WEBHOOK_TIMEOUT"}
+           "WEBHOOK_MAX_PENDING_BYTES", "WEBHOOK_TIMEOUT", "WEBHOOK_UNREAD_AFTER"}
 CLUSTER = ["--postgres-url", "postgres://typewire@127.0.0.1:1/typewire", "--nats-url", "tls://127.0.0.1:4222"]
 #: A variable, a value the start must refuse, the other arguments it needs, and what the refusal says.
 REFUSED = {
