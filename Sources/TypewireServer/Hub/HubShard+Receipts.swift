@@ -186,19 +186,18 @@ extension HubShard {
             cluster.publish(.receipts(.init(conversation: frame.conversation, thread: frame.thread, reads: [])))
         }
         for frame in batch.frames where !countsReaders(of: frame.conversation) {
-            let delivered = frame.delivered ?? []
-            for start in stride(from: 0, to: frame.reads.count, by: Self.marksPerClusterEvent) {
-                var part = frame
-                part.reads = Array(frame.reads[start..<min(start + Self.marksPerClusterEvent, frame.reads.count)])
-                part.delivered = nil
-                cluster.publish(.receipts(part))
+            // Each event carries one kind of mark, at most `marksPerClusterEvent` of them.
+            func publish(_ marks: [ReadMark], as put: (inout ServerFrame.Receipts, [ReadMark]) -> Void) {
+                for start in stride(from: 0, to: marks.count, by: Self.marksPerClusterEvent) {
+                    var part = frame
+                    part.reads = []
+                    part.delivered = nil
+                    put(&part, Array(marks[start..<min(start + Self.marksPerClusterEvent, marks.count)]))
+                    cluster.publish(.receipts(part))
+                }
             }
-            for start in stride(from: 0, to: delivered.count, by: Self.marksPerClusterEvent) {
-                var part = frame
-                part.reads = []
-                part.delivered = Array(delivered[start..<min(start + Self.marksPerClusterEvent, delivered.count)])
-                cluster.publish(.receipts(part))
-            }
+            publish(frame.reads) { $0.reads = $1 }
+            publish(frame.delivered ?? []) { $0.delivered = $1 }
         }
     }
 
