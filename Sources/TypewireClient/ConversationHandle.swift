@@ -34,7 +34,7 @@ public final class ConversationHandle: Sendable {
     public let presence: AsyncStream<ServerFrame.Presence>
     /// The conversation's members, with their names, at each `subscribed` (the first, and again after a
     /// reconnect): for names beside ids (``/TypewireCore/ReadState/readers(of:sentBy:position:)``, a header).
-    public let members: AsyncStream<[Participant]>
+    public let members: AsyncStream<[ConversationMember]>
     /// Parts of bots' replies (in the handle's timeline) as they stream in; the finished reply then arrives in ``messages`` with
     /// `clientMessageId` `stream-<messageId>` (show it in place of the streamed text).
     public let replies: AsyncStream<ServerFrame.StreamDelta>
@@ -54,7 +54,7 @@ public final class ConversationHandle: Sendable {
         id: String, thread: String?, view: Int, client: TypewireClient, lane: AsyncStream<ConversationStep>.Continuation,
         typing: AsyncStream<TypingState>,
         messages: AsyncStream<ChatMessage>, presence: AsyncStream<ServerFrame.Presence>, replies: AsyncStream<ServerFrame.StreamDelta>,
-        members: AsyncStream<[Participant]>, readState: AsyncStream<ReadState>
+        members: AsyncStream<[ConversationMember]>, readState: AsyncStream<ReadState>
     ) {
         self.id = id
         self.thread = thread
@@ -148,7 +148,7 @@ public final class ConversationHandle: Sendable {
 
     /// Sets the current user's activity here directly, e.g. `.recordingAudio` or `.uploading`; for typing,
     /// use a ``Composer``.
-    public func setActivity(_ activity: Activity) async {
+    public func setActivity(_ activity: MemberActivity) async {
         lane.yield(.activity(activity))
     }
 

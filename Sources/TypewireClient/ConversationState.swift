@@ -57,7 +57,7 @@ struct ConversationState {
         for number in views.keys where views[number]!.thread == thread { views[number]!.updateReadState(change) }
     }
 
-    func yield(_ members: [Participant]) {
+    func yield(_ members: [ConversationMember]) {
         for view in views.values { view.members.yield(members) }
     }
 
@@ -92,7 +92,7 @@ struct ConversationView {
     var messages: AsyncStream<ChatMessage>.Continuation
     var presence: AsyncStream<ServerFrame.Presence>.Continuation
     var replies: AsyncStream<ServerFrame.StreamDelta>.Continuation
-    var members: AsyncStream<[Participant]>.Continuation
+    var members: AsyncStream<[ConversationMember]>.Continuation
     /// Its timeline's read state, as last published.
     var readState = ReadState()
     /// Whether ``readState`` was published (the first state goes out even if it equals the empty one).

@@ -8,7 +8,7 @@ import TypewireCore
 /// before the message typed, and the receiver never sees "is typing" after the message.
 enum ConversationStep: Sendable {
     /// Set the user's activity here (a composer's typing frames, or ``ConversationHandle/setActivity(_:)``).
-    case activity(Activity)
+    case activity(MemberActivity)
     /// A composer's user sent the message: typing ends. The server clears it when it stores the message,
     /// so no frame goes out, except on a typing-only server, where none is stored.
     case sent

@@ -15,7 +15,7 @@ extension TypewireClient {
         let (presence, presenceContinuation) = AsyncStream.makeStream(of: ServerFrame.Presence.self)
         let (replies, repliesContinuation) = AsyncStream.makeStream(of: ServerFrame.StreamDelta.self)
         let (readStates, readStatesContinuation) = AsyncStream.makeStream(of: ReadState.self, bufferingPolicy: .bufferingNewest(1))
-        let (members, membersContinuation) = AsyncStream.makeStream(of: [Participant].self, bufferingPolicy: .bufferingNewest(1))
+        let (members, membersContinuation) = AsyncStream.makeStream(of: [ConversationMember].self, bufferingPolicy: .bufferingNewest(1))
         let (steps, lane) = AsyncStream.makeStream(of: ConversationStep.self)
         openings += 1
         let number = openings
@@ -148,7 +148,7 @@ extension TypewireClient {
 
     /// Sets the user's own activity in a timeline of an open conversation (what a composer or a bot
     /// reports).
-    func setActivity(_ activity: Activity, in timeline: Timeline) {
+    func setActivity(_ activity: MemberActivity, in timeline: Timeline) {
         guard conversations[timeline.conversation] != nil else { return }
         if activity.isActive { activeIn.insert(timeline) } else { activeIn.remove(timeline) }
         transmit(.activity(.init(conversation: timeline.conversation, activity: activity, thread: timeline.thread)))

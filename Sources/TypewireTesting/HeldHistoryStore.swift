@@ -89,7 +89,7 @@ public final class HeldHistoryStore: ChatStore {
     }
     public func conversation(_ id: String) async throws -> Conversation? { try await store.conversation(id) }
     public func conversations(of user: String) async throws -> [Conversation] { try await store.conversations(of: user) }
-    public func participants(of conversation: String) async throws -> [Participant] {
+    public func participants(of conversation: String) async throws -> [ConversationMember] {
         let participants = try await store.participants(of: conversation)
         participantReadCount.withLockedValue { $0 += 1 }
         if holdsParticipants { await hold() }

@@ -14,7 +14,7 @@ struct BotReplies {
     /// The typers changed: a bot that thinks or runs a tool has a reply under way; one that left the
     /// typers before writing has none.
     mutating func typersChanged(_ typers: [Typer], now: ContinuousClock.Instant) {
-        var activities: [String: Activity] = [:]
+        var activities: [String: MemberActivity] = [:]
         for typer in typers where activities[typer.userID] == nil { activities[typer.userID] = typer.activity }
         for typer in typers where BotReplyTracker.isWorking(typer.activity) { track(typer.userID) }
         for bot in bots { trackers[bot]?.activityChanged(activities[bot], now: now) }

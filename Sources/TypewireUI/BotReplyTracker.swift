@@ -13,7 +13,7 @@ struct BotReplyTracker {
     var isIdle: Bool { machine.state == .idle }
 
     /// The bot's activity among the typers changed; nil: it is not among them any more.
-    mutating func activityChanged(_ activity: Activity?, now: ContinuousClock.Instant) {
+    mutating func activityChanged(_ activity: MemberActivity?, now: ContinuousClock.Instant) {
         if let activity, Self.isWorking(activity) {
             if machine.state == .typing { take(.fail, now: now) }  // a new reply after an unfinished one
             if case .toolUse(let tool) = activity {
@@ -55,7 +55,7 @@ struct BotReplyTracker {
     }
 
     /// Whether an activity is a bot working on a reply it has not begun to write.
-    static func isWorking(_ activity: Activity) -> Bool {
+    static func isWorking(_ activity: MemberActivity) -> Bool {
         switch activity {
         case .thinking, .toolUse: true
         default: false

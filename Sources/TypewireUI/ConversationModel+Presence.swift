@@ -23,7 +23,7 @@ extension ConversationModel {
     }
 
     /// The members as `subscribed` lists them: their names, and the last seen of those offline.
-    func show(_ members: [Participant]) {
+    func show(_ members: [ConversationMember]) {
         for member in members { if let name = member.name { memberNames[member.id] = name } }
         memberIDs = Set(members.map(\.id))
         lastSeen = Dictionary(uniqueKeysWithValues: members.map { ($0.id, $0) })
@@ -33,7 +33,7 @@ extension ConversationModel {
     func show(_ change: ServerFrame.Presence) {
         if change.online { onlineMembers.insert(change.user) } else { onlineMembers.remove(change.user) }
         guard !change.online else { return }
-        lastSeen[change.user, default: Participant(id: change.user, name: nil, online: false)].lastSeenAt = change.lastSeenAt
+        lastSeen[change.user, default: ConversationMember(id: change.user, name: nil, online: false)].lastSeenAt = change.lastSeenAt
         lastSeen[change.user]!.lastSeen = change.lastSeen
     }
 }

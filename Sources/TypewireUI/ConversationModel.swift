@@ -105,7 +105,7 @@ public final class ConversationModel {
     /// The members, as the last `subscribed` listed them: whom a message must reach to be delivered.
     @ObservationIgnored var memberIDs: Set<String> = []
     /// When each member was last seen, as the server last said (``presenceText(for:at:)``).
-    var lastSeen: [String: Participant] = [:]
+    var lastSeen: [String: ConversationMember] = [:]
     /// What the calls so far ask for (on screen, in the background).
     @ObservationIgnored var lifecycle = ScreenLifecycle()
     /// Where the lifecycle's changes run, one after another.

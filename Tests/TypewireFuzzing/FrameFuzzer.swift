@@ -59,7 +59,7 @@ public enum FrameFuzzer {
 
     /// Values for random objects: keys, frame types and activities as strings, and every hostile value.
     private static let values: [[UInt8]] = {
-        let names: [String] = FieldMutations.keys + FieldMutations.types + Activity.Kind.allCases.map(\.rawValue)
+        let names: [String] = FieldMutations.keys + FieldMutations.types + MemberActivity.Kind.allCases.map(\.rawValue)
         return names.map { Array(FuzzSeeds.quoted($0).utf8) } + HostileValues.all
     }()
 

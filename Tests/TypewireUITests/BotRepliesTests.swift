@@ -6,7 +6,7 @@ import TypewireCore
 @Suite struct BotRepliesTests {
     let start = ContinuousClock.now
 
-    private func typer(_ user: String, _ activity: Activity) -> Typer {
+    private func typer(_ user: String, _ activity: MemberActivity) -> Typer {
         Typer(userID: user, name: user.capitalized, activity: activity)
     }
 

@@ -14,6 +14,45 @@ struct PackagingTests {
         #expect(model.conversationID == "direct-alice-bob" && locale.identifier == "en" && code.rawValue == "too_large")
     }
 
+    /// Top-level types of the frameworks an app imports beside TypewireUI, as the iOS 17.0 SDK's Swift
+    /// interfaces declare them: ActivityKit's whole list, GroupActivities' and StoreKit's generic names, and
+    /// SwiftUI's most generic ones. Beside one of these, a public type of ours of the same name makes the
+    /// app's unqualified use of Apple's ambiguous (`Activity<Attributes>.request(…)` stops compiling once the
+    /// app adds Typewire). Not every Apple name: the ones a chat app is likely to write.
+    static let appleTopLevelTypes: Set<String> = [
+        // ActivityKit (iOS 16.1+)
+        "Activity", "ActivityAttributes", "ActivityAuthorizationError", "ActivityAuthorizationInfo", "ActivityContent",
+        "ActivityState", "ActivityUIDismissalPolicy", "AlertConfiguration", "PushType",
+        // GroupActivities (iOS 15+), StoreKit (iOS 15+)
+        "GroupActivity", "GroupSession", "GroupSessionMessenger", "Participant", "Participants", "Message", "Product",
+        "Transaction",
+        // SwiftUI
+        "Alert", "Animation", "Binding", "Color", "Group", "Image", "Label", "List", "Section", "State", "Text", "View",
+    ]
+
+    /// No public type the one import brings shares a name with one of ``appleTopLevelTypes``.
+    @Test func noPublicTypeSharesANameWithAnAppleFrameworkType() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let declaration = /^\s*public (?:final )?(?:struct|class|enum|protocol|actor|typealias) ([A-Za-z_]+)/
+        var names: [String: String] = [:]  // name: the file that declares it
+        for module in ["TypewireCore", "TypewireClient", "TypewireUI"] {
+            let directory = root.appendingPathComponent("Sources/\(module)")
+            for path in try FileManager.default.subpathsOfDirectory(atPath: directory.path) where path.hasSuffix(".swift") {
+                var depth = 0  // of braces: a top-level declaration is at 0, inside an `#if` or not
+                for line in try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8).split(separator: "\n") {
+                    if line.trimmingPrefix(while: \.isWhitespace).hasPrefix("//") { continue }
+                    if depth == 0, let match = line.prefixMatch(of: declaration) { names[String(match.1)] = "\(module)/\(path)" }
+                    depth += line.count(where: { $0 == "{" }) - line.count(where: { $0 == "}" })
+                }
+            }
+        }
+        let found = ["ConversationModel", "TypingRoster", "ConversationView", "TypewireClient"].filter { names[$0] != nil }
+        #expect(found.count == 4 && names["State"] == nil, "the scan finds the modules' top-level types, not nested ones")
+        for (name, file) in names.sorted(by: { $0.key < $1.key }) where Self.appleTopLevelTypes.contains(name) {
+            Issue.record("\(file) declares \(name), a top-level type of an Apple framework an app imports beside Typewire")
+        }
+    }
+
     /// Apple's required-reason APIs (developer.apple.com, "Describing use of required reason API"), by the
     /// category a privacy manifest declares them under, as they are spelt in Swift.
     static let requiredReasonAPIs: [String: [String]] = [

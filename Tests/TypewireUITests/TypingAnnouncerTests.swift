@@ -10,7 +10,7 @@ struct TypingAnnouncerTests {
 
     func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int64(seconds * 1_000)) }
 
-    func state(_ typers: [(String, Activity)]) -> TypingState {
+    func state(_ typers: [(String, MemberActivity)]) -> TypingState {
         let list = typers.map { Typer(userID: $0.0.lowercased(), name: $0.0, activity: $0.1) }
         let text = TypingText()
         return TypingState(

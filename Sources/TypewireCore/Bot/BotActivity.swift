@@ -81,7 +81,7 @@ public struct BotActivity<Instant: InstantProtocol<Duration>>: Sendable {
     public var showsStreamingCursor: Bool { state == .typing }
 
     /// The activity to put on the wire for this state.
-    public var activity: Activity {
+    public var activity: MemberActivity {
         switch state {
         case .idle: .none
         case .thinking: .thinking

@@ -68,7 +68,7 @@ public struct TypingEmitter<Instant: InstantProtocol<Duration>>: Sendable {
         case stop
 
         /// The activity this frame puts on the wire.
-        public var activity: Activity { self == .stop ? .none : .typing }
+        public var activity: MemberActivity { self == .stop ? .none : .typing }
     }
 
     /// The emitter's configuration.

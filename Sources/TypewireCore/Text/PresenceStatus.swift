@@ -1,5 +1,5 @@
 /// A member's presence as a conversation's header says it: online, or when they were last seen, to the
-/// grain the server gave (``Participant/lastSeenAt`` or a ``LastSeen`` bucket). ``TypingText/presenceText(_:)``
+/// grain the server gave (``ConversationMember/lastSeenAt`` or a ``LastSeen`` bucket). ``TypingText/presenceText(_:)``
 /// words it.
 public enum PresenceStatus: Hashable, Sendable {
     /// Online now.
@@ -40,7 +40,7 @@ public enum PresenceStatus: Hashable, Sendable {
     }
 
     /// A participant's status at `now`.
-    public init?(_ participant: Participant, now: Int64) {
+    public init?(_ participant: ConversationMember, now: Int64) {
         self.init(online: participant.online, lastSeenAt: participant.lastSeenAt, lastSeen: participant.lastSeen, now: now)
     }
 }

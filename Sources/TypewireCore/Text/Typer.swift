@@ -5,10 +5,10 @@ public struct Typer: Hashable, Sendable {
     /// The display name, if known; an empty or missing name is shown as "Someone".
     public var name: String?
     /// What the member is doing.
-    public var activity: Activity
+    public var activity: MemberActivity
 
     /// Creates a typer.
-    public init(userID: String, name: String?, activity: Activity = .typing) {
+    public init(userID: String, name: String?, activity: MemberActivity = .typing) {
         self.userID = userID
         self.name = name
         self.activity = activity

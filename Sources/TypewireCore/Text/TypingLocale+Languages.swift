@@ -41,7 +41,7 @@ struct ActivityWords: Sendable {
     let uploading: String
 
     /// The phrase for an activity; `name` sets a known tool's name in the text (``LanguageRules/name(_:)``).
-    func callAsFunction(_ activity: Activity, name: (String) -> String = { $0 }) -> String {
+    func callAsFunction(_ activity: MemberActivity, name: (String) -> String = { $0 }) -> String {
         switch activity {
         case .none, .typing: typing
         case .thinking: thinking
@@ -64,7 +64,7 @@ enum EnglishRules: ConjunctionLists {
     private static let doing = ActivityWords(
         typing: "typing", thinking: "thinking", usingTool: { "using \($0)" }, aTool: "a tool", recordingAudio: "recording audio",
         uploading: "uploading a file")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String {
         "\(subject) \(count > 1 ? "are" : "is") \(doing(activity))"
     }
 }
@@ -84,7 +84,7 @@ enum GermanRules: ConjunctionLists {
     private static let more = ActivityWords(
         typing: "schreiben", thinking: "denken nach", usingTool: { "verwenden \($0)" }, aTool: "ein Werkzeug",
         recordingAudio: "nehmen Audio auf", uploading: "laden eine Datei hoch")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String {
         "\(subject) \((count > 1 ? more : one)(activity))"
     }
 }
@@ -103,7 +103,7 @@ enum FrenchRules: ConjunctionLists {
     private static let more = ActivityWords(
         typing: "sont en train d'écrire", thinking: "réfléchissent", usingTool: { "utilisent \($0)" }, aTool: "un outil",
         recordingAudio: "enregistrent un message audio", uploading: "envoient un fichier")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String {
         "\(subject) \((count > 1 ? more : one)(activity))"
     }
 }
@@ -130,7 +130,7 @@ enum SpanishRules: ConjunctionLists {
     private static let doing = ActivityWords(
         typing: "escribiendo", thinking: "pensando", usingTool: { "usando \($0)" }, aTool: "una herramienta",
         recordingAudio: "grabando audio", uploading: "subiendo un archivo")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String {
         "\(subject) \(count > 1 ? "están" : "está") \(doing(activity))"
     }
 }
@@ -150,7 +150,7 @@ enum JapaneseRules: LanguageRules {
     private static let doing = ActivityWords(
         typing: "入力中", thinking: "考え中", usingTool: { "\($0)を使用中" }, aTool: "ツール", recordingAudio: "録音中",
         uploading: "ファイルをアップロード中")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String { "\(subject)が\(doing(activity))" }
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String { "\(subject)が\(doing(activity))" }
 }
 
 /// Right-to-left, with six plural forms (``Plural``) and the dual: "يكتب" one, "يكتبان" two, "يكتبون" more.
@@ -197,7 +197,7 @@ enum ArabicRules: ConjunctionLists {
     private static let more = ActivityWords(
         typing: "يكتبون", thinking: "يفكرون", usingTool: { "يستخدمون \($0)" }, aTool: "أداة", recordingAudio: "يسجلون رسالة صوتية",
         uploading: "يرفعون ملفًا")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String {
         "\(subject) \(byNumber(count, one, two, more)(activity, name: name))"
     }
 
@@ -236,7 +236,7 @@ enum PortugueseRules: ConjunctionLists {
     private static let doing = ActivityWords(
         typing: "digitando", thinking: "pensando", usingTool: { "usando \($0)" }, aTool: "uma ferramenta", recordingAudio: "gravando áudio",
         uploading: "enviando um arquivo")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String {
         "\(subject) \(count > 1 ? "estão" : "está") \(doing(activity))"
     }
 }
@@ -252,7 +252,7 @@ enum ItalianRules: ConjunctionLists {
     private static let doing = ActivityWords(
         typing: "scrivendo", thinking: "pensando", usingTool: { "usando \($0)" }, aTool: "uno strumento",
         recordingAudio: "registrando un audio", uploading: "caricando un file")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String {
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String {
         "\(subject) \(count > 1 ? "stanno" : "sta") \(doing(activity))"
     }
 }
@@ -273,7 +273,7 @@ enum SimplifiedChineseRules: LanguageRules {
     private static let doing = ActivityWords(
         typing: "正在输入", thinking: "正在思考", usingTool: { "正在使用\($0)" }, aTool: "工具", recordingAudio: "正在录音",
         uploading: "正在上传文件")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String { subject + doing(activity) }
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String { subject + doing(activity) }
 }
 
 /// No plural, and no particle after the subject: its form (이/가) hangs on how the name ends, which a Latin
@@ -292,5 +292,5 @@ enum KoreanRules: LanguageRules {
     private static let doing = ActivityWords(
         typing: "입력 중", thinking: "생각 중", usingTool: { "\($0) 사용 중" }, aTool: "도구", recordingAudio: "녹음 중",
         uploading: "파일 업로드 중")
-    static func sentence(subject: String, count: Int, activity: Activity) -> String { "\(subject) \(doing(activity))" }
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String { "\(subject) \(doing(activity))" }
 }

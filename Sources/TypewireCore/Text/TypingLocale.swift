@@ -129,7 +129,7 @@ protocol LanguageRules: Sendable {
     /// "A and N others".
     static func oneAndOthers(_ first: String, others: Int) -> String
     /// "<subject> is typing" / "<subject> are typing"; `count` is how many the subject speaks of.
-    static func sentence(subject: String, count: Int, activity: Activity) -> String
+    static func sentence(subject: String, count: Int, activity: MemberActivity) -> String
     /// What separates the sentences of mixed activities in the accessibility text.
     static var sentenceSeparator: String { get }
     /// "2 people are replying": how many are writing in a message's thread, shown on the message.

@@ -27,7 +27,7 @@ public struct TypingPhrases: Sendable {
     /// "<subject> is typing" / "<subject> are typing", for each activity; `count` is how many the subject
     /// speaks of (1 for "Alice", 2 for "Alice and Bob" or "2 people", …), for a verb that agrees with it
     /// (Arabic's has a dual: "يكتب", "يكتبان", "يكتبون").
-    public var sentence: @Sendable (_ subject: String, _ count: Int, _ activity: Activity) -> String
+    public var sentence: @Sendable (_ subject: String, _ count: Int, _ activity: MemberActivity) -> String
     /// What separates the sentences of mixed activities in the accessibility text (". ").
     public var sentenceSeparator: String
     /// "2 people are replying": how many are writing in a message's thread (1 or more).
@@ -49,7 +49,7 @@ public struct TypingPhrases: Sendable {
     public init(
         someone: String, people: @escaping @Sendable (Int) -> String, pair: @escaping @Sendable (String, String) -> String,
         triple: @escaping @Sendable (String, String, String) -> String, twoAndOthers: @escaping @Sendable (String, String, Int) -> String,
-        oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Int, Activity) -> String,
+        oneAndOthers: @escaping @Sendable (String, Int) -> String, sentence: @escaping @Sendable (String, Int, MemberActivity) -> String,
         sentenceSeparator: String = ". ", replying: (@Sendable (Int) -> String)? = nil, name: (@Sendable (String) -> String)? = nil,
         seenBy: (@Sendable (String) -> String)? = nil, seenCount: (@Sendable (Int) -> String)? = nil,
         presence: (@Sendable (PresenceStatus) -> String)? = nil, progress: (@Sendable (ReadState.Progress) -> String)? = nil

@@ -116,7 +116,7 @@ public struct TypingText: Sendable {
         if active.allSatisfy({ $0.activity == first.activity }) {
             return finish(sentence(for: active, unlisted: unlisted, activity: first.activity, accessible: accessible), accessible)
         }
-        var groups: [(activity: Activity, members: [Typer])] = []
+        var groups: [(activity: MemberActivity, members: [Typer])] = []
         for typer in active {
             if let index = groups.firstIndex(where: { $0.activity == typer.activity }) {
                 groups[index].members.append(typer)
@@ -136,7 +136,7 @@ public struct TypingText: Sendable {
         accessible ? sentence : sentence + "…"
     }
 
-    private func sentence(for members: [Typer], unlisted: Int, activity: Activity, accessible: Bool) -> String {
+    private func sentence(for members: [Typer], unlisted: Int, activity: MemberActivity, accessible: Bool) -> String {
         let count = members.count + unlisted
         return rules.sentence(subject(members.map(\.name), count: count, accessible: accessible), count, activity)
     }

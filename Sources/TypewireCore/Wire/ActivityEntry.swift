@@ -5,7 +5,7 @@ public struct ActivityEntry: Hashable, Sendable {
     /// The member's display name, if known.
     public var name: String?
     /// What the member is doing.
-    public var activity: Activity
+    public var activity: MemberActivity
     /// When the activity began (server milliseconds).
     public var since: Int64
     /// When the activity lapses unless refreshed (server milliseconds).
@@ -14,7 +14,7 @@ public struct ActivityEntry: Hashable, Sendable {
     public var thread: String?
 
     /// Creates an entry.
-    public init(user: String, name: String?, activity: Activity, since: Int64, expiresAt: Int64, thread: String? = nil) {
+    public init(user: String, name: String?, activity: MemberActivity, since: Int64, expiresAt: Int64, thread: String? = nil) {
         self.user = user
         self.name = name
         self.activity = activity
@@ -36,7 +36,7 @@ extension ActivityEntry: Codable {
         since = try container.decode(Int64.self, forKey: .since)
         expiresAt = try container.decode(Int64.self, forKey: .expiresAt)
         thread = try container.decodeIfPresent(String.self, forKey: .thread)
-        activity = try Activity(from: decoder)
+        activity = try MemberActivity(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {

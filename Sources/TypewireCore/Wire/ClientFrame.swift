@@ -69,12 +69,12 @@ public enum ClientFrame: Hashable, Sendable {
     public struct SetActivity: Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
-        /// The sender's activity; ``Activity/none`` clears it.
-        public var activity: Activity
+        /// The sender's activity; ``MemberActivity/none`` clears it.
+        public var activity: MemberActivity
         /// The thread it happens in (the parent message's id); nil for the main timeline.
         public var thread: String?
         /// Creates the frame.
-        public init(conversation: String, activity: Activity, thread: String? = nil) {
+        public init(conversation: String, activity: MemberActivity, thread: String? = nil) {
             self.conversation = conversation
             self.activity = activity
             self.thread = thread
@@ -235,7 +235,7 @@ extension ClientFrame.SetActivity: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         conversation = try container.decode(String.self, forKey: .conversation)
         thread = try container.decodeIfPresent(String.self, forKey: .thread)
-        activity = try Activity(from: decoder)
+        activity = try MemberActivity(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -30,11 +30,11 @@ enum PlainFrameReader {
         guard reader.take(UInt8(ascii: "}")), reader.atEnd else { return nil }
         switch fields[.type] {
         case "activity":
-            guard let conversation = fields[.conversation], let kind = fields[.activity].flatMap(Activity.Kind.init(rawValue:)),
+            guard let conversation = fields[.conversation], let kind = fields[.activity].flatMap(MemberActivity.Kind.init(rawValue:)),
                 fields[.token] == nil
             else { return nil }
             return .activity(
-                .init(conversation: conversation, activity: Activity(kind: kind, detail: fields[.detail]), thread: fields[.thread]))
+                .init(conversation: conversation, activity: MemberActivity(kind: kind, detail: fields[.detail]), thread: fields[.thread]))
         case "subscribe", "unsubscribe":
             guard let conversation = fields[.conversation], fields.count == 2 else { return nil }
             return fields[.type] == "subscribe"

@@ -87,13 +87,13 @@ public enum ServerFrame: Hashable, Sendable {
     /// `welcome {user, serverTime, config}`.
     public struct Welcome: Codable, Hashable, Sendable {
         /// The user the token named.
-        public var user: Participant
+        public var user: ConversationMember
         /// The server's clock (milliseconds).
         public var serverTime: Int64
         /// The intervals clients should use.
         public var config: ClientConfiguration
         /// Creates the frame.
-        public init(user: Participant, serverTime: Int64, config: ClientConfiguration) {
+        public init(user: ConversationMember, serverTime: Int64, config: ClientConfiguration) {
             self.user = user
             self.serverTime = serverTime
             self.config = config
@@ -172,7 +172,7 @@ public enum ServerFrame: Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
         /// Its members.
-        public var participants: [Participant]
+        public var participants: [ConversationMember]
         /// Its current activity.
         public var activity: ActivityUpdate
         /// Its latest messages, oldest first.
@@ -195,7 +195,7 @@ public enum ServerFrame: Hashable, Sendable {
         public var readCounts: [ReadCount]?
         /// Creates the frame.
         public init(
-            conversation: String, participants: [Participant], activity: ActivityUpdate, recentMessages: [ChatMessage],
+            conversation: String, participants: [ConversationMember], activity: ActivityUpdate, recentMessages: [ChatMessage],
             presence: Bool? = nil, unread: Int? = nil, reads: [ReadMark]? = nil, delivered: [ReadMark]? = nil,
             readCounts: [ReadCount]? = nil
         ) {

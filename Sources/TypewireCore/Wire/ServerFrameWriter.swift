@@ -99,7 +99,7 @@ enum ServerFrameWriter {
     }
 
     /// `{"id":…,"name":…,"online":…}`.
-    private static func write(_ participant: Participant, to json: inout JSONTextWriter) {
+    private static func write(_ participant: ConversationMember, to json: inout JSONTextWriter) {
         json.raw(#"{"id":"#)
         json.string(participant.id)
         json.field("name", participant.name)

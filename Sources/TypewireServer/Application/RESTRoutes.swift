@@ -34,7 +34,7 @@ struct RESTRoutes {
     }
 
     struct ParticipantList: ResponseEncodable {
-        var participants: [Participant]
+        var participants: [ConversationMember]
     }
 
     struct NewParticipant: Decodable {
@@ -109,7 +109,7 @@ struct RESTRoutes {
             return ParticipantList(
                 participants: participants.map {
                     LastSeenRule.shown(
-                        Participant(id: $0.id, name: $0.name, online: online.contains($0.id)), hidden: hidden.contains($0.id),
+                        ConversationMember(id: $0.id, name: $0.name, online: online.contains($0.id)), hidden: hidden.contains($0.id),
                         onlineButHiding: hiding.contains($0.id), record: lastSeen[$0.id], viewerShares: viewerShares, now: now)
                 })
         }

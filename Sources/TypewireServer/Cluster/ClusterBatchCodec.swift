@@ -38,7 +38,7 @@ enum ClusterBatchCodec {
         for entry in entries {
             writeString(entry.user, into: &buffer)
             writeOptional(entry.name, into: &buffer)
-            buffer.writeInteger(UInt8(Activity.Kind.allCases.firstIndex(of: entry.activity.kind) ?? 0))
+            buffer.writeInteger(UInt8(MemberActivity.Kind.allCases.firstIndex(of: entry.activity.kind) ?? 0))
             writeOptional(entry.activity.detail, into: &buffer)
             buffer.writeInteger(entry.since)
             buffer.writeInteger(entry.expiresAt)
@@ -77,7 +77,7 @@ enum ClusterBatchCodec {
             for _ in 0..<count {
                 let user = try readString(from: &body)
                 let name = try readOptional(from: &body)
-                guard let kindIndex = body.readInteger(as: UInt8.self), Int(kindIndex) < Activity.Kind.allCases.count else {
+                guard let kindIndex = body.readInteger(as: UInt8.self), Int(kindIndex) < MemberActivity.Kind.allCases.count else {
                     throw Malformed()
                 }
                 let detail = try readOptional(from: &body)
@@ -85,10 +85,10 @@ enum ClusterBatchCodec {
                     throw Malformed()
                 }
                 let thread = format >= 2 ? try readOptional(from: &body) : nil
-                let kind = Activity.Kind.allCases[Int(kindIndex)]
+                let kind = MemberActivity.Kind.allCases[Int(kindIndex)]
                 entries.append(
                     ActivityEntry(
-                        user: user, name: name, activity: Activity(kind: kind, detail: detail), since: since, expiresAt: expiresAt,
+                        user: user, name: name, activity: MemberActivity(kind: kind, detail: detail), since: since, expiresAt: expiresAt,
                         thread: thread))
             }
             guard format >= 3 else { return .slice(conversation: conversation, entries: entries, serverTime: serverTime) }

@@ -23,7 +23,7 @@ struct ActivityBoard {
         var user: String
         var thread: String?
         var name: String?
-        var activity: Activity
+        var activity: MemberActivity
         var since: Int64
         var expiresAt: Int64
     }
@@ -46,7 +46,7 @@ struct ActivityBoard {
     /// Sets one device's activity in the main timeline or a thread; `.none` clears it.
     /// - Returns: Whether the conversation's state changed (a refresh changes `expiresAt`, so it does).
     mutating func set(
-        _ activity: Activity, in conversation: String, connection: ConnectionID, user: String, name: String?, now: Int64,
+        _ activity: MemberActivity, in conversation: String, connection: ConnectionID, user: String, name: String?, now: Int64,
         thread: String? = nil
     ) -> Bool {
         let key = Device.local(connection, thread: thread)
@@ -70,8 +70,8 @@ struct ActivityBoard {
         conversations[conversation]?[oldest] = nil
     }
 
-    /// What a socket of this node is doing in a conversation's main timeline or thread (``Activity/none`` if nothing).
-    func activity(of connection: ConnectionID, in conversation: String, thread: String? = nil) -> Activity {
+    /// What a socket of this node is doing in a conversation's main timeline or thread (``MemberActivity/none`` if nothing).
+    func activity(of connection: ConnectionID, in conversation: String, thread: String? = nil) -> MemberActivity {
         conversations[conversation]?[.local(connection, thread: thread)]?.activity ?? .none
     }
 

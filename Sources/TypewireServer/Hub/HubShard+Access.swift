@@ -12,7 +12,7 @@ extension HubShard {
 
     /// ``members(of:)``, with the participants the store answered when the cache could not (nil if it could,
     /// or if the membership changed while the store answered: the list may be behind it).
-    private func readMembers(of conversation: String) async throws -> (members: Set<String>, read: [Participant]?)? {
+    private func readMembers(of conversation: String) async throws -> (members: Set<String>, read: [ConversationMember]?)? {
         if let cached = members[conversation] { return (cached, nil) }
         let version = (membershipChanges, members.nameChanges)
         let participants = try await store.participants(of: conversation)
@@ -37,7 +37,7 @@ extension HubShard {
         case refused
         /// Yes; with the conversation's participants if the store was asked (a `subscribe` lists them, and
         /// need not read them again), nil if the cache answered.
-        case admitted(read: [Participant]?)
+        case admitted(read: [ConversationMember]?)
     }
 
     /// Whether a socket's user may act in a conversation; if not, the socket is answered:

@@ -3,7 +3,7 @@ import TypewireCore
 
 // Activity: who is doing what where, its expiry, pacing, and the views of users who blocked someone.
 extension HubShard {
-    func setActivity(_ activity: Activity, in conversation: String, thread: String? = nil, from id: ConnectionID) async {
+    func setActivity(_ activity: MemberActivity, in conversation: String, thread: String? = nil, from id: ConnectionID) async {
         guard case .lookUp(let user) = setActivityIfKnown(activity, in: conversation, thread: thread, from: id) else { return }
         guard await ensureParticipant(user, of: conversation, from: id, ref: "activity", request: .activity) else { return }
         applyActivity(activity, in: conversation, thread: thread, from: id)
@@ -20,7 +20,9 @@ extension HubShard {
     /// Sets a socket's activity without waiting, unless the user's membership must be read first: a stop only
     /// removes what this socket was doing there, which it was admitted to, and a conversation whose
     /// participants are cached is checked there.
-    func setActivityIfKnown(_ activity: Activity, in conversation: String, thread: String? = nil, from id: ConnectionID) -> ActivityStep {
+    func setActivityIfKnown(_ activity: MemberActivity, in conversation: String, thread: String? = nil, from id: ConnectionID)
+        -> ActivityStep
+    {
         guard let identity = connections[id]?.identity else { return .done }
         if let detail = activity.detail, let refusal = Self.refusal(ofDetail: detail, limit: configuration.typing.maxDetailBytes) {
             reply(to: id, refusal)
@@ -56,12 +58,12 @@ extension HubShard {
 
     /// Whether `user` may set `activity` in `conversation` without reading the store: a stop only removes
     /// what the socket was doing there, which it was admitted to; otherwise the cached participants say so.
-    func isAdmittedWithoutLookUp(_ activity: Activity, in conversation: String, user: String) -> Bool {
+    func isAdmittedWithoutLookUp(_ activity: MemberActivity, in conversation: String, user: String) -> Bool {
         !activity.isActive || members[conversation]?.contains(user) == true
     }
 
     /// Records an admitted socket's activity and tells whom it concerns.
-    private func applyActivity(_ activity: Activity, in conversation: String, thread: String?, from id: ConnectionID) {
+    private func applyActivity(_ activity: MemberActivity, in conversation: String, thread: String?, from id: ConnectionID) {
         guard let identity = connections[id]?.identity, users.sharesTyping(identity.userID) else { return }
         // What the socket did before, only when a webhook is told of changes: no lookup per frame otherwise.
         let previous = webhooks?.wants(.activityChanged) == true ? board.activity(of: id, in: conversation, thread: thread) : nil

@@ -87,7 +87,7 @@ extension HubShard {
         let followsReads = readState && configuration.storage.storesMessages
         // Receipts fanned out while the store is read are held for it too (`fanOutReceipts`).
         if followsReads { connections[id]?.readState.insert(conversation) } else { connections[id]?.readState.remove(conversation) }
-        let participants: [Participant]
+        let participants: [ConversationMember]
         let messages: [ChatMessage]
         var historyRead: UInt64?
         var reads: (unread: Int, marks: TimelineMarks, counts: [ReadCount]?)?
@@ -151,7 +151,8 @@ extension HubShard {
         let (viewerShares, time) = (users.visibility.sharesPresence(user), now())
         let online = participants.map {
             LastSeenRule.shown(
-                Participant(id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user)),
+                ConversationMember(
+                    id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user)),
                 hidden: hidden.contains($0.id), onlineButHiding: users.isOnline($0.id) && !users.visibility.sharesPresence($0.id),
                 record: lastSeen[$0.id], viewerShares: viewerShares, now: time)
         }

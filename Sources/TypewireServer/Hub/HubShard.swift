@@ -14,7 +14,7 @@ import TypewireCore
 /// stall it.
 ///
 /// Its work is split by concern: sockets (`HubShard+Connections`), frames and subscriptions
-/// (`HubShard+Frames`), activity (`HubShard+Activity`), messages and streamed replies (`HubShard+Messages`),
+/// (`HubShard+Frames`), activity (`HubShard+MemberActivity`), messages and streamed replies (`HubShard+Messages`),
 /// typing-only mode's refusals (`HubShard+TypingOnly`), changes made through REST (`HubShard+Membership`),
 /// who may act where (`HubShard+Access`), fan-out (`HubShard+FanOut`), the server API's questions
 /// (`HubShard+ServerAPI`) and the other nodes of a cluster (`HubShard+Cluster`). Who follows what is

@@ -11,8 +11,8 @@ enum LastSeenRule {
     ///   - record: What the store holds of their last seen (nil: never seen).
     ///   - viewerShares: Whether the viewer shares their own presence.
     static func shown(
-        _ participant: Participant, hidden: Bool, onlineButHiding: Bool, record: LastSeenRecord?, viewerShares: Bool, now: Int64
-    ) -> Participant {
+        _ participant: ConversationMember, hidden: Bool, onlineButHiding: Bool, record: LastSeenRecord?, viewerShares: Bool, now: Int64
+    ) -> ConversationMember {
         guard !participant.online, !hidden else { return participant }
         var shown = participant
         if onlineButHiding {

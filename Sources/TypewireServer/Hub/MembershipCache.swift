@@ -14,7 +14,7 @@ struct MembershipCache {
     private(set) var nameChanges = 0
     private var membersOf: [String: Set<String>] = [:]
     private var conversationsOf: [String: Set<String>] = [:]
-    private var namedOf: [String: [Participant]] = [:]
+    private var namedOf: [String: [ConversationMember]] = [:]
 
     init(keepsNames: Bool = true) {
         self.keepsNames = keepsNames
@@ -26,7 +26,7 @@ struct MembershipCache {
     }
 
     /// A conversation's participants with their names, as last kept.
-    func participants(of conversation: String) -> [Participant]? {
+    func participants(of conversation: String) -> [ConversationMember]? {
         namedOf[conversation]
     }
 
@@ -45,7 +45,7 @@ struct MembershipCache {
     /// Keeps a cached conversation's participants with their names, read when ``nameChanges`` was `version`,
     /// if no name may have changed since and they are its members as cached (a change of membership while
     /// they were read shows there).
-    mutating func keepNames(_ participants: [Participant], of conversation: String, readAt version: Int) {
+    mutating func keepNames(_ participants: [ConversationMember], of conversation: String, readAt version: Int) {
         guard keepsNames, version == nameChanges, let members = membersOf[conversation], members.count == participants.count,
             participants.allSatisfy({ members.contains($0.id) })
         else { return }

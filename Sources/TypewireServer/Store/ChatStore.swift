@@ -222,7 +222,7 @@ public protocol ChatStore: Sendable {
     /// The conversations a user is in.
     func conversations(of user: String) async throws -> [Conversation]
     /// The participants of a conversation, with their display names (offline as far as the store knows).
-    func participants(of conversation: String) async throws -> [Participant]
+    func participants(of conversation: String) async throws -> [ConversationMember]
     /// Records that a user was seen at `time` (a socket of theirs connected, or their last one closed); a
     /// time earlier than the one stored changes nothing (nodes of a cluster may tell it out of order).
     func recordLastSeen(of user: String, at time: Int64) async throws

@@ -293,14 +293,14 @@ public final class PostgresChatStore: ChatStore {
             """#)
     }
 
-    public func participants(of conversation: String) async throws -> [Participant] {
-        var participants: [Participant] = []
+    public func participants(of conversation: String) async throws -> [ConversationMember] {
+        var participants: [ConversationMember] = []
         let rows = try await client.query(
             #"SELECT p."user", u.name FROM participants p LEFT JOIN users u ON u.id = p."user" WHERE p.conversation = \#(conversation) ORDER BY p."user""#,
             logger: logger
         )
         for try await (id, name) in rows.decode((String, String?).self) {
-            participants.append(Participant(id: id, name: name, online: false))
+            participants.append(ConversationMember(id: id, name: name, online: false))
         }
         return participants
     }

@@ -270,7 +270,7 @@ public final class SQLiteChatStore: ChatStore {
         }.compactMap(Self.conversation(from:))
     }
 
-    public func participants(of conversation: String) async throws -> [Participant] {
+    public func participants(of conversation: String) async throws -> [ConversationMember] {
         try await database.read {
             try await $0.query(
                 "SELECT p.user, u.name FROM participants p LEFT JOIN users u ON u.id = p.user WHERE p.conversation = ? ORDER BY p.user",
@@ -278,7 +278,7 @@ public final class SQLiteChatStore: ChatStore {
             )
         }.compactMap { row in
             guard let id = row.column("user")?.string else { return nil }
-            return Participant(id: id, name: row.column("name")?.string, online: false)
+            return ConversationMember(id: id, name: row.column("name")?.string, online: false)
         }
     }
 

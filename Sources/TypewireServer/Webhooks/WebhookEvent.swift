@@ -29,7 +29,7 @@ public struct WebhookEvent: Sendable, Hashable {
         /// Users joined or left a conversation; `deleted` when the conversation itself went.
         case membersChanged(conversation: String, added: [String], removed: [String], deleted: Bool)
         /// A user's activity in a conversation (in a thread, if given) is now this (`none` when it ended).
-        case activityChanged(conversation: String, user: String, activity: Activity, thread: String? = nil)
+        case activityChanged(conversation: String, user: String, activity: MemberActivity, thread: String? = nil)
         /// A member's mark in a timeline (a thread, if given) moved to a message; `isPrivate` when only their
         /// own count moved (a private read, or a user who hides their reading: the others were told nothing).
         case messageRead(conversation: String, thread: String?, mark: ReadMark, isPrivate: Bool)

@@ -67,7 +67,7 @@ struct PresenceTextTests {
         #expect(PresenceStatus(online: false, lastSeenAt: nil, lastSeen: .withinWeek, now: Self.now) == .within(.withinWeek))
         #expect(PresenceStatus(online: false, lastSeenAt: nil, lastSeen: nil, now: Self.now) == nil)
         #expect(
-            PresenceStatus(Participant(id: "a", name: nil, online: false, lastSeenAt: Self.now - 5 * Self.minute), now: Self.now)
+            PresenceStatus(ConversationMember(id: "a", name: nil, online: false, lastSeenAt: Self.now - 5 * Self.minute), now: Self.now)
                 == .minutesAgo(5))
     }
 

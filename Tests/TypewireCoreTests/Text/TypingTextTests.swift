@@ -6,7 +6,7 @@ import TypewireCore
 struct TypingTextVector: Decodable, CustomTestStringConvertible {
     struct Member: Decodable {
         var name: String?
-        var activity: Activity.Kind
+        var activity: MemberActivity.Kind
         var detail: String?
     }
 
@@ -37,7 +37,7 @@ struct TypingTextTests {
             configuration: .init(style: vector.style, maxNameLength: vector.maxNameLength ?? 15, locale: locale)
         )
         let typers = vector.typers.enumerated().map { index, member in
-            Typer(userID: "u\(index)", name: member.name, activity: Activity(kind: member.activity, detail: member.detail))
+            Typer(userID: "u\(index)", name: member.name, activity: MemberActivity(kind: member.activity, detail: member.detail))
         }
         #expect(formatter.text(for: typers, total: vector.total) == vector.text)
         #expect(formatter.accessibilityText(for: typers, total: vector.total) == vector.accessibility)
@@ -54,7 +54,7 @@ struct TypingTextTests {
         #expect(vectors.contains { $0.style == .compact })
         #expect(vectors.contains { $0.typers.contains { $0.name == nil } })
         #expect(vectors.contains { $0.text == nil })
-        #expect(Set(vectors.flatMap { $0.typers.map(\.activity) }).isSuperset(of: Set(Activity.Kind.allCases)))
+        #expect(Set(vectors.flatMap { $0.typers.map(\.activity) }).isSuperset(of: Set(MemberActivity.Kind.allCases)))
     }
 
     @Test func accessibilityTextHasNoEllipsis() {

@@ -13,7 +13,7 @@ struct ActivityFrameWriterTests {
     static var updates: [ActivityUpdate] {
         var updates = [ActivityUpdate(conversation: "c1", entries: [], serverTime: 0)]
         for (index, text) in hostile.enumerated() {
-            let activities: [Activity] = [.typing, .thinking, .toolUse(text), .toolUse(nil), .recordingAudio, .uploading]
+            let activities: [MemberActivity] = [.typing, .thinking, .toolUse(text), .toolUse(nil), .recordingAudio, .uploading]
             let entries = activities.enumerated().map { offset, activity in
                 ActivityEntry(
                     user: text + "\(offset)", name: offset.isMultiple(of: 2) ? text : nil, activity: activity,

@@ -17,8 +17,9 @@ struct ServerFrameWriterTests {
                 sentAt: Int64(index) - 3, clientMessageId: present ? text : nil, editedAt: present ? Int64.max : nil,
                 thread: present ? nil : text)
             let participants = [
-                Participant(id: text, name: present ? text : nil, online: present), Participant(id: "b", name: "B", online: !present),
-                Participant(
+                ConversationMember(id: text, name: present ? text : nil, online: present),
+                ConversationMember(id: "b", name: "B", online: !present),
+                ConversationMember(
                     id: "c", name: nil, online: false, lastSeenAt: present ? Int64.max : nil, lastSeen: present ? nil : .withinMonth),
             ]
             let activity = ActivityFrameWriterTests.updates[index % ActivityFrameWriterTests.updates.count]

@@ -13,7 +13,7 @@ struct LastSeenTests {
     static var minute: Int64 { LastSeen.floored(Int64(Date().timeIntervalSince1970 * 1_000)) }
 
     /// Alice as `viewer` sees her in a new socket's `subscribed`.
-    static func alice(seenBy viewer: String, on server: TestServer) async throws -> Participant {
+    static func alice(seenBy viewer: String, on server: TestServer) async throws -> ConversationMember {
         let socket = try await server.socket(viewer)
         defer { socket.close() }
         socket.send(.subscribe(.init(conversation: direct)))

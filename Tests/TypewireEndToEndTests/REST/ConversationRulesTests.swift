@@ -204,11 +204,13 @@ struct ConversationRulesTests {
             let alice = try await server.socket("alice")
             defer { alice.close() }
             let listed = try await server.request("GET", "/v1/conversations/\(Self.group)/participants", as: "bob")
-            let participants = try JSONDecoder().decode([String: [Participant]].self, from: Data(listed.body.utf8))["participants"] ?? []
+            let participants =
+                try JSONDecoder().decode([String: [ConversationMember]].self, from: Data(listed.body.utf8))["participants"] ?? []
             #expect(participants.filter(\.online).map(\.id) == ["alice"])
             #expect(try await server.request("PUT", "/v1/blocks/alice", as: "bob").status == 204)
             let again = try await server.request("GET", "/v1/conversations/\(Self.group)/participants", as: "bob")
-            let seenByBlocker = try JSONDecoder().decode([String: [Participant]].self, from: Data(again.body.utf8))["participants"] ?? []
+            let seenByBlocker =
+                try JSONDecoder().decode([String: [ConversationMember]].self, from: Data(again.body.utf8))["participants"] ?? []
             #expect(
                 seenByBlocker.count == 6 && seenByBlocker.allSatisfy { !$0.online }, "a blocked user's presence is not shown to the blocker"
             )

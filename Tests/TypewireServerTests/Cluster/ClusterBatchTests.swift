@@ -56,8 +56,8 @@ struct ClusterBatchTests {
                     ActivityEntry(user: "bot", name: "Ünï 🙂", activity: .toolUse(nil), since: 0, expiresAt: 0),
                     ActivityEntry(user: "alice", name: "Alice", activity: .typing, since: 1, expiresAt: 4_801, thread: "7"),
                 ]
-                    + Activity.Kind.allCases.map {
-                        ActivityEntry(user: $0.rawValue, name: nil, activity: Activity(kind: $0), since: 2, expiresAt: 3)
+                    + MemberActivity.Kind.allCases.map {
+                        ActivityEntry(user: $0.rawValue, name: nil, activity: MemberActivity(kind: $0), since: 2, expiresAt: 3)
                     },
                 serverTime: -1),
             .slice(conversation: "c2", entries: [], serverTime: 5, unlisted: UnlistedActivity(users: 90, until: 9_000)),
@@ -102,7 +102,7 @@ struct ClusterBatchTests {
         body.writeInteger(UInt32(5))
         body.writeString("alice")
         body.writeInteger(UInt8(0))  // no name
-        body.writeInteger(UInt8(Activity.Kind.allCases.firstIndex(of: .typing)!))
+        body.writeInteger(UInt8(MemberActivity.Kind.allCases.firstIndex(of: .typing)!))
         body.writeInteger(UInt8(0))  // no detail
         body.writeInteger(Int64(1))
         body.writeInteger(Int64(2))

@@ -9,7 +9,7 @@ import TypewireTesting
 /// Frames a shard handles at once, without a task (``HubShard/handleAtOnce(_:from:readAt:)``).
 @Suite("HubShard: frames handled at once", .timeLimit(.minutes(1)))
 struct HubShardFramesTests {
-    static func activity(_ activity: Activity, in conversation: String) -> ClientFrame {
+    static func activity(_ activity: MemberActivity, in conversation: String) -> ClientFrame {
         .activity(.init(conversation: conversation, activity: activity))
     }
 

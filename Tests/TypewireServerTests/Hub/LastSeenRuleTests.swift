@@ -6,12 +6,12 @@ import TypewireCore
 @Suite("LastSeenRule: the minute where both share, buckets where either hides, nothing across a block")
 struct LastSeenRuleTests {
     static let now: Int64 = 1_800_000_000_000
-    static let offline = Participant(id: "alice", name: "Alice", online: false)
+    static let offline = ConversationMember(id: "alice", name: "Alice", online: false)
 
     static func shown(
-        _ participant: Participant = offline, hidden: Bool = false, onlineButHiding: Bool = false, at: Int64? = now - 120_000,
+        _ participant: ConversationMember = offline, hidden: Bool = false, onlineButHiding: Bool = false, at: Int64? = now - 120_000,
         sharing: Bool = true, viewerShares: Bool = true
-    ) -> Participant {
+    ) -> ConversationMember {
         LastSeenRule.shown(
             participant, hidden: hidden, onlineButHiding: onlineButHiding,
             record: at.map { LastSeenRecord(at: $0, sharesPresence: sharing) }, viewerShares: viewerShares, now: now)
@@ -34,7 +34,7 @@ struct LastSeenRuleTests {
         #expect(Self.shown(hidden: true) == Self.offline)
         #expect(Self.shown(hidden: true, onlineButHiding: true) == Self.offline)
         #expect(Self.shown(at: nil) == Self.offline)
-        let online = Participant(id: "alice", name: "Alice", online: true)
+        let online = ConversationMember(id: "alice", name: "Alice", online: true)
         #expect(Self.shown(online) == online)
     }
 

@@ -35,8 +35,8 @@ final class MembershipCacheTests {
     }
 
     @Test func namesAreKeptForTheCachedMembersAndGoWithAnyChangeOfThem() {
-        let alice = Participant(id: "alice", name: "Alice", online: false)
-        let bob = Participant(id: "bob", name: "Bob", online: false)
+        let alice = ConversationMember(id: "alice", name: "Alice", online: false)
+        let bob = ConversationMember(id: "bob", name: "Bob", online: false)
         cache.keepNames([alice, bob], of: "c1", readAt: cache.nameChanges)
         #expect(cache.participants(of: "c1") == nil, "not cached: nothing to keep them for")
         cache.cache(["alice", "bob"], of: "c1")
@@ -50,7 +50,7 @@ final class MembershipCacheTests {
         cache.cache(["alice", "bob"], of: "c1")
         cache.cache(["bob", "carol"], of: "c2")
         cache.keepNames([alice, bob], of: "c1", readAt: cache.nameChanges)
-        cache.keepNames([bob, Participant(id: "carol", name: "Carol", online: false)], of: "c2", readAt: cache.nameChanges)
+        cache.keepNames([bob, ConversationMember(id: "carol", name: "Carol", online: false)], of: "c2", readAt: cache.nameChanges)
         cache.forgetNames(of: "alice")
         #expect(cache.participants(of: "c1") == nil)
         #expect(cache.participants(of: "c2") != nil)

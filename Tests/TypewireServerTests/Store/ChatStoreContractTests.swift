@@ -47,7 +47,7 @@ struct ChatStoreContract {
         #expect(try await store.conversations(of: "bob").map(\.id) == ["d", "g"])
         #expect(
             try await store.participants(of: "g") == [
-                Participant(id: "alice", name: "Alice", online: false), Participant(id: "bob", name: "Bob", online: false),
+                ConversationMember(id: "alice", name: "Alice", online: false), ConversationMember(id: "bob", name: "Bob", online: false),
             ])
         #expect(try await store.addParticipant("carol", to: "g", limit: 3))
         #expect(try await !store.addParticipant("carol", to: "g", limit: 3), "twice is harmless")

@@ -1,12 +1,12 @@
 /// What a member of a conversation is doing right now.
 ///
 /// On the wire an activity is two sibling fields of the frame that carries it: `activity`, one of the
-/// stable names in ``Activity/Kind``, and `detail`, present only for ``toolUse(_:)`` when a detail is known:
+/// stable names in ``MemberActivity/Kind``, and `detail`, present only for ``toolUse(_:)`` when a detail is known:
 ///
 /// ```json
 /// {"activity": "tool", "detail": "web_search"}
 /// ```
-public enum Activity: Hashable, Sendable {
+public enum MemberActivity: Hashable, Sendable {
     /// Nothing: the member's indicator is hidden.
     case none
     /// Composing a text message.
@@ -64,7 +64,7 @@ public enum Activity: Hashable, Sendable {
     public var isActive: Bool { self != .none }
 }
 
-extension Activity: Codable {
+extension MemberActivity: Codable {
     private enum CodingKeys: String, CodingKey {
         case activity
         case detail

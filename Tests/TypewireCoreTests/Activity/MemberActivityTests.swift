@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TypewireCore
 
-@Suite("Activity: wire names")
+@Suite("MemberActivity: wire names")
 struct ActivityTests {
     @Test func wireNamesAreStable() {
-        let names = Dictionary(uniqueKeysWithValues: Activity.Kind.allCases.map { ($0, $0.rawValue) })
+        let names = Dictionary(uniqueKeysWithValues: MemberActivity.Kind.allCases.map { ($0, $0.rawValue) })
         #expect(
             names == [
                 .none: "none", .typing: "typing", .thinking: "thinking", .toolUse: "tool",
@@ -14,7 +14,7 @@ struct ActivityTests {
     }
 
     @Test(arguments: [
-        (Activity.none, #"{"activity":"none"}"#),
+        (MemberActivity.none, #"{"activity":"none"}"#),
         (.typing, #"{"activity":"typing"}"#),
         (.thinking, #"{"activity":"thinking"}"#),
         (.toolUse("web_search"), #"{"activity":"tool","detail":"web_search"}"#),
@@ -22,28 +22,28 @@ struct ActivityTests {
         (.recordingAudio, #"{"activity":"recording"}"#),
         (.uploading, #"{"activity":"uploading"}"#),
     ])
-    func codesAsWireFields(activity: Activity, json: String) throws {
+    func codesAsWireFields(activity: MemberActivity, json: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(String(decoding: try encoder.encode(activity), as: UTF8.self) == json)
-        #expect(try JSONDecoder().decode(Activity.self, from: Data(json.utf8)) == activity)
+        #expect(try JSONDecoder().decode(MemberActivity.self, from: Data(json.utf8)) == activity)
     }
 
     @Test func detailIsKeptOnlyForToolUse() throws {
-        let decoded = try JSONDecoder().decode(Activity.self, from: Data(#"{"activity":"typing","detail":"x"}"#.utf8))
+        let decoded = try JSONDecoder().decode(MemberActivity.self, from: Data(#"{"activity":"typing","detail":"x"}"#.utf8))
         #expect(decoded == .typing)
-        #expect(Activity(kind: .toolUse, detail: "calc").detail == "calc")
+        #expect(MemberActivity(kind: .toolUse, detail: "calc").detail == "calc")
     }
 
     @Test func unknownActivityIsAnError() {
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(Activity.self, from: Data(#"{"activity":"dancing"}"#.utf8))
+            try JSONDecoder().decode(MemberActivity.self, from: Data(#"{"activity":"dancing"}"#.utf8))
         }
     }
 
     @Test func onlyNoneIsInactive() {
-        for kind in Activity.Kind.allCases {
-            #expect(Activity(kind: kind).isActive == (kind != .none))
+        for kind in MemberActivity.Kind.allCases {
+            #expect(MemberActivity(kind: kind).isActive == (kind != .none))
         }
     }
 }
