@@ -138,6 +138,19 @@ public final class HeldHistoryStore: ChatStore {
     public func timelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks {
         try await store.timelineMarks(in: conversation, limit: limit)
     }
+    public func markAppRead(_ message: AppMessage, in conversation: String, by user: String, at time: Int64, privately: Bool)
+        async throws -> ReadOutcome
+    {
+        try await store.markAppRead(message, in: conversation, by: user, at: time, privately: privately)
+    }
+    public func markAppDelivered(_ message: AppMessage, in conversation: String, by user: String, at time: Int64) async throws
+        -> DeliveredOutcome
+    {
+        try await store.markAppDelivered(message, in: conversation, by: user, at: time)
+    }
+    public func appTimelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks {
+        try await store.appTimelineMarks(in: conversation, limit: limit)
+    }
     public func readCounts(in conversation: String, thread: String?, messages: Int) async throws -> [ReadCount] {
         try await store.readCounts(in: conversation, thread: thread, messages: messages)
     }

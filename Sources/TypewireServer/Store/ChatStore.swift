@@ -289,6 +289,19 @@ public protocol ChatStore: Sendable {
     /// The marks the others see of a conversation's current members in its main timeline (read and
     /// delivered), each by user id, at most `limit` members; none of members who hide their reading.
     func timelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks
+    /// On a typing-only server: moves `user`'s watermark in the app message's timeline forward to it, by
+    /// (``AppMessage/sentAt``, ``AppMessage/id``), at `time`; never back. The mark the others see moves with it
+    /// unless the read is `privately`'s or the user hides their reading. Never ``ReadOutcome/noSuchMessage``:
+    /// the server does not know the app's messages. Kept apart from ``markRead(_:in:by:at:privately:)``'s
+    /// marks, so that a server switched between the modes compares no app time with a server id.
+    func markAppRead(_ message: AppMessage, in conversation: String, by user: String, at time: Int64, privately: Bool) async throws
+        -> ReadOutcome
+    /// On a typing-only server: moves `user`'s delivered mark in the app message's timeline forward to it;
+    /// nothing for a user who hides their reading. Never ``DeliveredOutcome/noSuchMessage``.
+    func markAppDelivered(_ message: AppMessage, in conversation: String, by user: String, at time: Int64) async throws
+        -> DeliveredOutcome
+    /// On a typing-only server: ``timelineMarks(in:limit:)`` over the app's message ids.
+    func appTimelineMarks(in conversation: String, limit: Int) async throws -> TimelineMarks
     /// How many members read each of a timeline's newest `messages` messages (`thread` nil: the main one):
     /// the current members, its sender aside, who share their reading and whose mark the others see is at it
     /// or past it; newest first.

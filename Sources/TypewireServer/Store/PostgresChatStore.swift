@@ -158,6 +158,10 @@ public final class PostgresChatStore: ChatStore {
             // How far a sweep of the messages went (the unread reminders': the last message seq it took).
             "CREATE TABLE webhook_sweeps (name TEXT PRIMARY KEY, position BIGINT NOT NULL)"
         ],
+        [
+            // A typing-only server's read state, over the app's own message ids.
+            PostgresQuery(unsafeSQL: AppReadMarksSQL.createTable)
+        ],
     ]
 
     private func migrate() async throws {
@@ -247,6 +251,7 @@ public final class PostgresChatStore: ChatStore {
             for try await user in rows.decode(String.self) { members.append(user) }
             try await connection.query("DELETE FROM messages WHERE conversation = \(id)", logger: logger).drain()
             try await connection.query("DELETE FROM read_marks WHERE conversation = \(id)", logger: logger).drain()
+            try await connection.query("DELETE FROM app_read_marks WHERE conversation = \(id)", logger: logger).drain()
             try await connection.query("DELETE FROM conversations WHERE id = \(id)", logger: logger).drain()
             return members.sorted()
         }

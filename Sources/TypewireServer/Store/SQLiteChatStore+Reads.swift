@@ -81,7 +81,7 @@ extension SQLiteChatStore {
     }
 
     /// Whether a user shows others their reading (a user with no row does: the default).
-    private static func sharesReading(_ user: String, on connection: SQLiteConnection) async throws -> Bool {
+    static func sharesReading(_ user: String, on connection: SQLiteConnection) async throws -> Bool {
         let rows = try await connection.query("SELECT read_receipts FROM users WHERE id = ?", [.text(user)])
         return (rows.first?.column("read_receipts")?.string ?? ReadReceiptSharing.share.rawValue) == ReadReceiptSharing.share.rawValue
     }

@@ -122,6 +122,10 @@ public final class SQLiteChatStore: ChatStore {
             // How far a sweep of the messages went (the unread reminders': the last message seq it took).
             "CREATE TABLE webhook_sweeps (name TEXT PRIMARY KEY, position INTEGER NOT NULL)"
         ],
+        [
+            // A typing-only server's read state, over the app's own message ids.
+            AppReadMarksSQL.createTable
+        ],
     ]
 
     /// Brings the schema up to date, each step in a transaction of its own.
@@ -245,7 +249,7 @@ public final class SQLiteChatStore: ChatStore {
         try await database.transaction { connection in
             let members = try await connection.query("SELECT user FROM participants WHERE conversation = ? ORDER BY user", [.text(id)])
                 .compactMap { $0.column("user")?.string }
-            for table in ["messages", "participants", "read_marks"] {
+            for table in ["messages", "participants", "read_marks", "app_read_marks"] {
                 _ = try await connection.query("DELETE FROM \(table) WHERE conversation = ?", [.text(id)])
             }
             _ = try await connection.query("DELETE FROM conversations WHERE id = ?", [.text(id)])

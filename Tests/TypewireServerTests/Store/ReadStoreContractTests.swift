@@ -210,6 +210,62 @@ extension ChatStoreContract {
     }
 }
 
+/// A typing-only server's read state, over the app's own message ids ordered by the time the app gave.
+extension ChatStoreContract {
+    func appMarksMoveForwardByTheAppsTime() async throws {
+        let (store, reopen, close) = try await open()
+        _ = try await store.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob", "carol"])
+        func read(_ id: String, sentAt: Int64, thread: String? = nil, by user: String = "bob", at time: Int64, privately: Bool = false)
+            async throws -> ReadOutcome
+        {
+            try await store.markAppRead(.init(id: id, sentAt: sentAt, thread: thread), in: "g", by: user, at: time, privately: privately)
+        }
+        func deliver(_ id: String, sentAt: Int64, by user: String = "bob", at time: Int64) async throws -> DeliveredOutcome {
+            try await store.markAppDelivered(.init(id: id, sentAt: sentAt), in: "g", by: user, at: time)
+        }
+        #expect(
+            try await read("Zq9", sentAt: 2_000, at: 10)
+                == .moved(.init(user: "bob", messageId: "Zq9", at: 10), thread: nil, own: true, shared: true))
+        #expect(try await read("Aa1", sentAt: 1_000, at: 11) == .unchanged, "an earlier message of the app's: never back")
+        #expect(try await read("Zq9", sentAt: 2_000, at: 12) == .unchanged, "the same message again")
+        #expect(
+            try await read("a", sentAt: 2_000, at: 13)
+                == .moved(.init(user: "bob", messageId: "a", at: 13), thread: nil, own: true, shared: true),
+            "as late, and after in byte order ('a' > 'Z')")
+        #expect(try await read("Z0", sentAt: 2_000, at: 14) == .unchanged, "as late, and before in byte order")
+        #expect(
+            try await read("p", sentAt: 3_000, at: 15, privately: true)
+                == .moved(.init(user: "bob", messageId: "p", at: 15), thread: nil, own: true, shared: false))
+        #expect(
+            try await read("p", sentAt: 3_000, at: 16)
+                == .moved(.init(user: "bob", messageId: "p", at: 16), thread: nil, own: false, shared: true),
+            "shown once read without the flag")
+        #expect(
+            try await read("t1", sentAt: 500, thread: "Zq9", at: 17)
+                == .moved(.init(user: "bob", messageId: "t1", at: 17), thread: "Zq9", own: true, shared: true), "a thread's own mark")
+        #expect(try await deliver("d", sentAt: 4_000, at: 18) == .moved(.init(user: "bob", messageId: "d", at: 18), thread: nil))
+        #expect(try await deliver("c", sentAt: 3_500, at: 19) == .unchanged, "never back")
+        try await store.setReadReceipts(.hide, for: "carol")
+        #expect(
+            try await read("x", sentAt: 5_000, by: "carol", at: 20)
+                == .moved(.init(user: "carol", messageId: "x", at: 20), thread: nil, own: true, shared: false))
+        #expect(try await deliver("x", sentAt: 5_000, by: "carol", at: 21) == .unchanged, "one who hides shows no delivered mark")
+        _ = try await read("y", sentAt: 5_000, by: "dave", at: 22)  // not a member
+        #expect(
+            try await store.appTimelineMarks(in: "g", limit: 10)
+                == .init(reads: [.init(user: "bob", messageId: "p", at: 16)], delivered: [.init(user: "bob", messageId: "d", at: 18)]),
+            "the main timeline's marks of members who share")
+        #expect(try await store.timelineMarks(in: "g", limit: 10) == .init(), "apart from the marks over the server's own ids")
+        try await close(store)
+        let reopened = try await reopen()
+        #expect(try await reopened.appTimelineMarks(in: "g", limit: 10).reads.map(\.messageId) == ["p"], "kept across a restart")
+        _ = try await reopened.deleteConversation("g")
+        _ = try await reopened.createConversation(id: "g", kind: .group, title: nil, creator: "alice", members: ["bob"])
+        #expect(try await reopened.appTimelineMarks(in: "g", limit: 10) == .init(), "a deleted conversation's marks go with it")
+        try await close(reopened)
+    }
+}
+
 extension ChatStoreContract {
     func lastSeenOnlyMovesForwardAndCarriesThePresenceSetting() async throws {
         let (store, reopen, close) = try await open()
@@ -237,6 +293,7 @@ struct SQLiteReadStoreTests {
         try await ChatStoreContract.sqlite.lastSeenOnlyMovesForwardAndCarriesThePresenceSetting()
     }
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.sqlite.watermarksOnlyMoveForward() }
+    @Test func appMarksMoveForwardByTheAppsTime() async throws { try await ChatStoreContract.sqlite.appMarksMoveForwardByTheAppsTime() }
     @Test func markUnreadMovesOnlyTheMembersOwnMarkBack() async throws {
         try await ChatStoreContract.sqlite.markUnreadMovesOnlyTheMembersOwnMarkBack()
     }
@@ -256,6 +313,7 @@ struct PostgresReadStoreTests {
         try await ChatStoreContract.postgres.lastSeenOnlyMovesForwardAndCarriesThePresenceSetting()
     }
     @Test func watermarksOnlyMoveForward() async throws { try await ChatStoreContract.postgres.watermarksOnlyMoveForward() }
+    @Test func appMarksMoveForwardByTheAppsTime() async throws { try await ChatStoreContract.postgres.appMarksMoveForwardByTheAppsTime() }
     @Test func markUnreadMovesOnlyTheMembersOwnMarkBack() async throws {
         try await ChatStoreContract.postgres.markUnreadMovesOnlyTheMembersOwnMarkBack()
     }
