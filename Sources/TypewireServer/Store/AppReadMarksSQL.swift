@@ -34,9 +34,9 @@ enum AppReadMarksSQL {
     static func current(_ dialect: Dialect) -> String {
         let parameter = dialect.parameter
         return """
-        SELECT read_sent_at, read_message_id, shared_sent_at, shared_message_id FROM app_read_marks
-        WHERE conversation = \(parameter(1)) AND thread = \(parameter(2)) AND "user" = \(parameter(3))
-        """
+            SELECT read_sent_at, read_message_id, shared_sent_at, shared_message_id FROM app_read_marks
+            WHERE conversation = \(parameter(1)) AND thread = \(parameter(2)) AND "user" = \(parameter(3))
+            """
     }
 
     /// Moves `marks` of a member forward, each to (time, id, at) unless it is there or past it; returns a row
@@ -69,14 +69,14 @@ enum AppReadMarksSQL {
     static func timelineMarks(_ dialect: Dialect) -> String {
         let parameter = dialect.parameter
         return """
-        SELECT r."user", r.shared_sent_at, r.shared_message_id, r.shared_at, r.delivered_sent_at, r.delivered_message_id,
-        r.delivered_at FROM app_read_marks r
-        JOIN participants p ON p.conversation = r.conversation AND p."user" = r."user"
-        LEFT JOIN users u ON u.id = r."user"
-        WHERE r.conversation = \(parameter(1)) AND r.thread = '' AND (r.shared_sent_at > 0 OR r.delivered_sent_at > 0)
-        AND COALESCE(u.read_receipts, 'share') = 'share'
-        ORDER BY r."user" LIMIT \(parameter(2))
-        """
+            SELECT r."user", r.shared_sent_at, r.shared_message_id, r.shared_at, r.delivered_sent_at, r.delivered_message_id,
+            r.delivered_at FROM app_read_marks r
+            JOIN participants p ON p.conversation = r.conversation AND p."user" = r."user"
+            LEFT JOIN users u ON u.id = r."user"
+            WHERE r.conversation = \(parameter(1)) AND r.thread = '' AND (r.shared_sent_at > 0 OR r.delivered_sent_at > 0)
+            AND COALESCE(u.read_receipts, 'share') = 'share'
+            ORDER BY r."user" LIMIT \(parameter(2))
+            """
     }
 
     /// Whether a message is past a mark at (`markTime`, `markID`): later, or as late with an id after the
