@@ -127,18 +127,34 @@ public final class ConversationHandle: Sendable {
     /// ``readState`` (unless `isPrivate`). Report the newest message that was on screen while the app was
     /// active, not an older one: the server moves a mark forward only, and reports made within a second are
     /// merged into the last one. A report made offline goes when the connection is back; one waiting when
-    /// the handle closes goes at once. Nothing on a typing-only server.
+    /// the handle closes goes at once. On a typing-only server (the app keeps its messages, as on the
+    /// Firebase path) name the app's own message and give `sentAt`: the server keeps the marks over the
+    /// app's ids and tells the members, and unread counts stay the app's; without `sentAt` nothing is sent
+    /// there.
     /// - Parameters:
-    ///   - messageId: The server's id of the newest message seen.
+    ///   - messageId: The server's id of the newest message seen (on a typing-only server, the app's own).
+    ///   - sentAt: On a typing-only server, when the app says the message was sent, in milliseconds since
+    ///     1970: what orders the app's ids. A server that keeps messages does not need it.
     ///   - isPrivate: Clear the user's own count and tell nobody else.
-    public func markRead(_ messageId: String, isPrivate: Bool = false) async {
-        await client.markRead(.init(messageId: messageId, isPrivate: isPrivate), in: Timeline(id, thread: thread))
+    public func markRead(_ messageId: String, sentAt: Int64? = nil, isPrivate: Bool = false) async {
+        await client.markRead(.init(messageId: messageId, isPrivate: isPrivate, sentAt: sentAt), in: Timeline(id, thread: thread))
+    }
+
+    /// On a typing-only server: one of the app's own messages, of another member, reached this device (the
+    /// app's listener got it), so the sender sees it delivered (at most one `delivered` a second; a later one
+    /// covers an earlier). A server that keeps messages needs no call: the client reports its messages
+    /// itself, and this does nothing there.
+    /// - Parameters:
+    ///   - messageId: The app's id of the newest message of others received here.
+    ///   - sentAt: When the app says it was sent, in milliseconds since 1970.
+    public func markDelivered(_ messageId: String, sentAt: Int64) async {
+        await client.receivedAppMessage(messageId, sentAt: sentAt, in: Timeline(id, thread: thread))
     }
 
     /// Marks this timeline unread from a message on ("Mark as unread"): the user's own mark moves back to
     /// the message before it, and their unread count (on every device, in ``readState``) counts the messages
     /// of others from it on. The one way a mark moves back; the other members are not told (they saw it
-    /// read, and it was). It goes through the same reporter as ``markRead(_:isPrivate:)``: a read reported
+    /// read, and it was). It goes through the same reporter as ``markRead(_:sentAt:isPrivate:)``: a read reported
     /// after it replaces it if the second between two reports has not passed. Nothing on a typing-only
     /// server.
     /// - Parameter messageId: The server's id of the first message to show unread.

@@ -10,11 +10,22 @@ struct MarkReport: Hashable, Sendable {
 extension TypewireClient {
     /// The user has seen a timeline up to a message, or marks it unread from one: reported through the
     /// timeline's ``/TypewireCore/ReadReporter`` (at most one `read` or `markUnread` a second, none lost across a
-    /// reconnect). Nothing on a typing-only server (it keeps no marks) or for a conversation no handle has
-    /// open.
+    /// reconnect). On a typing-only server only a read of the app's own message with its time (`sentAt`):
+    /// such a server keeps marks over the app's ids but cannot tell which message is before another. Nothing
+    /// for a conversation no handle has open.
     func markRead(_ report: ReadReporter<ContinuousClock.Instant>.Report, in timeline: Timeline) {
-        guard storesMessages, conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true else { return }
+        guard storesMessages || (report.sentAt != nil && !report.marksUnread),
+            conversations[timeline.conversation]?.isOpen(thread: timeline.thread) == true
+        else { return }
         self.report(report, as: MarkReport(timeline: timeline, isDelivery: false))
+    }
+
+    /// On a typing-only server: a message of the app's own, of another member, reached the device (the app's
+    /// listener got it), reported as ``received(_:)`` reports the server's messages. Nothing on a server that
+    /// keeps messages (the client reports those itself), nor in a group too large to name its readers.
+    func receivedAppMessage(_ messageId: String, sentAt: Int64, in timeline: Timeline) {
+        guard !storesMessages, conversations[timeline.conversation]?.countsReaders == false else { return }
+        report(.init(messageId: messageId, sentAt: sentAt), as: MarkReport(timeline: timeline, isDelivery: true))
     }
 
     /// A message of another member reached the socket (new, not an edit): the device received its timeline up
@@ -75,9 +86,16 @@ extension TypewireClient {
 
     private static func frame(_ report: ReadReporter<ContinuousClock.Instant>.Report, as key: MarkReport) -> ClientFrame {
         let (conversation, messageId) = (key.timeline.conversation, report.messageId)
-        if key.isDelivery { return .delivered(.init(conversation: conversation, messageId: messageId)) }
+        // The app's own message (a typing-only server): its time and thread go with it.
+        let thread = report.sentAt == nil ? nil : key.timeline.thread
+        if key.isDelivery {
+            return .delivered(.init(conversation: conversation, messageId: messageId, sentAt: report.sentAt, thread: thread))
+        }
         return report.marksUnread
             ? .markUnread(.init(conversation: conversation, messageId: messageId))
-            : .read(.init(conversation: conversation, messageId: messageId, isPrivate: report.isPrivate ? true : nil))
+            : .read(
+                .init(
+                    conversation: conversation, messageId: messageId, isPrivate: report.isPrivate ? true : nil, sentAt: report.sentAt,
+                    thread: thread))
     }
 }

@@ -7,7 +7,7 @@ extension ConversationModel {
 
     /// A bubble came on screen: the view calls it from the row's `onAppear`. A message counts as read once
     /// it has been on screen for a second while the screen is open and the app in the foreground
-    /// (``/TypewireCore/SeenTracker``); the newest such is reported (``/TypewireClient/ConversationHandle/markRead(_:isPrivate:)``).
+    /// (``/TypewireCore/SeenTracker``); the newest such is reported (``/TypewireClient/ConversationHandle/markRead(_:sentAt:isPrivate:)``).
     public func rowAppeared(_ itemID: String) {
         guard rowsOnScreen.insert(itemID).inserted else { return }
         seenChanged(seen.visibleChanged(visibleMessages, now: .now))
@@ -114,10 +114,12 @@ extension ConversationModel {
     /// Reports a message seen (in order, one after another) and sleeps until the next one may be.
     private func seenChanged(_ seenID: String?) {
         if let seenID, let handle {
+            // Its time goes with it: a typing-only server orders the app's own ids by it.
+            let sentAt = timeline.items.first { $0.messageID == seenID }?.sentAt
             let previous = reading
             reading = Task { [handle] in
                 await previous?.value
-                await handle.markRead(seenID)
+                await handle.markRead(seenID, sentAt: sentAt)
             }
         }
         seenTimer?.cancel()

@@ -100,6 +100,9 @@ public final class ConversationModel {
     /// The bubbles on screen (``rowAppeared(_:)``), and the reports of what was seen, in order.
     @ObservationIgnored var rowsOnScreen: Set<String> = []
     @ObservationIgnored var reading: Task<Void, Never>?
+    /// The time of the newest of the app's own messages reported delivered (a source may deliver older ones
+    /// after newer).
+    @ObservationIgnored var deliveredUpTo = Int64.min
     /// The members' names, for "Seen by".
     @ObservationIgnored var memberNames: [String: String] = [:]
     /// The members, as the last `subscribed` listed them: whom a message must reach to be delivered.
@@ -220,6 +223,18 @@ public final class ConversationModel {
         guard message.thread == parentMessageID else { return }  // one timeline: a source may deliver them all
         timeline.receive(message)
         refreshReply()
+        // The app's own message of another member reached the device: a typing-only server tells the sender
+        // (on a server that keeps messages, the client reports its own).
+        if messageSource != nil, message.editedAt == nil, let userID, message.sender != userID, message.sentAt > deliveredUpTo,
+            let handle
+        {
+            deliveredUpTo = message.sentAt
+            let previous = reading
+            reading = Task { [handle] in
+                await previous?.value
+                await handle.markDelivered(message.id, sentAt: message.sentAt)
+            }
+        }
     }
 
     func receive(_ part: ServerFrame.StreamDelta) {

@@ -29,6 +29,25 @@ struct TypingOnlyClientTests: ClientTesting {
         }
     }
 
+    @Test func readsAndDeliveriesOfTheAppsOwnMessagesReachTheSender() async throws {
+        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+            try await withChats(["alice", "bob"], of: server) { _, chats in
+                let (aliceChat, bobChat) = (chats[0], chats[1])
+                let sentAt = Int64(Date().timeIntervalSince1970 * 1000)
+                // Alice's message lives in the app's own store; bob's listener got it, and his screen showed it.
+                await bobChat.markDelivered("fs-doc-1", sentAt: sentAt)
+                _ = try await first(aliceChat.readState) { $0.delivered["bob"]?.messageId == "fs-doc-1" }
+                await bobChat.markRead("fs-doc-1")  // without the app's time: nothing is sent here
+                await bobChat.markRead("fs-doc-1", sentAt: sentAt)
+                let state = try await first(aliceChat.readState) { $0.marks["bob"] != nil }
+                #expect(state.marks["bob"]?.messageId == "fs-doc-1" && state.unreadCount == 0, "the app keeps its unread counts")
+                await bobChat.markUnread(from: "fs-doc-1")  // the server cannot order it: nothing is sent
+                await bobChat.markRead("fs-doc-2", sentAt: sentAt + 1)
+                _ = try await first(aliceChat.readState) { $0.marks["bob"]?.messageId == "fs-doc-2" }
+            }
+        }
+    }
+
     @Test func aBotReplyStreamsToTheMembersAndFinishingStoresNothing() async throws {
         try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
             try await withChats(["alice", "clawd"], in: "bot-clawd", of: server) { clients, chats in

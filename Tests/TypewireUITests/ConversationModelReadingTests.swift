@@ -40,25 +40,12 @@ struct ConversationModelReadingTests {
     @Test func theNewestBubbleSaysSentThenDeliveredThenSeen() async throws {
         try await TestServer.run { server in
             try await withConnectedClients(["alice", "bob"], of: server) { clients in
-                let alices = ConversationModel(client: clients[0], conversationID: "direct-alice-bob")
-                await alices.appear()
-                alices.draft = "Up?"
-                await alices.send()
-                try await eventually { alices.lastOwnStoredItemID != nil }
-                let mine = try #require(alices.lastOwnStoredItemID)
-                // Bob's client follows no conversation: no device of his has it.
-                try await eventually { alices.statusText(for: mine) == "Sent" }
-                #expect(alices.progress(of: mine) == .sent)
-                let bobs = ConversationModel(client: clients[1], conversationID: "direct-alice-bob")
-                await bobs.appear()  // his subscribed carries it
-                try await eventually { alices.statusText(for: mine) == "Delivered" }
-                let his = try #require(bobs.messages.first)
-                #expect(alices.progress(of: mine) == .delivered && bobs.progress(of: his.id) == nil, "none for another's message")
-                for item in bobs.messages { bobs.rowAppeared(item.id) }
-                try await eventually { alices.statusText(for: mine) == "Seen by Bob" }
-                #expect(alices.progress(of: mine) == .read)
-                await alices.disappear()
-                await bobs.disappear()
+                // Bob's client follows no conversation at first: no device of his has it; his subscribed carries it.
+                try await expectSentThenDeliveredThenSeen(ConversationModel(client: clients[0], conversationID: "direct-alice-bob")) {
+                    let bobs = ConversationModel(client: clients[1], conversationID: "direct-alice-bob")
+                    await bobs.appear()
+                    return bobs
+                }
             }
         }
     }

@@ -41,6 +41,20 @@ struct TypingOnlyModelTests {
         }
     }
 
+    @Test func theAppsOwnMessageSaysSentThenDeliveredThenSeen() async throws {
+        try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
+            try await withConnectedClients(["alice", "bob"], of: server) { clients in
+                let firestore = MemoryMessageSource()  // the app's database, both users' listeners on it
+                let alices = ConversationModel(client: clients[0], conversationID: "direct-alice-bob", messageSource: firestore)
+                try await expectSentThenDeliveredThenSeen(alices) {
+                    let bobs = ConversationModel(client: clients[1], conversationID: "direct-alice-bob", messageSource: firestore)
+                    await bobs.appear()  // his listener gets it, and the model reports it delivered
+                    return bobs
+                }
+            }
+        }
+    }
+
     @Test func sendingGoesToTheAppsStoreAndTheTypingStops() async throws {
         try await TestServer.run(configure: {
             $0.storage.storesMessages = false

@@ -23,12 +23,16 @@ public struct ReadReporter<Instant: InstantProtocol<Duration>>: Sendable {
         /// Whether the member marks the timeline unread from `messageId` on (`markUnread`), rather than
         /// read up to it.
         public var marksUnread: Bool
+        /// On a typing-only server, where `messageId` is the app's own id: when the app says it was sent
+        /// (milliseconds since 1970; ``ClientFrame/Read/sentAt``). Nil on a server that keeps messages.
+        public var sentAt: Int64?
 
         /// Creates a report.
-        public init(messageId: String, isPrivate: Bool = false, marksUnread: Bool = false) {
+        public init(messageId: String, isPrivate: Bool = false, marksUnread: Bool = false, sentAt: Int64? = nil) {
             self.messageId = messageId
             self.isPrivate = isPrivate
             self.marksUnread = marksUnread
+            self.sentAt = sentAt
         }
     }
 

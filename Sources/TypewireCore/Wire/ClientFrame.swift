@@ -142,15 +142,24 @@ public enum ClientFrame: Hashable, Sendable {
         public var messageId: String
         /// `private` on the wire: the read clears the user's unread count and tells no one else. Absent: false.
         public var isPrivate: Bool?
+        /// On a typing-only server (`welcome`'s `storesMessages` false), where `messageId` is the app's own id:
+        /// when the app says the message was sent (milliseconds since 1970), which orders the app's ids. Required
+        /// there; a server that keeps messages ignores it.
+        public var sentAt: Int64?
+        /// On a typing-only server: the thread the message is in (its parent's id; absent: the main timeline).
+        /// A server that keeps messages ignores it: it knows the message's timeline.
+        public var thread: String?
         /// Creates the frame.
-        public init(conversation: String, messageId: String, isPrivate: Bool? = nil) {
+        public init(conversation: String, messageId: String, isPrivate: Bool? = nil, sentAt: Int64? = nil, thread: String? = nil) {
             self.conversation = conversation
             self.messageId = messageId
             self.isPrivate = isPrivate
+            self.sentAt = sentAt
+            self.thread = thread
         }
 
         private enum CodingKeys: String, CodingKey {
-            case conversation, messageId
+            case conversation, messageId, sentAt, thread
             case isPrivate = "private"
         }
     }
@@ -162,12 +171,18 @@ public enum ClientFrame: Hashable, Sendable {
     public struct Delivered: Codable, Hashable, Sendable {
         /// The conversation's id.
         public var conversation: String
-        /// The server's id of the newest message received.
+        /// The server's id of the newest message received (on a typing-only server, the app's own id).
         public var messageId: String
+        /// On a typing-only server: when the app says the message was sent (``Read/sentAt``). Required there.
+        public var sentAt: Int64?
+        /// On a typing-only server: the thread the message is in (``Read/thread``).
+        public var thread: String?
         /// Creates the frame.
-        public init(conversation: String, messageId: String) {
+        public init(conversation: String, messageId: String, sentAt: Int64? = nil, thread: String? = nil) {
             self.conversation = conversation
             self.messageId = messageId
+            self.sentAt = sentAt
+            self.thread = thread
         }
     }
 

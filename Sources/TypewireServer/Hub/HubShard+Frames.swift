@@ -34,11 +34,15 @@ extension HubShard {
         case .cancel(let request):
             await stop(request, from: id)
         case .read(let read):
-            await self.read(read, from: id)
+            if configuration.storage.storesMessages { await self.read(read, from: id) } else { await appRead(read, from: id) }
         case .markUnread(let mark):
             await markUnread(mark, from: id)
         case .delivered(let delivered):
-            await self.delivered(delivered, from: id)
+            if configuration.storage.storesMessages {
+                await self.delivered(delivered, from: id)
+            } else {
+                await appDelivered(delivered, from: id)
+            }
         }
     }
 
@@ -84,13 +88,13 @@ extension HubShard {
         }
         // Messages fanned out while the history is read are held for this socket (`JoiningSubscribers`).
         if !subscriptions.contains(id, in: conversation) { joining.begin(id, in: conversation) }
-        let followsReads = readState && configuration.storage.storesMessages
+        let followsReads = readState
         // Receipts fanned out while the store is read are held for it too (`fanOutReceipts`).
         if followsReads { connections[id]?.readState.insert(conversation) } else { connections[id]?.readState.remove(conversation) }
         let participants: [ConversationMember]
         let messages: [ChatMessage]
         var historyRead: UInt64?
-        var reads: (unread: Int, marks: TimelineMarks, counts: [ReadCount]?)?
+        var reads: (unread: Int?, marks: TimelineMarks, counts: [ReadCount]?)?
         var lastSeen: [String: LastSeenRecord] = [:]
         do {
             if let readToAdmit {
@@ -113,7 +117,17 @@ extension HubShard {
                 messages = try await store.recentMessages(
                     of: conversation, limit: configuration.messages.recentCount, withinBytes: configuration.messages.maxRecentBytes)
             }
-            if followsReads {
+            if followsReads && !configuration.storage.storesMessages {
+                // Typing-only: the marks over the app's ids; its unread counts are the app's.
+                let counted = participants.count > configuration.conversations.maxNamedReaders
+                reads = (
+                    nil,
+                    seesReceipts(user) && !counted
+                        ? try await store.appTimelineMarks(in: conversation, limit: configuration.conversations.maxMembers)
+                        : TimelineMarks(),
+                    nil
+                )
+            } else if followsReads {
                 // Counted through the newest message sent with it: a newer one reaches the socket after, or
                 // reached it before (a socket following already), and the client counts it as it arrives.
                 let unread = try await store.unreadCount(

@@ -78,7 +78,7 @@ extension HubShard {
     }
 
     /// The answer to a `read`, `markUnread` or `delivered` whose store write failed.
-    private static func markNotRecorded(_ subject: String, ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
+    static func markNotRecorded(_ subject: String, ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {
         .init(
             code: .unavailable,
             message: "\(subject) not recorded: the server cannot write to its storage now; send it again shortly.",

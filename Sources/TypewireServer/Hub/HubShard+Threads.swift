@@ -10,15 +10,16 @@ extension HubShard {
 
     /// Whether a frame's thread can name a parent message here. A server that keeps messages knows their
     /// ids (``isMessageID(_:)``); a typing-only one keeps none, and its threads are the app's own message
-    /// ids (a Firestore document's id): at most ``maxAppThreadBytes`` bytes, nothing invisible.
+    /// ids (a Firestore document's id): at most ``maxAppMessageIDBytes`` bytes, nothing invisible.
     func isThreadID(_ thread: String) -> Bool {
         configuration.storage.storesMessages
-            ? Self.isMessageID(thread) : DisplayName.isAcceptableID(thread, maxBytes: Self.maxAppThreadBytes)
+            ? Self.isMessageID(thread) : DisplayName.isAcceptableID(thread, maxBytes: Self.maxAppMessageIDBytes)
     }
 
-    /// The longest thread id a typing-only server takes (the board holds at most 4 threads per socket and
-    /// conversation, so this bounds what a client makes it keep).
-    static let maxAppThreadBytes = 128
+    /// The longest app message id a typing-only server takes, as a thread or in a read mark (the board holds at
+    /// most 4 threads per socket and conversation, and the store a mark per member and timeline, so this bounds
+    /// what a client makes them keep).
+    static let maxAppMessageIDBytes = 128
 
     /// The answer to a frame whose thread is not a message id.
     static func badThread(ref: String, request: ClientFrame.Kind) -> ServerFrame.Failure {

@@ -26,9 +26,11 @@ struct FrameCodecTests {
         .cancel(.init(conversation: "c1", messageId: "r3")),
         .read(.init(conversation: "c1", messageId: "42")),
         .read(.init(conversation: "c1", messageId: "43", isPrivate: true)),
+        .read(.init(conversation: "c1", messageId: "fs-doc", sentAt: 1_700_000_000_123, thread: "fs-parent")),
         .subscribe(.init(conversation: "c1", readState: true)),
         .markUnread(.init(conversation: "c1", messageId: "42")),
         .delivered(.init(conversation: "c1", messageId: "44")),
+        .delivered(.init(conversation: "c1", messageId: "fs-doc", sentAt: 1_700_000_000_123)),
     ]
 
     static let serverFrames: [ServerFrame] = [

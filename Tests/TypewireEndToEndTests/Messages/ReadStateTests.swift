@@ -205,20 +205,38 @@ struct ReadStateTests {
         }
     }
 
-    @Test func aTypingOnlyServerKeepsNoReadState() async throws {
+    @Test func aTypingOnlyServerKeepsReadStateOverTheAppsOwnMessageIDs() async throws {
         try await TestServer.run(configure: { $0.storage.storesMessages = false }) { server in
             let id = try await Self.group(on: server, members: ["bob"])
             let (alice, subscribed) = try await Self.following("alice", id, on: server)
-            #expect(subscribed.unread == nil && subscribed.reads == nil)
-            alice.send(.read(.init(conversation: id, messageId: "app-message-1")))
-            let refusal = try await alice.error()
-            #expect(refusal.code == .messagesDisabled && refusal.ref == "app-message-1")
-            alice.send(.markUnread(.init(conversation: id, messageId: "app-message-2")))
+            #expect(subscribed.unread == nil && subscribed.reads == [], "unread counts stay the app's")
+            let bob = try await server.socket("bob")
+            let sent = Int64(Date().timeIntervalSince1970 * 1000)
+            bob.send(.delivered(.init(conversation: id, messageId: "doc-B", sentAt: sent)))
+            bob.send(.read(.init(conversation: id, messageId: "doc-A", sentAt: sent - 1000)))
+            let read = try await Self.receipts(of: alice) { $0.map(\.messageId) == ["doc-A"] }
+            #expect(read.reads.map(\.user) == ["bob"])
+            bob.send(.read(.init(conversation: id, messageId: "doc-0", sentAt: sent - 2000)))  // older: never back
+            bob.send(.read(.init(conversation: id, messageId: "doc-T", sentAt: sent, thread: "doc-A")))
+            let threadRead = try await alice.next { if case .receipts(let receipts) = $0 { receipts.thread == "doc-A" } else { false } }
+            guard case .receipts(let inThread) = threadRead else { return }
+            #expect(inThread.reads.map(\.messageId) == ["doc-T"], "a thread's own mark")
+            let (_, snapshot) = try await Self.following("alice", id, on: server)
+            #expect(
+                snapshot.reads?.map(\.messageId) == ["doc-A"] && snapshot.delivered?.map(\.messageId) == ["doc-B"],
+                "a device that subscribes later")
+
+            bob.send(.read(.init(conversation: id, messageId: "doc-C")))
+            let noTime = try await bob.error()
+            #expect(noTime.code == .invalidField && noTime.ref == "doc-C" && noTime.message.contains("sentAt"))
+            bob.send(.read(.init(conversation: id, messageId: "doc-D", sentAt: sent + 2 * 3_600_000)))
+            #expect(try await bob.error().ref == "doc-D", "too far ahead of the server's clock")
+            bob.send(.delivered(.init(conversation: id, messageId: String(repeating: "x", count: 129), sentAt: sent)))
+            #expect(try await bob.error().code == .invalidField, "an id past 128 bytes")
+            alice.send(.markUnread(.init(conversation: id, messageId: "doc-A")))
             let marking = try await alice.error()
-            #expect(marking.code == .messagesDisabled && marking.ref == "app-message-2" && marking.request == "markUnread")
-            alice.send(.delivered(.init(conversation: id, messageId: "app-message-3")))
-            let delivering = try await alice.error()
-            #expect(delivering.code == .messagesDisabled && delivering.ref == "app-message-3" && delivering.request == "delivered")
+            #expect(marking.code == .messagesDisabled && marking.ref == "doc-A" && marking.request == "markUnread")
+            #expect(await alice.received.allSatisfy { !$0.contains(#""type":"unread""#) }, "no unread counts")
         }
     }
 
