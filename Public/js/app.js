@@ -74,7 +74,7 @@ const state = {
   /** The panel composer's drafts, by "conversation/parent id". */
   replyDrafts: new Map(),
   /** Sends waiting for the socket: `send` frames, in order. */
-  outbox: [],
+  unsentFrames: [],
   hasConnected: false,
 };
 
@@ -134,7 +134,7 @@ function signOut() {
   closeConversation();
   state.connection?.stop();
   for (const conversation of state.conversations.values()) conversation.streamTimers.forEach(clearTimeout);
-  Object.assign(state, { me: null, token: null, api: null, connection: null, conversations: new Map(), outbox: [], hasConnected: false });
+  Object.assign(state, { me: null, token: null, api: null, connection: null, conversations: new Map(), unsentFrames: [], hasConnected: false });
   state.drafts.clear();
   state.replyDrafts.clear();
   history.replaceState(null, '', location.pathname);
@@ -248,7 +248,7 @@ function welcomed(frame) {
     refreshInterval: state.config.refreshInterval, idleTimeout: state.config.idleTimeout, storesMessages: state.storesMessages,
   });
   for (const id of state.conversations.keys()) state.connection.send({ type: 'subscribe', conversation: id, readState: true });
-  for (const send of state.outbox.splice(0)) state.connection.send(send);
+  for (const send of state.unsentFrames.splice(0)) state.connection.send(send);
   if (state.hasConnected) {
     sendTyping(state.emitter.handle(Input.connectionRestored, now()));
     state.thread?.handle(Input.connectionRestored);
@@ -590,7 +590,7 @@ function sendTyping(frame, conversation = state.openId) {
 }
 
 function queueSend(frame) {
-  if (!state.connection?.send(frame)) state.outbox.push(frame);
+  if (!state.connection?.send(frame)) state.unsentFrames.push(frame);
 }
 
 function submit() {

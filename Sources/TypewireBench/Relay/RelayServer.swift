@@ -61,7 +61,7 @@ final class RelaySocketHandler: ChannelInboundHandler {
 
     private let rooms: RelayRooms
     private let writers: LoopWriters
-    private var outbox: ChannelOutbox?
+    private var sink: ChannelSink?
     private var assembler = MessageAssembler(maxSize: 1 << 20)
     private var joined: Set<String> = []
 
@@ -71,13 +71,13 @@ final class RelaySocketHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        outbox = ChannelOutbox(
+        sink = ChannelSink(
             channel: context.channel, writer: writers.writer(for: context.eventLoop), maxHeldBytes: 4 << 20, closeTimeout: .seconds(3)
         )
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let outbox { rooms.leave(outbox, rooms: joined) }
+        if let sink { rooms.leave(sink, rooms: joined) }
         context.fireChannelInactive()
     }
 
@@ -87,29 +87,29 @@ final class RelaySocketHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let outbox else { return }
+        guard let sink else { return }
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .ping:
-            outbox.send(OutboundFrame(control: .pong, payload: frame.unmaskedData))
+            sink.send(OutboundFrame(control: .pong, payload: frame.unmaskedData))
         case .connectionClose:
-            outbox.closeNow(code: .normalClosure, reason: "", waitForPeer: false)
-            outbox.closeAfterFlush()
+            sink.closeNow(code: .normalClosure, reason: "", waitForPeer: false)
+            sink.closeAfterFlush()
         case .text, .binary, .continuation:
             guard case .message(.text(let text)) = assembler.take(opcode: frame.opcode, fin: frame.fin, data: frame.unmaskedData),
                 let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8))
             else { return }
             switch envelope.type {
             case "hello":
-                outbox.send(Self.welcome)
+                sink.send(Self.welcome)
             case "subscribe":
                 guard let room = envelope.conversation else { return }
                 joined.insert(room)
-                rooms.join(outbox, room: room)
-                outbox.send(OutboundFrame(text: #"{"type":"subscribed","conversation":"\#(room)"}"#))
+                rooms.join(sink, room: room)
+                sink.send(OutboundFrame(text: #"{"type":"subscribed","conversation":"\#(room)"}"#))
             case "activity", "send", "stream":
                 guard let room = envelope.conversation, joined.contains(room) else { return }
-                rooms.broadcast(OutboundFrame(text: text), to: room, except: envelope.type == "activity" ? outbox : nil)
+                rooms.broadcast(OutboundFrame(text: text), to: room, except: envelope.type == "activity" ? sink : nil)
             default:
                 return
             }

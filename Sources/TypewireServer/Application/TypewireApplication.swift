@@ -65,7 +65,7 @@ public enum TypewireApplication {
             metrics: metrics
         )
         let timers = TimerQueues()
-        let services = SocketServices(
+        let shared = SocketContext(
             hub: hub, authority: authority, configuration: configuration, logger: logger, writers: LoopWriters(timings: metrics.stages),
             timers: timers, refusals: refusals, pendingHandshakes: pendingHandshakes
         )
@@ -123,7 +123,7 @@ public enum TypewireApplication {
                     base: SocketChildChannel(
                         responder: responder, http1: http1, maxFrameSize: configuration.sockets.frameLimit, sockets: sockets,
                         shouldUpgrade: { head in Self.mayOpenSocket(head, allowedOrigins: allowedOrigins) },
-                        installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(services: services)) }
+                        installSocket: { channel in try channel.pipeline.syncOperations.addHandler(SocketHandler(shared: shared)) }
                     ),
                     maxHeadBytes: configuration.http.maxHeaderBytes, headTimeout: TimeAmount(configuration.http.headerTimeout),
                     listener: listener, timers: timers, refusals: refusals, pendingHandshakes: pendingHandshakes

@@ -125,8 +125,8 @@ public final class Hub: Sendable {
     /// a reconnecting user costs no disk write.
     /// - Parameters:
     ///   - identity: Who the socket's token named.
-    ///   - outbox: Where the hub queues the socket's frames, and closes it with the going-away code (1001) for
-    ///     a shutdown or when it reads too slowly to follow (the outbox overflowed).
+    ///   - sink: Where the hub queues the socket's frames, and closes it with the going-away code (1001) for
+    ///     a shutdown or when it reads too slowly to follow (the sink overflowed).
     /// - Returns: The connection's id, for every later call.
     /// - Throws: ``ConnectRefusal``: the user opened sockets faster than ``ServerConfiguration/Budgets/handshakes``
     ///   (checked first, so a user reconnecting in a loop costs no store read), already has
@@ -134,7 +134,7 @@ public final class Hub: Sendable {
     /// - Parameter isolation: Where the caller runs (a socket's work runs on the shard of its loop): the
     ///   shard the call runs on registers the socket without a hop.
     public func connect(
-        _ identity: Identity, outbox: any Outbox, isolation: isolated (any Actor)? = #isolation
+        _ identity: Identity, sink: any FrameSink, isolation: isolated (any Actor)? = #isolation
     ) async throws(ConnectRefusal) -> ConnectionID {
         guard !shuttingDown.load(ordering: .relaxed) else { throw .shuttingDown }
         guard handshakes.allow(identity.userID, now: now()) else { throw .tooManyHandshakes(rate: configuration.budgets.handshakes.rate) }
@@ -164,10 +164,10 @@ public final class Hub: Sendable {
             sharesPresence: stored?.sharesPresence ?? true, readReceipts: stored?.readReceipts ?? .share
         )
         for shard in shards {
-            await shard.register(id, identity: identity, outbox: outbox, budget: budget, settings: settings, renamed: renamed)
+            await shard.register(id, identity: identity, sink: sink, budget: budget, settings: settings, renamed: renamed)
         }
         metrics.connections.increment()
-        outbox.onOverflow { await self.cutOff(id) }
+        sink.onOverflow { await self.cutOff(id) }
         let welcome = ServerFrame.welcome(
             .init(
                 user: ConversationMember(id: identity.userID, name: identity.name, online: true), serverTime: now(),
@@ -180,7 +180,7 @@ public final class Hub: Sendable {
                     serverVersion: TypewireVersion.current
                 )
             ))
-        outbox.enqueue(Self.encode(welcome))
+        sink.enqueue(Self.encode(welcome))
         metrics.sent("welcome")
         if firstDevice, settings.sharesPresence { cluster?.publish(.presence(user: identity.userID, online: true)) }
         if firstDevice, let webhooks, webhooks.wants(.presenceChanged), await !shards[0].isConnectedElsewhere(identity.userID) {
@@ -200,7 +200,7 @@ public final class Hub: Sendable {
         userSockets.withLockedValue { $0.release(id) }
     }
 
-    /// Forgets a socket that reads too slowly to follow (its outbox overflowed, and closes it within the close
+    /// Forgets a socket that reads too slowly to follow (its sink overflowed, and closes it within the close
     /// timeout) at once, as if it had closed: the others see the user's activity cleared (and presence
     /// offline) now, not when the socket is gone. It holds its place against the user's cap until then
     /// (``disconnect(_:)``).
@@ -216,7 +216,7 @@ public final class Hub: Sendable {
         let holds = wentAway && configuration.sockets.presenceGrace > .zero
         guard let forgotten = await shards[0].forget(id, wentAway: holds) else { return false }
         for shard in shards.dropFirst() { await shard.forget(id, wentAway: holds) }
-        forgotten.outbox.finish()
+        forgotten.sink.finish()
         metrics.connections.decrement()
         let user = forgotten.user
         let departure = userSockets.withLockedValue { $0.stopServing(of: user, wentAway: holds) }

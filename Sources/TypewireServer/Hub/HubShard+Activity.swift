@@ -166,7 +166,7 @@ extension HubShard {
             } else {
                 let frame = shared ?? Self.encode(.activity(capped(entries, in: conversation, serverTime: now())))
                 shared = frame
-                connection.outbox.enqueue(frame)
+                connection.sink.enqueue(frame)
                 delivered += 1
             }
         }
@@ -193,7 +193,7 @@ extension HubShard {
         case .ifChanged: guard changed else { return false }
         case .recordOnly: return false
         }
-        connection.outbox.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: now()))))
+        connection.sink.enqueue(Self.encode(.activity(capped(visible, in: conversation, serverTime: now()))))
         return true
     }
 

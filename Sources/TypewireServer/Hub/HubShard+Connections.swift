@@ -8,24 +8,24 @@ extension HubShard {
     /// - Parameter settings: What the store says of the user: their blocks both ways and what they share.
     /// - Parameter renamed: The handshake recorded a new name or role for the user (or a new user).
     func register(
-        _ id: ConnectionID, identity: Identity, outbox: any Outbox, budget: SocketBudget, settings: UserSettings, renamed: Bool
+        _ id: ConnectionID, identity: Identity, sink: any FrameSink, budget: SocketBudget, settings: UserSettings, renamed: Bool
     ) {
         if renamed { forgetNames(of: identity.userID) }
-        connections[id] = Connection(identity: identity, outbox: outbox, budget: budget)
+        connections[id] = Connection(identity: identity, sink: sink, budget: budget)
         if users.connect(id, of: identity.userID, settings: settings) { announcePresence(of: identity.userID, online: true) }
     }
 
-    /// A socket's outbox, if it is registered.
-    func outbox(of id: ConnectionID) -> (any Outbox)? {
-        connections[id]?.outbox
+    /// A socket's sink, if it is registered.
+    func sink(of id: ConnectionID) -> (any FrameSink)? {
+        connections[id]?.sink
     }
 
     /// Forgets a closed socket: its activity in this shard's conversations is cleared at once, and if it was
     /// the user's last socket, the user goes offline there (or, `wentAway`, shows online until
     /// ``endPresenceHold(of:)``).
-    /// - Returns: Whose socket it was and its outbox; nil if it was forgotten already.
+    /// - Returns: Whose socket it was and its sink; nil if it was forgotten already.
     @discardableResult
-    func forget(_ id: ConnectionID, wentAway: Bool = false) -> (user: String, outbox: any Outbox)? {
+    func forget(_ id: ConnectionID, wentAway: Bool = false) -> (user: String, sink: any FrameSink)? {
         guard let connection = connections.removeValue(forKey: id) else { return nil }
         apply(subscriptions.removeAll(of: id), to: connection)
         for conversation in board.clear(connection: id) { publishActivity(of: conversation) }
@@ -36,7 +36,7 @@ extension HubShard {
             if wentOffline { announcePresence(of: user, online: false) }  // with the user's blocks and settings
             users.forgetSettings(of: user)
         }
-        return (user, connection.outbox)
+        return (user, connection.sink)
     }
 
     /// The presence grace of a user whose last socket went away ran out: unless a socket of theirs came
@@ -50,9 +50,9 @@ extension HubShard {
     /// Closes every socket with the going-away code, so clients reconnect elsewhere or later; returns once
     /// every socket closed (a peer that does not answer is waited for no longer than the close timeout).
     func closeAll(reason: String) async {
-        let outboxes = connections.values.map(\.outbox)
+        let sinks = connections.values.map(\.sink)
         await withTaskGroup(of: Void.self) { group in
-            for outbox in outboxes { group.addTask { await outbox.close(reason: reason) } }
+            for sink in sinks { group.addTask { await sink.close(reason: reason) } }
         }
     }
 }

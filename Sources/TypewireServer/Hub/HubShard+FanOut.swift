@@ -10,7 +10,7 @@ extension HubShard {
         joining.hold(frame, message: message, in: conversation)
         if pacer.takeEarly(conversation, now: now()) { fanOutActivity(of: conversation) }
         let subscribers = subscriptions.subscribers(of: conversation)
-        for connection in subscribers.values { connection.outbox.enqueue(frame) }
+        for connection in subscribers.values { connection.sink.enqueue(frame) }
         metrics.sent(type, count: subscribers.count)
         metrics.fanOutDeliveries.increment(by: Int64(subscribers.count))
     }
@@ -40,20 +40,20 @@ extension HubShard {
                         return Self.encode(.presence(presence))
                     }()
                 texts[viewerShares] = frame
-                deliver(frame, as: "presence", to: connection.outbox)
+                deliver(frame, as: "presence", to: connection.sink)
                 metrics.fanOutDeliveries.increment()
             }
         }
     }
 
     func reply(to id: ConnectionID, _ failure: ServerFrame.Failure) {
-        guard let outbox = connections[id]?.outbox else { return }
-        deliver(Self.encode(.error(failure)), as: "error", to: outbox)
+        guard let sink = connections[id]?.sink else { return }
+        deliver(Self.encode(.error(failure)), as: "error", to: sink)
     }
 
     /// Queues a frame on one socket and counts it.
-    func deliver(_ frame: OutboundFrame, as type: String, to outbox: any Outbox) {
-        outbox.enqueue(frame)
+    func deliver(_ frame: OutboundFrame, as type: String, to sink: any FrameSink) {
+        sink.enqueue(frame)
         metrics.sent(type)
     }
 

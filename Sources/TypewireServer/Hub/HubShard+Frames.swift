@@ -11,7 +11,7 @@ extension HubShard {
         case .hello:
             reply(to: id, .init(code: .invalidField, message: "This socket has already said hello.", ref: "hello", request: .hello))
         case .refresh:
-            break  // verified by the socket's services (`SocketServices`), never handed to the hub
+            break  // verified by the sockets' shared context (`SocketContext`), never handed to the hub
         case .subscribe(let subscribe):
             let started = metrics.stages == nil ? nil : NIODeadline.now()
             await handshakeGate.run { await self.subscribe(id, to: subscribe.conversation, readState: subscribe.readState ?? false) }
@@ -180,13 +180,13 @@ extension HubShard {
                 readCounts: reads?.counts
             ))
         if users.visibility.hidesAnyone(from: user) { connections[id]!.activityViews[conversation] = view.entries }
-        deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.outbox)
+        deliver(Self.encode(subscribed), as: "subscribed", to: connections[id]!.sink)
         // The replies streaming now, whole so far: the parts held meanwhile are in them (the client skips those
         // by `seq`), the live ones follow.
         for part in repliesUnderWay(in: conversation) {
-            deliver(Self.encode(.stream(part)), as: "stream", to: connections[id]!.outbox)
+            deliver(Self.encode(.stream(part)), as: "stream", to: connections[id]!.sink)
         }
-        for frame in heldMeanwhile { connections[id]!.outbox.enqueue(frame) }
+        for frame in heldMeanwhile { connections[id]!.sink.enqueue(frame) }
     }
 
 }

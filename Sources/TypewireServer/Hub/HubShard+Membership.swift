@@ -53,14 +53,14 @@ extension HubShard {
                 if users.visibility.hidesAnyone(from: viewer) {
                     sendActivityView(of: conversation, to: id, delivery: board.isActive(other, in: conversation) ? .always : .recordOnly)
                 } else if board.isActive(other, in: conversation) {
-                    deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: viewer))), as: "activity", to: connection.outbox)
+                    deliver(Self.encode(.activity(activityUpdate(of: conversation, seenBy: viewer))), as: "activity", to: connection.sink)
                 }
                 guard presence, let members = members[conversation], members.contains(other),
                     members.count < configuration.typing.largeGroupSize
                 else { continue }
                 deliver(
                     Self.encode(.presence(.init(conversation: conversation, user: other, online: online))), as: "presence",
-                    to: connection.outbox)
+                    to: connection.sink)
             }
             if !users.visibility.hidesAnyone(from: viewer) { connection.activityViews = [:] }  // everything it sees is shared again
         }

@@ -58,8 +58,8 @@ extension HubShard {
             let key = StreamKey(conversation: send.conversation, messageId: replyID, bot: identity.userID)
             streams.withLockedValue { $0.finish(key, as: .finished) }
         }
-        guard let outbox = connections[id]?.outbox else { return }
-        deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: outbox)
+        guard let sink = connections[id]?.sink else { return }
+        deliver(Self.encode(.ack(.init(clientMessageId: send.clientMessageId, messageId: stored.message.id))), as: "ack", to: sink)
     }
 
     func edit(_ edit: ClientFrame.Edit, from id: ConnectionID) async {

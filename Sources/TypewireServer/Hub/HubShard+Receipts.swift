@@ -122,7 +122,7 @@ extension HubShard {
             let bytes = encoded ?? Self.encode(.unread(frame))
             encoded = bytes
             if follows {
-                deliver(bytes, as: "unread", to: connection.outbox)
+                deliver(bytes, as: "unread", to: connection.sink)
             } else {
                 joining.hold(bytes, for: id, in: frame.conversation)
             }
@@ -238,7 +238,7 @@ extension HubShard {
             }
             for connection in subscriptions.subscribers(of: frame.conversation).values {
                 guard let encoded = encoded(for: connection) else { continue }
-                deliver(encoded, as: "receipts", to: connection.outbox)
+                deliver(encoded, as: "receipts", to: connection.sink)
                 delivered += 1
             }
             for id in joining.sockets(joining: frame.conversation) {

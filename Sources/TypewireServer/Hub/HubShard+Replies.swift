@@ -146,8 +146,8 @@ extension HubShard {
         let frame = Self.encode(.cancel(.init(conversation: conversation, messageId: messageId, by: user)))
         for bot in bots {
             for socket in users.sockets(of: bot) {
-                guard let outbox = connections[socket]?.outbox else { continue }
-                deliver(frame, as: "cancel", to: outbox)
+                guard let sink = connections[socket]?.sink else { continue }
+                deliver(frame, as: "cancel", to: sink)
             }
             armReplyTimer(StreamKey(conversation: conversation, messageId: messageId, bot: bot), at: now() + grace, rearm: false)
         }

@@ -10,7 +10,7 @@ import TypewireCore
 /// An actor confined to one event loop of the server (``EventLoopActor``): its code runs on that loop's
 /// thread, no other shard or lock sees its frames, and its sockets on that loop are written to without a
 /// hop. Each update of a conversation's activity is encoded once and the same bytes go to every subscriber.
-/// A shard never writes to a socket itself: it queues on each socket's outbox, so a slow reader cannot
+/// A shard never writes to a socket itself: it queues on each socket's sink, so a slow reader cannot
 /// stall it.
 ///
 /// Its work is split by concern: sockets (`HubShard+Connections`), frames and subscriptions
@@ -24,7 +24,7 @@ actor HubShard: EventLoopActor {
     /// reference, not a copy of every field.
     final class Connection {
         let identity: Identity
-        let outbox: any Outbox
+        let sink: any FrameSink
         /// What the socket may spend, shared by every shard (``SocketBudget``).
         let budget: SocketBudget
         /// For a user who sees nothing of someone (a block, either way): the activity each subscribed
@@ -34,9 +34,9 @@ actor HubShard: EventLoopActor {
         /// The conversations whose read state the socket follows (`subscribe`'s `readState`).
         var readState: Set<String> = []
 
-        init(identity: Identity, outbox: any Outbox, budget: SocketBudget) {
+        init(identity: Identity, sink: any FrameSink, budget: SocketBudget) {
             self.identity = identity
-            self.outbox = outbox
+            self.sink = sink
             self.budget = budget
         }
     }

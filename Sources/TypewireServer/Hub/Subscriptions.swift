@@ -4,7 +4,7 @@
 /// as postgres-nio's `ListenStateMachine`.
 ///
 /// Each subscription keeps the socket's `Subscriber` (the shard's ``HubShard/Connection``): a fan-out reads
-/// each subscriber's outbox from the conversation's own table, without a lookup of the socket by its id
+/// each subscriber's sink from the conversation's own table, without a lookup of the socket by its id
 /// (profiled, that lookup and the object it led to were a sixth of an `activity` fan-out's own work).
 struct Subscriptions<Subscriber> {
     /// What a change did.

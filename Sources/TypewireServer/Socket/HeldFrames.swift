@@ -4,7 +4,7 @@ import TypewireCore
 /// streaming to it: a part of a reply that finds an earlier part of the same reply still waiting merges into
 /// it (deltas joined, one frame), so a slow phone gets fewer, larger frames and never a backlog of parts.
 /// Every other frame waits in order behind them. A pure value, on the socket's event loop
-/// (``ChannelOutbox``).
+/// (``ChannelSink``).
 ///
 /// Merging moves a part's text earlier, never later, and never past its reply's final part: a merged frame
 /// takes the latest part's number (`seq`), its end, and its whole text when it is a catch-up (`text`).

@@ -17,7 +17,7 @@ package final class LoopWriter: @unchecked Sendable {
     }
 
     private struct Pending {
-        var items: [(ChannelOutbox, Item)] = []
+        var items: [(ChannelSink, Item)] = []
         var hopScheduled = false
         /// When the first of `items` was queued (with ``StageTimings`` only).
         var firstQueuedAt: NIODeadline?
@@ -28,7 +28,7 @@ package final class LoopWriter: @unchecked Sendable {
     let timings: StageTimings?
     private let pending = NIOLockedValueBox(Pending())
     /// Sockets written to in this turn and not yet flushed (the loop's).
-    private var dirty: [ChannelOutbox] = []
+    private var dirty: [ChannelSink] = []
     /// Whether a flush of `dirty` is scheduled (the loop's).
     private var flushScheduled = false
 
@@ -38,10 +38,10 @@ package final class LoopWriter: @unchecked Sendable {
     }
 
     /// Queues a write from any thread; it reaches the loop with the others of this turn.
-    func submit(_ item: Item, to outbox: ChannelOutbox) {
+    func submit(_ item: Item, to sink: ChannelSink) {
         let queuedAt = timings == nil ? nil : NIODeadline.now()
         let hop = pending.withLockedValue { pending in
-            pending.items.append((outbox, item))
+            pending.items.append((sink, item))
             defer { pending.hopScheduled = true }
             if pending.firstQueuedAt == nil { pending.firstQueuedAt = queuedAt }
             return !pending.hopScheduled
@@ -53,7 +53,7 @@ package final class LoopWriter: @unchecked Sendable {
     /// on the loop, so that it does not overtake them.
     func writePending() {
         eventLoop.assertInEventLoop()
-        var items: [(ChannelOutbox, Item)] = []
+        var items: [(ChannelSink, Item)] = []
         let queuedAt = pending.withLockedValue { pending in
             pending.hopScheduled = false
             swap(&items, &pending.items)
@@ -62,19 +62,19 @@ package final class LoopWriter: @unchecked Sendable {
         }
         guard !items.isEmpty else { return }
         if let timings, let queuedAt { timings.record(timings.hopToLoop, since: queuedAt) }
-        for (outbox, item) in items {
+        for (sink, item) in items {
             switch item {
-            case .frame(let frame): outbox.writeNow(frame)
-            case .close(let reason): outbox.closeGoingAway(reason: reason)
+            case .frame(let frame): sink.writeNow(frame)
+            case .close(let reason): sink.closeGoingAway(reason: reason)
             }
         }
         flushDirty()
     }
 
     /// Notes a socket written to without a flush; it is flushed at the end of the turn. On the loop.
-    func markDirty(_ outbox: ChannelOutbox) {
+    func markDirty(_ sink: ChannelSink) {
         eventLoop.assertInEventLoop()
-        dirty.append(outbox)
+        dirty.append(sink)
         guard !flushScheduled else { return }
         flushScheduled = true
         eventLoop.execute { self.flushDirty() }
@@ -87,7 +87,7 @@ package final class LoopWriter: @unchecked Sendable {
         guard !dirty.isEmpty else { return }
         let sockets = dirty
         dirty.removeAll(keepingCapacity: true)
-        for outbox in sockets { outbox.flushNow() }
+        for sink in sockets { sink.flushNow() }
     }
 }
 

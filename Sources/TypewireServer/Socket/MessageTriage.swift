@@ -5,7 +5,7 @@ import TypewireCore
 /// (``InboundGate``). A pure function of the message, the gate and the time.
 enum MessageTriage: Equatable {
     /// Hand this work to the hub, in order.
-    case work(SocketServices.Work)
+    case work(SocketContext.Work)
     /// Dropped within the budgets (its type, or `invalid`).
     case dropped(String)
     /// Past its budget and answered (`rate_limited`).

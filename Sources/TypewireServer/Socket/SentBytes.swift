@@ -5,7 +5,7 @@
 /// costs over a hundred bytes of memory in NIO's queue).
 ///
 /// NIO says when a write has left only through a promise per write, which would cost an allocation per
-/// delivery. The outbox asks after each flush instead: if NIO holds nothing (the common case: the kernel took
+/// delivery. The sink asks after each flush instead: if NIO holds nothing (the common case: the kernel took
 /// it all), everything has left; if bytes are left behind, one empty write after them, with a promise (a
 /// mark), tells when everything before it has left. A pure value, on the socket's event loop.
 struct SentBytes {

@@ -11,17 +11,17 @@ import TypewireCore
 /// come back are run in one place (``run(_:)``). Frames go to the hub in order through the socket's
 /// ``SocketLane`` (one the hub takes at once, such as typing where the user is known, with nothing of the
 /// socket's before it, is handed over without a task); the hub's frames come back through the socket's
-/// ``ChannelOutbox``.
+/// ``ChannelSink``.
 ///
 /// Everything here belongs to the channel's event loop.
 final class SocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
 
-    private let services: SocketServices
+    private let shared: SocketContext
     private var machine: SocketStateMachine
-    private var outbox: ChannelOutbox?
+    private var sink: ChannelSink?
     /// The socket's work, with when its frame was read (with ``StageTimings`` only).
-    private var lane: SocketLane<(SocketServices.Work, NIODeadline?), HubShard>?
+    private var lane: SocketLane<(SocketContext.Work, NIODeadline?), HubShard>?
     /// The loop's timers, where this socket's are armed.
     private var timers: TimerQueue?
     private var helloDeadline: TimerQueue.Timer?
@@ -32,7 +32,7 @@ final class SocketHandler: ChannelInboundHandler {
     /// Whether the socket counts among its address's handshakes (from its upgrade to its `welcome`).
     private var awaitingWelcome = false
     /// What the hub knows the socket as, once its `hello` went through.
-    private let registration = SocketServices.Registration()
+    private let registration = SocketContext.Registration()
 
     /// The longest timer armed, in milliseconds (400 days): `TimeAmount.milliseconds` multiplies into
     /// nanoseconds and traps past about 292 years.
@@ -45,25 +45,25 @@ final class SocketHandler: ChannelInboundHandler {
     /// The most of a socket's bytes the kernel holds unsent (`TCP_NOTSENT_LOWAT`, Linux): past it a write waits.
     static let kernelUnsentBytes: SocketOptionValue = 128 * 1_024
 
-    init(services: SocketServices) {
-        self.services = services
-        self.machine = SocketStateMachine(rules: services.rules)
+    init(shared: SocketContext) {
+        self.shared = shared
+        self.machine = SocketStateMachine(rules: shared.rules)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let configuration = services.configuration
+        let configuration = shared.configuration
         let channel = context.channel
         peer = channel.remoteAddress
-        guard services.pendingHandshakes.opened(peer) else {
+        guard shared.pendingHandshakes.opened(peer) else {
             // Its address has as many sockets waiting for their `welcome` as it may: closed before a byte is read.
             return context.close(promise: nil)
         }
         awaitingWelcome = true
-        let outbox = ChannelOutbox(
-            channel: channel, writer: services.writers.writer(for: context.eventLoop),
+        let sink = ChannelSink(
+            channel: channel, writer: shared.writers.writer(for: context.eventLoop),
             maxHeldBytes: configuration.sockets.maxQueuedBytes, closeTimeout: TimeAmount(configuration.sockets.closeTimeout)
         )
-        self.outbox = outbox
+        self.sink = sink
         try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.outputWaterMark)
         #if os(Linux)
             // The kernel keeps at most `kernelUnsentBytes` of the socket's bytes unsent; the rest waits in NIO,
@@ -76,18 +76,18 @@ final class SocketHandler: ChannelInboundHandler {
         let registration = self.registration
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        let services = services
+        let shared = shared
         lane = SocketLane(
-            owner: services.hub.shard(on: context.eventLoop),
+            owner: shared.hub.shard(on: context.eventLoop),
             work: { item, shard in
-                let outcome = await services.perform(item.0, readAt: item.1, on: shard, outbox: outbox, registration: registration)
+                let outcome = await shared.perform(item.0, readAt: item.1, on: shard, sink: sink, registration: registration)
                 guard case .done = outcome else {
                     return eventLoop.execute { loopBound.value.workFinished(outcome) }
                 }
             },
             resume: { eventLoop.execute { loopBound.value.run(loopBound.value.machine.laneCaughtUp()) } }
         )
-        let timers = services.timers.queue(for: eventLoop)
+        let timers = shared.timers.queue(for: eventLoop)
         self.timers = timers
         helloDeadline = timers.schedule(in: TimeAmount(configuration.sockets.helloTimeout)) {
             self.run(self.machine.helloTimedOut())
@@ -98,14 +98,14 @@ final class SocketHandler: ChannelInboundHandler {
     /// Arms the next ping, one interval from now; each ping arms the one after it until the timers are cancelled.
     /// A timer's action holds the handler until it runs or is cancelled (``SocketStateMachine/Action/cancelTimers``).
     private func schedulePing() {
-        nextPing = timers?.schedule(in: TimeAmount(services.configuration.sockets.pingInterval)) {
+        nextPing = timers?.schedule(in: TimeAmount(shared.configuration.sockets.pingInterval)) {
             self.schedulePing()
             self.run(self.machine.pingDue())
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        outbox?.writabilityReturned()  // nothing waits for a closed socket
+        sink?.writabilityReturned()  // nothing waits for a closed socket
         handshakeEnded()
         run(machine.closed())
         context.fireChannelInactive()
@@ -121,7 +121,7 @@ final class SocketHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { outbox?.writabilityReturned() }
+        if context.channel.isWritable { sink?.writabilityReturned() }
         run(machine.writabilityChanged(isWritable: context.channel.isWritable))
         context.fireChannelWritabilityChanged()
     }
@@ -138,27 +138,27 @@ final class SocketHandler: ChannelInboundHandler {
         guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
             return run(machine.violated(frame.maskKey == nil ? "an unmasked frame" : "a reserved bit set"))
         }
-        let now = services.hub.now()
+        let now = shared.hub.now()
         switch frame.opcode {
         case .ping: run(machine.pingReceived(frame.unmaskedData, now: now))
         case .pong: run(machine.pongReceived(now: now))
-        case .connectionClose: run(machine.peerClosed(frame.unmaskedData, closeSent: outbox?.closeSent ?? true))
+        case .connectionClose: run(machine.peerClosed(frame.unmaskedData, closeSent: sink?.closeSent ?? true))
         case .text, .binary, .continuation:
             run(
-                machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now) { [services] unchecked in
-                    services.spentHandshake(unchecked)
+                machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now) { [shared] unchecked in
+                    shared.spentHandshake(unchecked)
                 })
         default: run(machine.unreadable(.protocolError, "unknown opcode"))
         }
     }
 
     /// The hub finished an item of the socket's work that asks something of the socket.
-    private func workFinished(_ outcome: SocketServices.Outcome) {
+    private func workFinished(_ outcome: SocketContext.Outcome) {
         switch outcome {
         case .done: break
         case .opened(let expiresAt):
             handshakeEnded()
-            run(machine.opened(tokenExpiresAt: expiresAt, now: services.hub.now()))
+            run(machine.opened(tokenExpiresAt: expiresAt, now: shared.hub.now()))
         case .refreshed(let expiresAt): run(machine.refreshed(tokenExpiresAt: expiresAt))
         case .refused(let code, let reason, let blame): run(machine.refused(code, reason, blame: blame))
         case .flooded(let reason): run(machine.floodClosing(reason))
@@ -173,35 +173,35 @@ final class SocketHandler: ChannelInboundHandler {
     private func run(_ action: SocketStateMachine.Action) {
         switch action {
         case .setReading(let read):
-            outbox?.channel.setOption(ChannelOptions.autoRead, value: read).whenFailure { _ in }
+            sink?.channel.setOption(ChannelOptions.autoRead, value: read).whenFailure { _ in }
         case .submit(let work):
-            let readAt = services.hub.metrics.stages == nil ? nil : NIODeadline.now()
-            let pause = lane?.submit((work, readAt)) { [services, registration] item, shard in
-                services.performAtOnce(item.0, readAt: item.1, on: shard, registration: registration)
+            let readAt = shared.hub.metrics.stages == nil ? nil : NIODeadline.now()
+            let pause = lane?.submit((work, readAt)) { [shared, registration] item, shard in
+                shared.performAtOnce(item.0, readAt: item.1, on: shard, registration: registration)
             }
             if pause == true { run(machine.laneFilled()) }
         case .sendHelloFailure(let code, let message):
-            outbox?.send(SocketServices.helloFailure(code, message))
+            sink?.send(SocketContext.helloFailure(code, message))
         case .sendRefreshed(let expiresAt):
-            outbox?.send(Hub.encode(.refreshed(.init(expiresAt: Int64(clampingMilliseconds: expiresAt.timeIntervalSince1970)))))
-            services.hub.metrics.sent("refreshed")
+            sink?.send(Hub.encode(.refreshed(.init(expiresAt: Int64(clampingMilliseconds: expiresAt.timeIntervalSince1970)))))
+            shared.hub.metrics.sent("refreshed")
         case .sendPing:
-            outbox?.send(OutboundFrame(control: .ping, payload: ByteBuffer()))
+            sink?.send(OutboundFrame(control: .ping, payload: ByteBuffer()))
         case .answerPing(let payload):
-            outbox?.answerPing(payload)
+            sink?.answerPing(payload)
         case .close(let code, let reason, let after):
             cancel(&helloDeadline)
-            outbox?.closeNow(code: code, reason: reason, waitForPeer: after == .waitForPeer)
-            if after == .closeNow { outbox?.closeAfterFlush() }
+            sink?.closeNow(code: code, reason: reason, waitForPeer: after == .waitForPeer)
+            if after == .closeNow { sink?.closeAfterFlush() }
         case .closeConnection:
-            outbox?.closeAfterFlush()
+            sink?.closeAfterFlush()
         case .closeChannel:
-            outbox?.channel.close(promise: nil)
+            sink?.channel.close(promise: nil)
         case .countDropped(let type):
-            if let type { services.hub.metrics.received(type) }
-            services.hub.metrics.droppedByRateLimit.increment()
+            if let type { shared.hub.metrics.received(type) }
+            shared.hub.metrics.droppedByRateLimit.increment()
         case .countReceived(let type):
-            services.hub.metrics.received(type)
+            shared.hub.metrics.received(type)
         case .cancelHelloDeadline:
             cancel(&helloDeadline)
         case .scheduleTokenExpiry(let expiresAt):
@@ -218,7 +218,7 @@ final class SocketHandler: ChannelInboundHandler {
         case .releaseLane:
             lane = nil  // its work refers to this handler: the lane goes once its last item ran
         case .countRefusal:
-            services.refusals.refused(peer)
+            shared.refusals.refused(peer)
         }
     }
 
@@ -226,7 +226,7 @@ final class SocketHandler: ChannelInboundHandler {
     private func handshakeEnded() {
         guard awaitingWelcome else { return }
         awaitingWelcome = false
-        services.pendingHandshakes.ended(peer)
+        shared.pendingHandshakes.ended(peer)
     }
 
     private func cancel(_ timer: inout TimerQueue.Timer?) {

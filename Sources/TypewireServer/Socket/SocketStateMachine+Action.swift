@@ -17,7 +17,7 @@ extension SocketStateMachine {
         /// Read the channel (`autoRead`), or stop.
         case setReading(Bool)
         /// Hand work to the hub through the socket's lane (which may ask to stop reading: ``laneFilled()``).
-        case submit(SocketServices.Work)
+        case submit(SocketContext.Work)
         /// Answer `hello` with an `error` frame.
         case sendHelloFailure(ErrorCode, String)
         /// Send a ping.

@@ -195,7 +195,7 @@ struct SocketStateMachine {
 
     /// The hub refused the `hello` (``ConnectRefusal``, an invalid token); `blame` says whether the server
     /// was at fault (its storage, its shutdown), which does not count against the client's address.
-    mutating func refused(_ code: WebSocketErrorCode, _ reason: String, blame: SocketServices.Blame) -> [Action] {
+    mutating func refused(_ code: WebSocketErrorCode, _ reason: String, blame: SocketContext.Blame) -> [Action] {
         if blame == .server { countsAsRefused = false }
         return close(code, reason)
     }

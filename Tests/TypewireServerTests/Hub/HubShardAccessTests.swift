@@ -25,7 +25,7 @@ struct HubShardAccessTests {
             store = HeldHistoryStore(sqlite, holdingParticipants: true)
             hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret))
             (aliceQueue, aliceFrames) = AsyncStream.makeStream(of: String.self)
-            alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: QueueOutbox(frames: aliceFrames))
+            alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), sink: QueueSink(frames: aliceFrames))
         }
 
         /// After a first read was let go: true if the participants are read a second time (that read is let

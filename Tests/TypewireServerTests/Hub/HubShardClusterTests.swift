@@ -96,8 +96,8 @@ struct HubShardClusterTests {
         let hub = Hub(
             store: store, configuration: ServerConfiguration(jwtSecret: "a secret of thirty-two bytes or more"), eventLoops: [group.next()])
         for user in ["alice", "bob"] {
-            let (_, outbox) = AsyncStream.makeStream(of: String.self)
-            _ = try await hub.connect(Identity(userID: user, name: user.capitalized), outbox: QueueOutbox(frames: outbox))
+            let (_, sink) = AsyncStream.makeStream(of: String.self)
+            _ = try await hub.connect(Identity(userID: user, name: user.capitalized), sink: QueueSink(frames: sink))
         }
         for event in [
             ClusterEvent.sharing(user: "alice", shares: false), .presenceSharing(user: "alice", shares: false),

@@ -20,8 +20,8 @@ struct HubShardFramesTests {
         let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret), eventLoops: [group.next()])
         let (bobFrames, bobSink) = AsyncStream.makeStream(of: String.self)
         let (_, aliceSink) = AsyncStream.makeStream(of: String.self)
-        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: bobSink))
-        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: QueueOutbox(frames: aliceSink))
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), sink: QueueSink(frames: bobSink))
+        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), sink: QueueSink(frames: aliceSink))
         // Bob follows the group: its participants are cached. Nobody follows the direct conversation.
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: bob)
         let shard = hub.shard(for: "group-six")

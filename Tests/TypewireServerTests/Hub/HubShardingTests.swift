@@ -33,7 +33,7 @@ struct HubShardingTests {
         }
         let (frames, continuation) = AsyncStream.makeStream(of: String.self)
         do {
-            let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: continuation))
+            let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), sink: QueueSink(frames: continuation))
             try await body(hub, chosen, (bob, frames))
         } catch {
             try? await store.close()
@@ -77,7 +77,7 @@ struct HubShardingTests {
         try await withTwoShards { hub, chosen, bob in
             for id in chosen { await hub.handle(.subscribe(.init(conversation: id)), from: bob.0) }
             let (_, aliceFrames) = AsyncStream.makeStream(of: String.self)
-            _ = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: QueueOutbox(frames: aliceFrames))
+            _ = try await hub.connect(Identity(userID: "alice", name: "Alice"), sink: QueueSink(frames: aliceFrames))
             var announced: Set<String> = []
             for await text in bob.1 {
                 if case .presence(let presence) = try FrameCodec.decodeServerFrame(Data(text.utf8)), presence.user == "alice",

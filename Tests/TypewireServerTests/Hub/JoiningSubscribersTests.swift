@@ -35,9 +35,9 @@ struct JoiningSubscribersTests {
         let store = HeldHistoryStore(sqlite)
         let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret))
         let (bobQueue, bobFrames) = AsyncStream.makeStream(of: String.self)
-        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: bobFrames))
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), sink: QueueSink(frames: bobFrames))
         let (aliceQueue, aliceFrames) = AsyncStream.makeStream(of: String.self)
-        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: QueueOutbox(frames: aliceFrames))
+        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), sink: QueueSink(frames: aliceFrames))
 
         await store.run {
             await hub.handle(.subscribe(.init(conversation: "direct-alice-bob")), from: alice)

@@ -51,8 +51,8 @@ struct LargeGroupTests {
         var queues: [AsyncStream<String>] = []
         var ids: [ConnectionID] = []
         for user in users {
-            let (queue, outbox) = AsyncStream.makeStream(of: String.self)
-            let id = try await hub.connect(user, outbox: QueueOutbox(frames: outbox))
+            let (queue, sink) = AsyncStream.makeStream(of: String.self)
+            let id = try await hub.connect(user, sink: QueueSink(frames: sink))
             await hub.handle(.subscribe(.init(conversation: "big")), from: id)
             queues.append(queue)
             ids.append(id)

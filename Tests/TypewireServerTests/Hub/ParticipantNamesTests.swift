@@ -33,7 +33,7 @@ struct ParticipantNamesTests {
 
         init(_ user: String, name: String? = nil, on hub: Hub) async throws {
             (frames, input) = AsyncStream.makeStream(of: String.self)
-            id = try await hub.connect(Identity(userID: user, name: name ?? user.capitalized), outbox: QueueOutbox(frames: input))
+            id = try await hub.connect(Identity(userID: user, name: name ?? user.capitalized), sink: QueueSink(frames: input))
         }
 
         func participants() async throws -> [[String]] {

@@ -64,7 +64,7 @@ struct RecentHistoryCacheTests {
 
         init(_ user: String, on hub: Hub) async throws {
             (frames, input) = AsyncStream.makeStream(of: String.self)
-            id = try await hub.connect(Identity(userID: user, name: user.capitalized), outbox: QueueOutbox(frames: input))
+            id = try await hub.connect(Identity(userID: user, name: user.capitalized), sink: QueueSink(frames: input))
         }
 
         func subscribed() async throws -> [[String]] {

@@ -15,11 +15,11 @@ struct SlowConsumerTests {
         let (bobQueue, bobFrames) = AsyncStream.makeStream(of: String.self)
         let (carolQueue, carolFrames) = AsyncStream.makeStream(of: String.self)
         let (_, aliceFrames) = AsyncStream.makeStream(of: String.self)
-        let bobOutbox = QueueOutbox(frames: bobFrames, byteLimit: 2_048)
-        let carolOutbox = QueueOutbox(frames: carolFrames)
-        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: bobOutbox)
-        let carol = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: carolOutbox)
-        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), outbox: QueueOutbox(frames: aliceFrames))
+        let bobOutbox = QueueSink(frames: bobFrames, byteLimit: 2_048)
+        let carolOutbox = QueueSink(frames: carolFrames)
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), sink: bobOutbox)
+        let carol = try await hub.connect(Identity(userID: "carol", name: "Carol"), sink: carolOutbox)
+        let alice = try await hub.connect(Identity(userID: "alice", name: "Alice"), sink: QueueSink(frames: aliceFrames))
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: bob)
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: carol)
         for index in 0..<10 {
@@ -43,9 +43,9 @@ struct SlowConsumerTests {
         configuration.sockets.maxPerUser = 1
         let hub = Hub(store: store, configuration: configuration)
         let (bobQueue, bobFrames) = AsyncStream.makeStream(of: String.self)
-        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: bobFrames, byteLimit: 400))
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), sink: QueueSink(frames: bobFrames, byteLimit: 400))
         let (_, carolFrames) = AsyncStream.makeStream(of: String.self)
-        let carol = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: QueueOutbox(frames: carolFrames))
+        let carol = try await hub.connect(Identity(userID: "carol", name: "Carol"), sink: QueueSink(frames: carolFrames))
         await hub.handle(.subscribe(.init(conversation: "group-six")), from: bob)
         for index in 0..<20 {
             await hub.handle(.activity(.init(conversation: "group-six", activity: index.isMultiple(of: 2) ? .typing : .none)), from: carol)
@@ -54,10 +54,10 @@ struct SlowConsumerTests {
         try await eventually { await !hub.presence(of: "bob") }  // the hub forgot his socket
         let again = Identity(userID: "bob", name: "Bob")
         await #expect(throws: ConnectRefusal.self, "his cut-off socket still holds his one place") {
-            _ = try await hub.connect(again, outbox: QueueOutbox(frames: AsyncStream.makeStream(of: String.self).continuation))
+            _ = try await hub.connect(again, sink: QueueSink(frames: AsyncStream.makeStream(of: String.self).continuation))
         }
         await hub.disconnect(bob)  // its channel is gone
-        _ = try await hub.connect(again, outbox: QueueOutbox(frames: AsyncStream.makeStream(of: String.self).continuation))
+        _ = try await hub.connect(again, sink: QueueSink(frames: AsyncStream.makeStream(of: String.self).continuation))
         try await store.close()
     }
 }

@@ -17,17 +17,17 @@ struct StoreFailureTests {
         let store = try await SQLiteChatStore.open(path: path)
         try await DemoSeed.seed(into: store)
         let hub = Hub(store: store, configuration: ServerConfiguration(jwtSecret: TestServer.secret))
-        let (queue, outbox) = AsyncStream.makeStream(of: String.self)
-        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), outbox: QueueOutbox(frames: outbox))
+        let (queue, sink) = AsyncStream.makeStream(of: String.self)
+        let bob = try await hub.connect(Identity(userID: "bob", name: "Bob"), sink: QueueSink(frames: sink))
         try await store.close()
-        try await body(hub, bob, queue, outbox)
+        try await body(hub, bob, queue, sink)
     }
 
     @Test func aSubscribeAndASendAreAnsweredUnavailableWithTheirRefs() async throws {
-        try await withBrokenStore { hub, bob, queue, outbox in
+        try await withBrokenStore { hub, bob, queue, sink in
             await hub.handle(.subscribe(.init(conversation: "group-six")), from: bob)
             await hub.handle(.send(.init(conversation: "direct-alice-bob", clientMessageId: "m1", text: "Hi")), from: bob)
-            outbox.finish()
+            sink.finish()
             var failures: [ServerFrame.Failure] = []
             for await text in queue {
                 if case .error(let failure) = try FrameCodec.decodeServerFrame(Data(text.utf8)) { failures.append(failure) }
@@ -39,9 +39,9 @@ struct StoreFailureTests {
 
     @Test func aHandshakeIsRefusedAsTemporary() async throws {
         try await withBrokenStore { hub, _, _, _ in
-            let (_, outbox) = AsyncStream.makeStream(of: String.self)
+            let (_, sink) = AsyncStream.makeStream(of: String.self)
             do throws(ConnectRefusal) {
-                _ = try await hub.connect(Identity(userID: "carol", name: "Carol"), outbox: QueueOutbox(frames: outbox))
+                _ = try await hub.connect(Identity(userID: "carol", name: "Carol"), sink: QueueSink(frames: sink))
                 Issue.record("a handshake whose store cannot be read was welcomed")
             } catch {
                 #expect(error.code == .unavailable && error.isTemporary)

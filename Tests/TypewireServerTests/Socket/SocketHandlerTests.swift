@@ -147,7 +147,7 @@ struct SocketHandlerTests {
     }
 }
 
-/// A ``SocketHandler`` on a `NIOAsyncTestingChannel`, its services on a real hub.
+/// A ``SocketHandler`` on a `NIOAsyncTestingChannel`, its shared context on a real hub.
 struct TestSocketChannel {
     let channel: NIOAsyncTestingChannel
     let authority: TokenAuthority
@@ -173,14 +173,14 @@ struct TestSocketChannel {
         change(&configuration)
         let hub = Hub(store: store, configuration: configuration)
         let authority = try await TokenAuthority(secret: TestServer.secret)
-        let services = SocketServices(
+        let shared = SocketContext(
             hub: hub, authority: authority, configuration: configuration, logger: Logger(label: "test"), writers: LoopWriters(),
             timers: TimerQueues(), refusals: AddressRefusals(burst: 0, countsLocalAddresses: false, now: hub.now, metrics: hub.metrics),
             pendingHandshakes: PendingHandshakes(limit: 0, countsLocalAddresses: false, metrics: hub.metrics)
         )
         let channel = NIOAsyncTestingChannel()
         try await channel.testingEventLoop.executeInContext {
-            try channel.pipeline.syncOperations.addHandler(SocketHandler(services: services))
+            try channel.pipeline.syncOperations.addHandler(SocketHandler(shared: shared))
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1))
         return TestSocketChannel(channel: channel, authority: authority)

@@ -8,7 +8,7 @@ import TypewireCore
 /// What every socket of a server shares (one instance, referenced by each socket's handler): the hub, the
 /// token authority, the limits, and the work a socket hands to the hub (``Work``), run in order on the
 /// socket's ``SocketLane``.
-final class SocketServices: Sendable {
+final class SocketContext: Sendable {
     let hub: Hub
     let authority: TokenAuthority
     let configuration: ServerConfiguration
@@ -106,12 +106,12 @@ final class SocketServices: Sendable {
     /// - Parameter readAt: When the socket read the frame of the work, with ``StageTimings`` only.
     /// - Returns: What the socket is to do next.
     func perform(
-        _ work: Work, readAt: NIODeadline? = nil, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration
+        _ work: Work, readAt: NIODeadline? = nil, on shard: isolated HubShard, sink: ChannelSink, registration: Registration
     ) async -> Outcome {
         switch work {
         case .hello(let token, let unchecked):
             return await hub.handshakeGate.run {
-                await hello(token, unchecked: unchecked, on: shard, outbox: outbox, registration: registration)
+                await hello(token, unchecked: unchecked, on: shard, sink: sink, registration: registration)
             }
         case .frame(let frame):
             // A `subscribed` waits while the peer has not read what it was sent (a socket that reads nothing
@@ -119,17 +119,17 @@ final class SocketServices: Sendable {
             // socket cut off or closing. Every other frame read before a close still counts (a send, then a
             // close: the message is stored).
             if case .subscribe = frame {
-                await outbox.untilWritable()
-                guard !outbox.hasEnded else { return .done }
+                await sink.untilWritable()
+                guard !sink.hasEnded else { return .done }
             }
             guard let id = registration.connection else { return .done }
             await hub.handle(frame, from: id, readAt: readAt)
         case .refresh(let token):
             hub.metrics.received("refresh")
             guard let user = registration.user else { return .done }
-            return await refresh(token, of: user, outbox: outbox)
+            return await refresh(token, of: user, sink: sink)
         case .answer(let failure):
-            outbox.enqueue(Hub.encode(.error(failure)))
+            sink.enqueue(Hub.encode(.error(failure)))
             hub.metrics.sent("error")
         case .closeForFlooding(let reason):
             return .flooded(reason: reason)
@@ -142,7 +142,7 @@ final class SocketServices: Sendable {
 
     /// Runs an item of a socket's work at once on the hub's shard of the socket's loop, when it asks nothing
     /// of the socket and waits for nothing (an `activity` frame where the user is known to be a participant).
-    /// - Returns: false, having done nothing, when it must go through ``perform(_:readAt:on:outbox:registration:)``.
+    /// - Returns: false, having done nothing, when it must go through ``perform(_:readAt:on:sink:registration:)``.
     func performAtOnce(_ work: Work, readAt: NIODeadline? = nil, on shard: isolated HubShard, registration: Registration) -> Bool {
         guard case .frame(let frame) = work, let id = registration.connection else { return false }
         return hub.handleAtOnce(frame, from: id, readAt: readAt, on: shard)
@@ -150,22 +150,22 @@ final class SocketServices: Sendable {
 
     /// A `hello`: the token checked, the socket registered with the hub (which answers `welcome`).
     private func hello(
-        _ token: String, unchecked: UncheckedToken?, on shard: isolated HubShard, outbox: ChannelOutbox, registration: Registration
+        _ token: String, unchecked: UncheckedToken?, on shard: isolated HubShard, sink: ChannelSink, registration: Registration
     ) async -> Outcome {
         let stages = hub.metrics.stages
         let started = stages == nil ? nil : NIODeadline.now()
         guard let unchecked, let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked) else {
-            outbox.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
+            sink.enqueue(Self.helloFailure(.unauthorized, "The token is invalid or expired."))
             return .refused(.policyViolation, "invalid token", blame: .client)
         }
         let verified = stages == nil ? nil : NIODeadline.now()
         if let stages, let started { stages.record(stages.helloVerify, since: started) }
         do {
-            registration.register(try await hub.connect(identity, outbox: outbox), user: identity.userID)
+            registration.register(try await hub.connect(identity, sink: sink), user: identity.userID)
             if let stages, let verified { stages.record(stages.helloConnect, since: verified) }
             return .opened(tokenExpiresAt: expiresAt)
         } catch {
-            outbox.enqueue(Self.helloFailure(error.code, error.message))
+            sink.enqueue(Self.helloFailure(error.code, error.message))
             // 1013 (try again later) for the server's own trouble: the client reconnects with backoff.
             return .refused(
                 error.isTemporary ? .unknown(1013) : .policyViolation, error.message, blame: error.isServersFault ? .server : .client)
@@ -178,20 +178,20 @@ final class SocketServices: Sendable {
     /// it is refused with `rate_limited` and the socket kept. A token that cannot be verified is answered
     /// with `unauthorized` and the socket lives on until its current token expires; a token for another
     /// user closes the socket (1008).
-    private func refresh(_ token: String, of user: String, outbox: ChannelOutbox) async -> Outcome {
+    private func refresh(_ token: String, of user: String, sink: ChannelSink) async -> Outcome {
         guard hub.handshakes.allow(user, now: hub.now()) else {
             let rate = configuration.budgets.handshakes.rate
-            outbox.enqueue(Self.refreshFailure(.rateLimited, ConnectRefusal.tooManyHandshakes(rate: rate).message))
+            sink.enqueue(Self.refreshFailure(.rateLimited, ConnectRefusal.tooManyHandshakes(rate: rate).message))
             return .done
         }
         guard let unchecked = UncheckedToken(of: token),
             let (identity, expiresAt) = await authority.verifyWithExpiry(token, unchecked: unchecked)
         else {
-            outbox.enqueue(Self.refreshFailure(.unauthorized, "The token is invalid or expired; the socket keeps its current token."))
+            sink.enqueue(Self.refreshFailure(.unauthorized, "The token is invalid or expired; the socket keeps its current token."))
             return .done
         }
         guard identity.userID == user else {
-            outbox.enqueue(Self.refreshFailure(.unauthorized, "The token names another user; a socket keeps the user it said hello as."))
+            sink.enqueue(Self.refreshFailure(.unauthorized, "The token names another user; a socket keeps the user it said hello as."))
             return .refused(.policyViolation, "a token for another user", blame: .client)
         }
         return .refreshed(tokenExpiresAt: expiresAt)

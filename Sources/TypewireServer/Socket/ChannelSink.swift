@@ -9,7 +9,7 @@ import NIOWebSocket
     import Darwin
 #endif
 
-/// The outbox of one socket of the socket layer: frames are written to the socket's channel on its event
+/// The sink of one socket of the socket layer: frames are written to the socket's channel on its event
 /// loop, without a task or a stream of their own, batched by the loop's ``LoopWriter``.
 ///
 /// What the socket's unsent frames hold in memory is bounded (``SentBytes``): a socket whose frames would
@@ -23,7 +23,7 @@ import NIOWebSocket
 ///
 /// `ended` and the overflow handler may be touched from any thread; everything else belongs to the channel's
 /// event loop, and the methods that touch it check that they run there.
-package final class ChannelOutbox: Outbox, @unchecked Sendable {
+package final class ChannelSink: FrameSink, @unchecked Sendable {
     package let channel: any Channel
     private let writer: LoopWriter
     private let closeTimeout: TimeAmount
@@ -62,7 +62,7 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         self.sent = SentBytes(limit: maxHeldBytes)
     }
 
-    // MARK: Outbox (any thread)
+    // MARK: FrameSink (any thread)
 
     package func enqueue(_ frame: OutboundFrame) {
         guard !ended.load(ordering: .relaxed) else { return }
@@ -74,7 +74,7 @@ package final class ChannelOutbox: Outbox, @unchecked Sendable {
         }
     }
 
-    /// Whether the outbox takes no more frames: finished, closing, or cut off (any thread).
+    /// Whether the sink takes no more frames: finished, closing, or cut off (any thread).
     var hasEnded: Bool { ended.load(ordering: .relaxed) }
 
     package func finish() {

@@ -2,9 +2,9 @@ import NIOConcurrencyHelpers
 
 @testable import TypewireServer
 
-/// An outbox for the hub's own tests: frames go to a stream the test reads, bounded in bytes as a socket's
+/// An sink for the hub's own tests: frames go to a stream the test reads, bounded in bytes as a socket's
 /// write buffer is; past the bound the stream ends and the overflow handler runs once.
-final class QueueOutbox: Outbox {
+final class QueueSink: FrameSink {
     private struct State {
         var queuedBytes = 0
         var ended = false
