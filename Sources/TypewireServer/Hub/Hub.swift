@@ -182,10 +182,7 @@ public final class Hub: Sendable {
             ))
         sink.enqueue(Self.encode(welcome))
         metrics.sent("welcome")
-        if firstDevice, settings.sharesPresence { cluster?.publish(.presence(user: identity.userID, online: true)) }
-        if firstDevice, let webhooks, webhooks.wants(.presenceChanged), await !shards[0].isConnectedElsewhere(identity.userID) {
-            webhooks.record(.presenceChanged(user: identity.userID, online: true))
-        }
+        if firstDevice { await tell(.connection(user: identity.userID, online: true, shown: settings.sharesPresence)) }
         return id
     }
 
@@ -252,10 +249,17 @@ public final class Hub: Sendable {
         } catch {
             logger.storeFailed("recording when a user was last seen failed", error: error, metadata: ["user": "\(user)"])
         }
-        cluster?.publish(.presence(user: user, online: false))
-        if let webhooks, webhooks.wants(.presenceChanged), await !shards[0].isConnectedElsewhere(user) {
-            webhooks.record(.presenceChanged(user: user, online: false))
-        }
+        await tell(.connection(user: user, online: false, shown: true))
+    }
+
+    /// Tells the other nodes and the app's backend of a change this node made, each once (``NodeChange``).
+    private func tell(_ change: NodeChange) async {
+        for event in change.clusterEvents { cluster?.publish(event) }
+        guard let webhooks, let payload = change.webhookPayload, webhooks.wants(payload.type) else { return }
+        // The one check the change cannot make itself: a user with a socket on another node neither came
+        // online nor went offline.
+        if case .connection(let user, _, _) = change, await shards[0].isConnectedElsewhere(user) { return }
+        webhooks.record(payload)
     }
 
     /// Closes every socket with the going-away code and takes no socket any more: the server is stopping.
@@ -327,43 +331,38 @@ public final class Hub: Sendable {
     /// are removed as by ``participantRemoved(_:from:)``, on every node, and the app's backend hears of the
     /// change once.
     public func membersChanged(in conversation: String, joined: [String], left: [String]) async {
-        for user in joined { await applyMembership(of: user, in: conversation, added: true) }
-        for user in left { await applyMembership(of: user, in: conversation, added: false) }
-        guard !joined.isEmpty || !left.isEmpty else { return }
-        webhooks?.record(.membersChanged(conversation: conversation, added: joined, removed: left, deleted: false))
+        await tell(.members(conversation: conversation, joined: joined, left: left))
+        await applyMembers(of: conversation, joined: joined, left: left)
     }
 
     /// A user made a conversation: nobody follows it yet, so only the app's backend hears of its members.
-    public func conversationCreated(_ conversation: String, members: [String]) {
-        webhooks?.record(.membersChanged(conversation: conversation, added: members, removed: [], deleted: false))
+    public func conversationCreated(_ conversation: String, members: [String]) async {
+        await tell(.members(conversation: conversation, joined: members, left: [], created: true))
     }
 
     /// A conversation was deleted: each former participant is removed as by ``participantRemoved(_:from:)``
     /// (activity cleared, subscriptions ended at once), on every node.
     public func conversationDeleted(_ conversation: String, participants: [String]) async {
-        for user in participants { await applyMembership(of: user, in: conversation, added: false) }
-        webhooks?.record(.membersChanged(conversation: conversation, added: [], removed: participants, deleted: true))
+        await tell(.members(conversation: conversation, joined: [], left: participants, deleted: true))
+        await applyMembers(of: conversation, joined: [], left: participants)
     }
 
-    private func applyMembership(of user: String, in conversation: String, added: Bool) async {
-        cluster?.publish(.membership(conversation: conversation, user: user, added: added))
-        if added {
-            await shard(for: conversation).applyParticipantAdded(user, to: conversation)
-        } else {
-            await shard(for: conversation).applyParticipantRemoved(user, from: conversation)
-        }
+    private func applyMembers(of conversation: String, joined: [String], left: [String]) async {
+        let shard = shard(for: conversation)
+        for user in joined { await shard.applyParticipantAdded(user, to: conversation) }
+        for user in left { await shard.applyParticipantRemoved(user, from: conversation) }
     }
 
     /// A user turned sharing their typing on or off; off clears what they were doing everywhere.
     public func sharingChanged(_ shares: Bool, for user: String) async {
-        cluster?.publish(.sharing(user: user, shares: shares))
+        await tell(.typingSharing(user: user, shares: shares))
         for shard in shards { await shard.applySharingChanged(shares, for: user) }
     }
 
     /// A user changed what they show of their reading (the store holds it): every node's shards with sockets
     /// of theirs take it from the store.
     public func readReceiptsChanged(for user: String) async {
-        cluster?.publish(.readReceipts(user: user))
+        await tell(.readReceipts(user: user))
         for shard in shards { await shard.rereadSettings(of: user) }
     }
 
@@ -377,7 +376,7 @@ public final class Hub: Sendable {
     /// the server API included. Every node applies it to the user's sockets it has, and a node with sockets of
     /// the user tells the others the user's presence as it is now to be shown.
     public func presenceSharingChanged(_ shares: Bool, for user: String) async {
-        cluster?.publish(.presenceSharing(user: user, shares: shares))
+        await tell(.presenceSharing(user: user, shares: shares))
         await applyPresenceSharing(shares, for: user)
     }
 
@@ -393,12 +392,12 @@ public final class Hub: Sendable {
     private func applyPresenceSharing(_ shares: Bool, for user: String) async {
         for shard in shards { await shard.applyPresenceSharingChanged(shares, for: user) }
         guard userSockets.withLockedValue({ $0.isServed(user) }) else { return }
-        cluster?.publish(.presence(user: user, online: shares))
+        await tell(.presenceShown(user: user, online: shares))
     }
 
     /// A user blocked or unblocked another; both sides' subscriptions are brought up to date at once.
     public func blockChanged(_ isBlocked: Bool, user: String, by blocker: String) async {
-        cluster?.publish(.block(blocker: blocker, user: user, blocked: isBlocked))
+        await tell(.block(blocker: blocker, user: user, blocked: isBlocked))
         for shard in shards { await shard.applyBlockChanged(isBlocked, user: user, by: blocker) }
     }
 

@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 
 @testable import TypewireServer
 
-/// An sink for the hub's own tests: frames go to a stream the test reads, bounded in bytes as a socket's
+/// A sink for the hub's own tests: frames go to a stream the test reads, bounded in bytes as a socket's
 /// write buffer is; past the bound the stream ends and the overflow handler runs once.
 final class QueueSink: FrameSink {
     private struct State {

@@ -93,7 +93,7 @@ struct RESTRoutes {
             let conversation = try await store.createConversation(
                 id: UUID().uuidString.lowercased(), kind: new.kind, title: title, creator: me.userID, members: Array(others)
             )
-            hub.conversationCreated(conversation.id, members: [me.userID] + others.sorted())
+            await hub.conversationCreated(conversation.id, members: [me.userID] + others.sorted())
             return EditedResponse(status: .created, response: conversation)
         }
         api.get("conversations/:id/participants") { request, context -> ParticipantList in
