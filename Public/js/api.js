@@ -1,18 +1,5 @@
 // The server's REST API and the demo's token endpoint (docs/PROTOCOL.md, "REST").
 
-/** The demo users `typewire serve --demo` seeds (the bot, clawd, is not offered as a person). */
-export const DEMO_USERS = Object.freeze([
-  { id: 'alice', name: 'Alice' },
-  { id: 'bob', name: 'Bob' },
-  { id: 'carol', name: 'Carol' },
-  { id: 'dave', name: 'Dave' },
-  { id: 'erin', name: 'Erin' },
-  { id: 'frank', name: 'Frank' },
-]);
-
-/** The id of the demo's bot. */
-export const BOT_USER = 'clawd';
-
 async function json(response) {
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
@@ -25,6 +12,14 @@ async function json(response) {
     throw new Error(message);
   }
   return response.json();
+}
+
+/**
+ * The users `typewire serve --demo` seeded, as the server lists them: `[{id, name, bot?}]` (`bot: true` for a
+ * bot). Only a server started with `--demo` lists them.
+ */
+export async function demoUsers() {
+  return (await json(await fetch('/v1/demo/users', { cache: 'no-store' }))).users;
 }
 
 /**

@@ -7,7 +7,7 @@ import { TypingEmitter, Input, frameActivity, hasVisibleCharacter } from './emit
 import { TypingRoster, ReplyingCounts } from './roster.js';
 import { Timeline } from './timeline.js';
 import { Connection } from './connection.js';
-import { Api, demoToken, DEMO_USERS, BOT_USER } from './api.js';
+import { Api, demoToken, demoUsers } from './api.js';
 import { TypingIndicator } from './indicator.js';
 import { renderMessages } from './messages-view.js';
 import { renderConversationList } from './conversation-list.js';
@@ -23,7 +23,13 @@ import { progressText } from './progress-words.js';
 
 const $ = (id) => document.getElementById(id);
 const now = () => performance.now();
-const isBot = (id) => id === BOT_USER;
+/** The bots among the users the page has heard of: the server flags them (`bot: true`), the page names none. */
+const bots = new Set();
+const isBot = (id) => bots.has(id);
+/** Notes the bots among users the server listed (participants, the demo users). */
+const noteBots = (users) => {
+  for (const user of users) if (user.bot) bots.add(user.id);
+};
 /** A streamed reply with no part for this long is over (BotActivity's chunk timeout). */
 const STREAM_TIMEOUT = 10_000;
 
@@ -80,9 +86,19 @@ const state = {
 
 // ---- signing in -------------------------------------------------------------------------------------
 
-function renderPicker() {
+async function renderPicker() {
+  let users;
+  try {
+    users = await demoUsers();
+  } catch (error) {
+    const shown = $('picker-error');
+    shown.textContent = `The demo users could not be read: ${error.message}. Is the server running with --demo?`;
+    shown.hidden = false;
+    return;
+  }
+  noteBots(users);
   $('picker-users').replaceChildren(
-    ...DEMO_USERS.map((user) => {
+    ...users.filter((user) => !user.bot).map((user) => {
       const button = el('button', { type: 'button', 'data-testid': `pick-${user.id}`, dataset: { user: user.id } }, [
         avatar({ id: user.id, name: user.name }),
         el('span', { text: user.name }),
@@ -142,6 +158,7 @@ function signOut() {
 }
 
 function makeConversation(conversation, participants) {
+  noteBots(participants);
   const people = new Map(participants.map((p) => [p.id, { ...p }]));
   const others = participants.filter((p) => p.id !== state.me.id).map((p) => p.name ?? p.id);
   const roster = new TypingRoster(state.me.id, people.keys());
@@ -257,6 +274,7 @@ function welcomed(frame) {
 }
 
 function subscribed(conversation, frame) {
+  noteBots(frame.participants);
   conversation.participants = new Map(frame.participants.map((p) => [p.id, { ...p }]));
   // A large group sends no presence (`presence: false`): offline marks would go stale and hide typers.
   const followsPresence = frame.presence !== false;

@@ -22,6 +22,9 @@ def clawd_messages(page):
 def test_the_bot_thinks_then_streams_its_reply_then_goes_idle(pages):
     a, _ = pages
     a.sign_in("alice").open("bot-clawd")
+    # The page names no bot of its own: the server flags Clawd among the participants (`bot: true`).
+    a.wait(lambda d: a.js("return document.getElementById('chat-subtitle').textContent").startswith("AI assistant"), 15,
+           "the header calls Clawd an AI assistant, from the participants' bot flag")
     before = len(clawd_messages(a))
     a.js(RECORDER, None)
 

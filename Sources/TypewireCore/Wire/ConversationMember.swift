@@ -11,13 +11,19 @@ public struct ConversationMember: Codable, Hashable, Sendable {
     public var lastSeenAt: Int64?
     /// How long ago an offline user was last seen, in buckets, where one of them hides their presence.
     public var lastSeen: LastSeen?
+    /// `true` for a bot (its token's role, or the server API's); absent for a person.
+    public var bot: Bool?
+
+    /// Whether the member is a bot.
+    public var isBot: Bool { bot == true }
 
     /// Creates a member.
-    public init(id: String, name: String?, online: Bool, lastSeenAt: Int64? = nil, lastSeen: LastSeen? = nil) {
+    public init(id: String, name: String?, online: Bool, lastSeenAt: Int64? = nil, lastSeen: LastSeen? = nil, isBot: Bool = false) {
         self.id = id
         self.name = name
         self.online = online
         self.lastSeenAt = lastSeenAt
         self.lastSeen = lastSeen
+        self.bot = isBot ? true : nil
     }
 }

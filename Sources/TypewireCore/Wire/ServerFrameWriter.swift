@@ -106,6 +106,7 @@ enum ServerFrameWriter {
         json.field("online", participant.online)
         json.field("lastSeenAt", participant.lastSeenAt)
         json.field("lastSeen", participant.lastSeen?.rawValue)
+        json.field("bot", participant.bot)
         json.raw("}")
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The demo's users and conversations, seeded by `typewire serve --demo`.
 public enum DemoSeed {
     /// The demo users: six people and a bot.
@@ -10,6 +12,17 @@ public enum DemoSeed {
 
     /// The demo's bot, Clawd.
     public static var bot: Identity { users.first { $0.isBot }! }
+
+    /// The demo users as `GET /v1/demo/users` lists them for the page's picker (only with `--demo`), so that
+    /// the page names no user of its own: `{"users":[{"id":"alice","name":"Alice"},…,{"id":"clawd",…,"bot":true}]}`.
+    public static func listing() throws -> Data {
+        struct Listed: Encodable {
+            var id: String
+            var name: String?
+            var bot: Bool?
+        }
+        return try JSONEncoder().encode(["users": users.map { Listed(id: $0.userID, name: $0.name, bot: $0.isBot ? true : nil) }])
+    }
 
     /// The bot conversation of each person: `bot-clawd` is alice's, `bot-clawd-bob` bob's, and so on.
     public static let botConversations: [(id: String, user: String)] = users.filter { !$0.isBot }.map { user in

@@ -92,6 +92,10 @@ public enum TypewireApplication {
             ServerAPIRoutes(store: store, hub: hub, key: try APIKey(apiKey), configuration: configuration).register(on: router)
         }
         if configuration.demo {
+            router.get("/v1/demo/users") { _, _ -> Response in
+                Response(
+                    status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: .init(data: try DemoSeed.listing())))
+            }
             router.get("/v1/demo/token") { request, _ -> Response in
                 guard let user = request.uri.queryParameters.get("user"),
                     let identity = DemoSeed.users.first(where: { $0.userID == user })

@@ -109,7 +109,8 @@ struct RESTRoutes {
             return ParticipantList(
                 participants: participants.map {
                     LastSeenRule.shown(
-                        ConversationMember(id: $0.id, name: $0.name, online: online.contains($0.id)), hidden: hidden.contains($0.id),
+                        ConversationMember(id: $0.id, name: $0.name, online: online.contains($0.id), isBot: $0.isBot),
+                        hidden: hidden.contains($0.id),
                         onlineButHiding: hiding.contains($0.id), record: lastSeen[$0.id], viewerShares: viewerShares, now: now)
                 })
         }

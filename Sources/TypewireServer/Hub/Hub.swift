@@ -170,7 +170,7 @@ public final class Hub: Sendable {
         sink.onOverflow { await self.cutOff(id) }
         let welcome = ServerFrame.welcome(
             .init(
-                user: ConversationMember(id: identity.userID, name: identity.name, online: true), serverTime: now(),
+                user: ConversationMember(id: identity.userID, name: identity.name, online: true, isBot: identity.isBot), serverTime: now(),
                 config: .init(
                     activityTTL: configuration.typing.activityTTL.wholeMilliseconds,
                     refreshInterval: configuration.typing.refreshInterval.wholeMilliseconds,

@@ -166,7 +166,8 @@ extension HubShard {
         let online = participants.map {
             LastSeenRule.shown(
                 ConversationMember(
-                    id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user)),
+                    id: $0.id, name: $0.name, online: users.isOnline($0.id) && users.visibility.showsPresence(of: $0.id, to: user),
+                    isBot: $0.isBot),
                 hidden: hidden.contains($0.id), onlineButHiding: users.isOnline($0.id) && !users.visibility.sharesPresence($0.id),
                 record: lastSeen[$0.id], viewerShares: viewerShares, now: time)
         }

@@ -301,11 +301,14 @@ public final class PostgresChatStore: ChatStore {
     public func participants(of conversation: String) async throws -> [ConversationMember] {
         var participants: [ConversationMember] = []
         let rows = try await client.query(
-            #"SELECT p."user", u.name FROM participants p LEFT JOIN users u ON u.id = p."user" WHERE p.conversation = \#(conversation) ORDER BY p."user""#,
+            #"""
+            SELECT p."user", u.name, COALESCE(u.is_bot, FALSE) FROM participants p LEFT JOIN users u ON u.id = p."user"
+            WHERE p.conversation = \#(conversation) ORDER BY p."user"
+            """#,
             logger: logger
         )
-        for try await (id, name) in rows.decode((String, String?).self) {
-            participants.append(ConversationMember(id: id, name: name, online: false))
+        for try await (id, name, isBot) in rows.decode((String, String?, Bool).self) {
+            participants.append(ConversationMember(id: id, name: name, online: false, isBot: isBot))
         }
         return participants
     }

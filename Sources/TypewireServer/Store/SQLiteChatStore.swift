@@ -277,12 +277,16 @@ public final class SQLiteChatStore: ChatStore {
     public func participants(of conversation: String) async throws -> [ConversationMember] {
         try await database.read {
             try await $0.query(
-                "SELECT p.user, u.name FROM participants p LEFT JOIN users u ON u.id = p.user WHERE p.conversation = ? ORDER BY p.user",
+                """
+                SELECT p.user, u.name, u.is_bot FROM participants p LEFT JOIN users u ON u.id = p.user WHERE p.conversation = ?
+                ORDER BY p.user
+                """,
                 [.text(conversation)]
             )
         }.compactMap { row in
             guard let id = row.column("user")?.string else { return nil }
-            return ConversationMember(id: id, name: row.column("name")?.string, online: false)
+            return ConversationMember(
+                id: id, name: row.column("name")?.string, online: false, isBot: row.column("is_bot")?.integer ?? 0 != 0)
         }
     }
 

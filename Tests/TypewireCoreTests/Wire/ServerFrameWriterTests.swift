@@ -18,7 +18,7 @@ struct ServerFrameWriterTests {
                 thread: present ? nil : text)
             let participants = [
                 ConversationMember(id: text, name: present ? text : nil, online: present),
-                ConversationMember(id: "b", name: "B", online: !present),
+                ConversationMember(id: "b", name: "B", online: !present, isBot: present),
                 ConversationMember(
                     id: "c", name: nil, online: false, lastSeenAt: present ? Int64.max : nil, lastSeen: present ? nil : .withinMonth),
             ]
