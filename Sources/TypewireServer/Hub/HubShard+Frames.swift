@@ -94,6 +94,9 @@ extension HubShard {
         let participants: [ConversationMember]
         let messages: [ChatMessage]
         var historyRead: UInt64?
+        // The history read ends however the subscribe does; its answer is kept only once the socket follows.
+        var keptHistory: [ChatMessage]?
+        defer { if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: keptHistory) } }
         var reads: (unread: Int?, marks: TimelineMarks, counts: [ReadCount]?)?
         var lastSeen: [String: LastSeenRecord] = [:]
         do {
@@ -143,7 +146,6 @@ extension HubShard {
                 }
             }
         } catch {
-            if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: nil) }
             _ = joining.end(id, in: conversation)
             logger.storeFailed("subscribe failed", error: error, metadata: ["conversation": "\(conversation)"])
             return reply(
@@ -154,13 +156,12 @@ extension HubShard {
         let heldMeanwhile = joining.end(id, in: conversation, history: messages)
         // Closed, or removed from the conversation, while the store answered.
         guard connections[id] != nil, members[conversation]?.contains(user) ?? true else {
-            if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: nil) }
             return reply(to: id, Self.unknownConversation(conversation, ref: conversation, request: .subscribe))
         }
         let connection = connections[id]!
         apply(subscriptions.subscribe(id, as: connection, to: conversation), to: connection)
         // Kept once the conversation is followed here: its entry goes when the last subscriber leaves.
-        if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: messages) }
+        keptHistory = messages
         let hidden = users.visibility.hidden(from: user)
         let (viewerShares, time) = (users.visibility.sharesPresence(user), now())
         let online = participants.map {
