@@ -14,13 +14,13 @@ extension HubShard {
     /// or if the membership changed while the store answered: the list may be behind it).
     private func readMembers(of conversation: String) async throws -> (members: Set<String>, read: [ConversationMember]?)? {
         if let cached = members[conversation] { return (cached, nil) }
-        let version = (membershipChanges, members.nameChanges)
+        let tickets = (membership: membershipChanges.ticket, names: members.nameChanges.ticket)
         let participants = try await store.participants(of: conversation)
         guard !participants.isEmpty else { return nil }
         let set = Set(participants.map(\.id))
-        guard version.0 == membershipChanges else { return (members[conversation] ?? set, nil) }
+        guard membershipChanges.isCurrent(tickets.membership) else { return (members[conversation] ?? set, nil) }
         members.cache(set, of: conversation)
-        members.keepNames(participants, of: conversation, readAt: version.1)
+        members.keepNames(participants, of: conversation, readWith: tickets.names)
         return (set, participants)
     }
 

@@ -93,7 +93,7 @@ extension HubShard {
         if followsReads { connections[id]?.readState.insert(conversation) } else { connections[id]?.readState.remove(conversation) }
         let participants: [ConversationMember]
         let messages: [ChatMessage]
-        var historyRead: UInt64?
+        var historyRead: ChangeCount.Ticket?
         // The history read ends however the subscribe does; its answer is kept only once the socket follows.
         var keptHistory: [ChatMessage]?
         defer { if let historyRead { history.endRead(of: conversation, ticket: historyRead, answer: keptHistory) } }
@@ -105,9 +105,9 @@ extension HubShard {
             } else if let named = members.participants(of: conversation) {
                 participants = named
             } else {
-                let version = members.nameChanges
+                let ticket = members.nameChanges.ticket
                 participants = try await store.participants(of: conversation)
-                members.keepNames(participants, of: conversation, readAt: version)
+                members.keepNames(participants, of: conversation, readWith: ticket)
             }
             // Last seen where presence is told (a large group has neither).
             if participants.count < configuration.typing.largeGroupSize { lastSeen = try await store.lastSeen(in: conversation) }

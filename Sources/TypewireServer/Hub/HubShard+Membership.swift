@@ -4,12 +4,12 @@ import TypewireCore
 // membership, sharing, blocks.
 extension HubShard {
     func applyParticipantAdded(_ user: String, to conversation: String) {
-        membershipChanges += 1
+        membershipChanges.changed()
         members.add(user, to: conversation)
     }
 
     func applyParticipantRemoved(_ user: String, from conversation: String) {
-        membershipChanges += 1
+        membershipChanges.changed()
         members.remove(user, from: conversation)
         history.invalidate(conversation)  // a deleted conversation goes this way, member by member
         if board.clear(user: user, in: conversation) { publishActivity(of: conversation) }

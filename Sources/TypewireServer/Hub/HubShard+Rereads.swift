@@ -29,8 +29,8 @@ extension HubShard {
     /// overtook the read (its own read follows).
     func rereadParticipants(of conversation: String) async {
         guard subscriptions.isFollowed(conversation) || members[conversation] != nil else { return }
-        let changes = membershipChanges
-        guard let participants = try? await store.participants(of: conversation), changes == membershipChanges else { return }
+        let ticket = membershipChanges.ticket
+        guard let participants = try? await store.participants(of: conversation), membershipChanges.isCurrent(ticket) else { return }
         let current = Set(participants.map(\.id))
         var here = members[conversation] ?? []
         for (_, subscriber) in subscriptions.subscribers(of: conversation) { here.insert(subscriber.identity.userID) }

@@ -69,8 +69,8 @@ actor HubShard: EventLoopActor {
     var pacer: ActivityPacer
     /// The conversations' receipts waiting for their fan-out.
     var receipts = ReceiptBatcher(interval: 1_000)
-    /// Counts membership changes, so that a participant list read from the store during a change is not cached.
-    var membershipChanges = 0
+    /// Membership changes, so that a participant list read from the store during a change is not cached.
+    var membershipChanges = ChangeCount()
     /// Replies being streamed, the node's (a bot's cap counts its replies in every shard).
     let streams: SharedOpenReplies
     /// Replies bots stream on other nodes, in this shard's conversations, as the bus relays their parts.

@@ -10,8 +10,8 @@ struct MembershipCache {
     /// Whether participant lists are kept: not in a cluster, where a name changed through another node is not
     /// told to this one.
     let keepsNames: Bool
-    /// Counts the users whose name may have changed: a list read before one of them is not kept.
-    private(set) var nameChanges = 0
+    /// Changes when a user's name may have: a list read before is not kept.
+    private(set) var nameChanges = ChangeCount()
     private var membersOf: [String: Set<String>] = [:]
     private var conversationsOf: [String: Set<String>] = [:]
     private var namedOf: [String: [ConversationMember]] = [:]
@@ -42,11 +42,11 @@ struct MembershipCache {
         for user in members { conversationsOf[user, default: []].insert(conversation) }
     }
 
-    /// Keeps a cached conversation's participants with their names, read when ``nameChanges`` was `version`,
+    /// Keeps a cached conversation's participants with their names, read with `ticket` of ``nameChanges``,
     /// if no name may have changed since and they are its members as cached (a change of membership while
     /// they were read shows there).
-    mutating func keepNames(_ participants: [ConversationMember], of conversation: String, readAt version: Int) {
-        guard keepsNames, version == nameChanges, let members = membersOf[conversation], members.count == participants.count,
+    mutating func keepNames(_ participants: [ConversationMember], of conversation: String, readWith ticket: ChangeCount.Ticket) {
+        guard keepsNames, nameChanges.isCurrent(ticket), let members = membersOf[conversation], members.count == participants.count,
             participants.allSatisfy({ members.contains($0.id) })
         else { return }
         namedOf[conversation] = participants
@@ -54,7 +54,7 @@ struct MembershipCache {
 
     /// A user's name may have changed: the lists that name them go, and those being read will not be kept.
     mutating func forgetNames(of user: String) {
-        nameChanges += 1
+        nameChanges.changed()
         for conversation in conversations(of: user) { namedOf[conversation] = nil }
     }
 

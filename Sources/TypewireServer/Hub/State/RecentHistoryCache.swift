@@ -16,8 +16,9 @@ struct RecentHistoryCache {
     /// The most bytes kept.
     let byteBudget: Int
     private var entries: [String: [ChatMessage]] = [:]
-    private var reads: [String: UInt64] = [:]
-    private var lastTicket: UInt64 = 0
+    /// The read in flight of each conversation: a later read takes a new ticket, which voids the one before.
+    private var reads: [String: ChangeCount.Ticket] = [:]
+    private var readsBegun = ChangeCount()
     /// The bytes kept (``size(of:)``).
     private(set) var bytes = 0
 
@@ -31,15 +32,15 @@ struct RecentHistoryCache {
     }
 
     /// A read of a conversation's recent messages begins; a later read, or a change, voids its ticket.
-    mutating func beginRead(of conversation: String) -> UInt64 {
-        lastTicket &+= 1
-        reads[conversation] = lastTicket
-        return lastTicket
+    mutating func beginRead(of conversation: String) -> ChangeCount.Ticket {
+        readsBegun.changed()
+        reads[conversation] = readsBegun.ticket
+        return readsBegun.ticket
     }
 
     /// A read ended: its answer is kept if nothing voided its ticket meanwhile and it fits the budget; nil
     /// (the read failed, or what it was for did not happen) just ends it.
-    mutating func endRead(of conversation: String, ticket: UInt64, answer: [ChatMessage]?) {
+    mutating func endRead(of conversation: String, ticket: ChangeCount.Ticket, answer: [ChatMessage]?) {
         guard reads[conversation] == ticket else { return }
         reads[conversation] = nil
         guard let answer, entries[conversation] == nil else { return }
