@@ -144,10 +144,7 @@ final class SocketHandler: ChannelInboundHandler {
         case .pong: run(machine.pongReceived(now: now))
         case .connectionClose: run(machine.peerClosed(frame.unmaskedData, closeSent: sink?.closeSent ?? true))
         case .text, .binary, .continuation:
-            run(
-                machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now) { [shared] unchecked in
-                    shared.spentHandshake(unchecked)
-                })
+            run(machine.dataReceived(frame.opcode, fin: frame.fin, data: frame.unmaskedData, now: now))
         default: run(machine.unreadable(.protocolError, "unknown opcode"))
         }
     }
@@ -180,6 +177,8 @@ final class SocketHandler: ChannelInboundHandler {
                 shared.performAtOnce(item.0, readAt: item.1, on: shard, registration: registration)
             }
             if pause == true { run(machine.laneFilled()) }
+        case .checkHandshakeBudget(let token, let unchecked):
+            run(machine.handshakeBudgetChecked(shared.spentHandshake(unchecked), token: token, unchecked: unchecked))
         case .sendHelloFailure(let code, let message):
             sink?.send(SocketContext.helloFailure(code, message))
         case .sendRefreshed(let expiresAt):

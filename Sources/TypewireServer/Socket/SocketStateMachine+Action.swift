@@ -18,6 +18,9 @@ extension SocketStateMachine {
         case setReading(Bool)
         /// Hand work to the hub through the socket's lane (which may ask to stop reading: ``laneFilled()``).
         case submit(SocketContext.Work)
+        /// Ask the hub's handshake budget of the user the token names, and feed the answer back
+        /// (``SocketStateMachine/handshakeBudgetChecked(_:token:unchecked:)``).
+        case checkHandshakeBudget(token: String, unchecked: UncheckedToken?)
         /// Answer `hello` with an `error` frame.
         case sendHelloFailure(ErrorCode, String)
         /// Send a ping.

@@ -60,12 +60,7 @@ struct SocketStateMachine {
     // MARK: Frames
 
     /// A text, binary or continuation frame (unmasked).
-    /// - Parameter spentHandshake: The refusal of a `hello` whose token names a user past their handshake
-    ///   budget, asked of the hub only for a valid `hello`.
-    mutating func dataReceived(
-        _ opcode: WebSocketOpcode, fin: Bool, data: ByteBuffer, now: Int64,
-        spentHandshake: (UncheckedToken?) -> ConnectRefusal?
-    ) -> [Action] {
+    mutating func dataReceived(_ opcode: WebSocketOpcode, fin: Bool, data: ByteBuffer, now: Int64) -> [Action] {
         guard !isClosing else { return [] }
         var actions: [Action] = []
         if !fin {
@@ -75,7 +70,7 @@ struct SocketStateMachine {
         let outcome: [Action]
         switch assembler.take(opcode: opcode, fin: fin, data: data) {
         case .incomplete: return actions
-        case .message(let message): outcome = received(message, now: now, spentHandshake: spentHandshake)
+        case .message(let message): outcome = received(message, now: now)
         case .close(let code, let reason): outcome = close(code, reason, then: .closeNow)
         }
         return actions.isEmpty ? outcome : actions + outcome  // a whole frame's actions, with no copy
@@ -200,6 +195,15 @@ struct SocketStateMachine {
         return close(code, reason)
     }
 
+    /// The handshake budget of the user a `hello`'s token names (``Action/checkHandshakeBudget(token:unchecked:)``):
+    /// a user past it is refused before their token costs a verification, a task and the hub's turn (the socket
+    /// is read again, for the peer's close); anyone else's `hello` goes to the hub.
+    mutating func handshakeBudgetChecked(_ refusal: ConnectRefusal?, token: String, unchecked: UncheckedToken?) -> [Action] {
+        guard case .authenticating = phase else { return [] }  // closed meanwhile
+        guard let refusal else { return [.submit(.hello(token: token, unchecked: unchecked))] }
+        return [.sendHelloFailure(refusal.code, refusal.message)] + close(.unknown(1013), refusal.message) + readingAction()
+    }
+
     /// A fresh token was accepted (`refresh`): the socket lives until it expires instead, and is told so.
     mutating func refreshed(tokenExpiresAt expiresAt: Date) -> [Action] {
         phase == .open ? [.scheduleTokenExpiry(expiresAt), .sendRefreshed(expiresAt)] : []
@@ -212,9 +216,7 @@ struct SocketStateMachine {
 
     // MARK: Decisions
 
-    private mutating func received(
-        _ message: MessageAssembler.Message, now: Int64, spentHandshake: (UncheckedToken?) -> ConnectRefusal?
-    ) -> [Action] {
+    private mutating func received(_ message: MessageAssembler.Message, now: Int64) -> [Action] {
         switch phase {
         case .awaitingHello(let refused):
             guard let hello = Self.hello(in: message) else {
@@ -225,15 +227,11 @@ struct SocketStateMachine {
                 phase = .awaitingHello(refused: refused + 1)
                 return [failure]
             }
-            let unchecked = UncheckedToken(of: hello.token)
-            if let refusal = spentHandshake(unchecked) {
-                return [.sendHelloFailure(refusal.code, refusal.message)] + close(.unknown(1013), refusal.message)
-            }
             phase = .authenticating(held: [])
             // After it, frames up to `frameLimit`, so that a frame over the configured limit can be answered
             // with `too_large` and the socket kept, rather than torn down.
             assembler.maxSize = rules.frameLimit
-            return readingAction() + [.submit(.hello(token: hello.token, unchecked: unchecked))]
+            return readingAction() + [.checkHandshakeBudget(token: hello.token, unchecked: UncheckedToken(of: hello.token))]
         case .authenticating(var held):
             // What the last read brought behind the hello: bounded by one read, and by this count.
             guard held.count < SocketRules.framesBehindHello else {

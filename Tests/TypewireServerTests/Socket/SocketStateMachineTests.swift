@@ -52,9 +52,16 @@ struct SocketStateMachineTests {
     @Test func aUserPastTheHandshakeBudgetIsRefusedBeforeTheHub() {
         var machine = Self.machine()
         let refusal = ConnectRefusal.tooManyHandshakes(rate: 5)
-        let actions = machine.dataReceived(.text, fin: true, data: ByteBuffer(string: Self.hello), now: 0) { _ in refusal }
-        #expect(actions == [.sendHelloFailure(.rateLimited, refusal.message), .close(.unknown(1013), refusal.message, then: .waitForPeer)])
+        let asked = machine.dataReceived(.text, fin: true, data: ByteBuffer(string: Self.hello), now: 0)
+        #expect(asked == [.setReading(false), .checkHandshakeBudget(token: "t", unchecked: nil)], "the handler asks the budget")
+        let actions = machine.handshakeBudgetChecked(refusal, token: "t", unchecked: nil)
+        #expect(
+            actions == [
+                .sendHelloFailure(.rateLimited, refusal.message), .close(.unknown(1013), refusal.message, then: .waitForPeer),
+                .setReading(true),
+            ], "refused before the hub; read again for the peer's close")
         #expect(machine.countsAsRefused)
+        #expect(machine.handshakeBudgetChecked(nil, token: "t", unchecked: nil) == [], "an answer after the close does nothing")
     }
 
     @Test func theHelloTimeoutClosesBeforeTheSocketIsOpenOnly() {
@@ -137,7 +144,7 @@ struct SocketStateMachineTests {
             return
         }
         #expect(failure.code == .malformedFrame)
-        #expect(machine.dataReceived(.binary, fin: true, data: ByteBuffer(bytes: [1]), now: 0) { _ in nil }.count == 2)
+        #expect(machine.dataReceived(.binary, fin: true, data: ByteBuffer(bytes: [1]), now: 0).count == 2)
     }
 
     @Test func aFloodIsReadNoMoreAndClosedAfterTheAnswersBeforeIt() {
@@ -227,9 +234,9 @@ struct SocketStateMachineTests {
             $0.budgets.frames = RateBudget(rate: 0.001, burst: 1)
             $0.budgets.abuseThreshold = 2
         }
-        #expect(machine.dataReceived(.text, fin: false, data: ByteBuffer(), now: 0) { _ in nil } == [])
-        #expect(machine.dataReceived(.continuation, fin: false, data: ByteBuffer(), now: 0) { _ in nil } == [.countDropped(received: nil)])
-        let closing = machine.dataReceived(.continuation, fin: false, data: ByteBuffer(), now: 0) { _ in nil }
+        #expect(machine.dataReceived(.text, fin: false, data: ByteBuffer(), now: 0) == [])
+        #expect(machine.dataReceived(.continuation, fin: false, data: ByteBuffer(), now: 0) == [.countDropped(received: nil)])
+        let closing = machine.dataReceived(.continuation, fin: false, data: ByteBuffer(), now: 0)
         #expect(closing.last == .submit(.closeForFlooding(reason: "too many frames")))
     }
 
@@ -280,8 +287,11 @@ struct SocketStateMachineTests {
 }
 
 extension SocketStateMachine {
-    /// A whole text frame, from a user with handshakes to spare.
+    /// A whole text frame, from a user with handshakes to spare: the budget's answer fed back as the handler does.
     fileprivate mutating func text(_ text: String) -> [Action] {
-        dataReceived(.text, fin: true, data: ByteBuffer(string: text), now: 0) { _ in nil }
+        dataReceived(.text, fin: true, data: ByteBuffer(string: text), now: 0).flatMap { action -> [Action] in
+            guard case .checkHandshakeBudget(let token, let unchecked) = action else { return [action] }
+            return handshakeBudgetChecked(nil, token: token, unchecked: unchecked)
+        }
     }
 }
