@@ -1,9 +1,6 @@
--- Typewire 0.2.0's PostgreSQL schema (schema_version 1-13) and rows, for SchemaUpgradeTests: pg_dump --inserts
--- --no-owner --no-privileges of a database made by 0.2.0's server and a client (the rows of sqlite-0.2.0.sql:
--- the demo's users and conversations, messages with an edit and a reply in a thread, reads shared and private,
--- delivered marks, settings, a block, last seen, webhook events waiting for a receiver that is down); pg_dump's
--- session settings left out. Each statement ends with `;` at the end of a line.
-
+-- Typewire 0.2.0's PostgreSQL schema and rows, for SchemaUpgradeTests: pg_dump --inserts --no-owner
+-- --no-privileges of a database made by that release's server and scripts/schema_fill.py (scripts/schema_dump.sh),
+-- pg_dump's session settings left out. Each statement ends with `;` at the end of a line.
 CREATE TABLE public.blocks (
     blocker text NOT NULL,
     blocked text NOT NULL
@@ -117,21 +114,21 @@ INSERT INTO public.conversations VALUES ('bot-clawd-dave', 'direct', 'Clawd', 'd
 INSERT INTO public.conversations VALUES ('bot-clawd-erin', 'direct', 'Clawd', 'erin', 'asker');
 INSERT INTO public.conversations VALUES ('bot-clawd-frank', 'direct', 'Clawd', 'frank', 'asker');
 
-INSERT INTO public.messages VALUES (1, 'direct-alice-bob', 'alice', 'Alice', 'c-1', 'Are you coming tonight?', 1796676005402, NULL, NULL);
+INSERT INTO public.messages VALUES (1, 'direct-alice-bob', 'alice', 'Alice', 'c-1', 'Are you coming tonight?', 1796678944954, NULL, NULL);
 INSERT INTO public.messages VALUES (2, 'direct-alice-bob', 'bob', 'Bob', 'c-2', 'Yes 🎉 — “on my way”
-see you soon', 1796676005408, 1796676005416, NULL);
-INSERT INTO public.messages VALUES (3, 'group-six', 'carol', 'Carol', 'g-1', 'Hike on Sunday?', 1796676005419, NULL, NULL);
-INSERT INTO public.messages VALUES (4, 'group-six', 'alice', 'Alice', 'g-2', 'Count me in', 1796676005429, NULL, '3');
-INSERT INTO public.messages VALUES (5, 'group-six', 'carol', 'Carol', 'g-3', 'Bring water', 1796676005444, NULL, NULL);
+see you soon', 1796678944959, 1796678944965, NULL);
+INSERT INTO public.messages VALUES (3, 'group-six', 'carol', 'Carol', 'g-1', 'Hike on Sunday?', 1796678944967, NULL, NULL);
+INSERT INTO public.messages VALUES (4, 'group-six', 'alice', 'Alice', 'g-2', 'Count me in', 1796678944974, NULL, '3');
+INSERT INTO public.messages VALUES (5, 'group-six', 'carol', 'Carol', 'g-3', 'Bring water', 1796678944979, NULL, NULL);
 
-INSERT INTO public.participants VALUES ('direct-alice-bob', 'alice');
 INSERT INTO public.participants VALUES ('direct-alice-bob', 'bob');
-INSERT INTO public.participants VALUES ('group-six', 'alice');
-INSERT INTO public.participants VALUES ('group-six', 'erin');
+INSERT INTO public.participants VALUES ('direct-alice-bob', 'alice');
 INSERT INTO public.participants VALUES ('group-six', 'bob');
+INSERT INTO public.participants VALUES ('group-six', 'erin');
+INSERT INTO public.participants VALUES ('group-six', 'dave');
 INSERT INTO public.participants VALUES ('group-six', 'frank');
 INSERT INTO public.participants VALUES ('group-six', 'carol');
-INSERT INTO public.participants VALUES ('group-six', 'dave');
+INSERT INTO public.participants VALUES ('group-six', 'alice');
 INSERT INTO public.participants VALUES ('bot-clawd', 'clawd');
 INSERT INTO public.participants VALUES ('bot-clawd', 'alice');
 INSERT INTO public.participants VALUES ('bot-clawd-bob', 'clawd');
@@ -140,18 +137,18 @@ INSERT INTO public.participants VALUES ('bot-clawd-carol', 'clawd');
 INSERT INTO public.participants VALUES ('bot-clawd-carol', 'carol');
 INSERT INTO public.participants VALUES ('bot-clawd-dave', 'clawd');
 INSERT INTO public.participants VALUES ('bot-clawd-dave', 'dave');
-INSERT INTO public.participants VALUES ('bot-clawd-erin', 'clawd');
 INSERT INTO public.participants VALUES ('bot-clawd-erin', 'erin');
-INSERT INTO public.participants VALUES ('bot-clawd-frank', 'frank');
+INSERT INTO public.participants VALUES ('bot-clawd-erin', 'clawd');
 INSERT INTO public.participants VALUES ('bot-clawd-frank', 'clawd');
+INSERT INTO public.participants VALUES ('bot-clawd-frank', 'frank');
 
-INSERT INTO public.read_marks VALUES ('direct-alice-bob', '', 'bob', 2, 1796676005408, 2, 1796676005408, 0, 0);
-INSERT INTO public.read_marks VALUES ('group-six', '3', 'alice', 4, 1796676005429, 4, 1796676005429, 0, 0);
-INSERT INTO public.read_marks VALUES ('group-six', '', 'carol', 5, 1796676005444, 5, 1796676005444, 0, 0);
-INSERT INTO public.read_marks VALUES ('group-six', '', 'alice', 5, 1796676005452, 5, 1796676005452, 0, 0);
-INSERT INTO public.read_marks VALUES ('group-six', '3', 'carol', 4, 1796676005451, 4, 1796676005451, 0, 0);
-INSERT INTO public.read_marks VALUES ('direct-alice-bob', '', 'alice', 1, 1796676005402, 1, 1796676005402, 2, 1796676005464);
-INSERT INTO public.read_marks VALUES ('group-six', '', 'bob', 3, 1796676005453, 0, 0, 5, 1796676005472);
+INSERT INTO public.read_marks VALUES ('direct-alice-bob', '', 'bob', 2, 1796678944959, 2, 1796678944959, 0, 0);
+INSERT INTO public.read_marks VALUES ('group-six', '3', 'alice', 4, 1796678944974, 4, 1796678944974, 0, 0);
+INSERT INTO public.read_marks VALUES ('group-six', '', 'carol', 5, 1796678944979, 5, 1796678944979, 0, 0);
+INSERT INTO public.read_marks VALUES ('group-six', '', 'alice', 5, 1796678944986, 5, 1796678944986, 0, 0);
+INSERT INTO public.read_marks VALUES ('group-six', '3', 'carol', 4, 1796678944986, 4, 1796678944986, 0, 0);
+INSERT INTO public.read_marks VALUES ('direct-alice-bob', '', 'alice', 1, 1796678944954, 1, 1796678944954, 2, 1796678944996);
+INSERT INTO public.read_marks VALUES ('group-six', '', 'bob', 3, 1796678944986, 0, 0, 5, 1796678944996);
 
 INSERT INTO public.schema_version VALUES (1);
 INSERT INTO public.schema_version VALUES (2);
@@ -171,22 +168,22 @@ INSERT INTO public.users VALUES ('clawd', 'Clawd', true, true, false, true, 'sha
 INSERT INTO public.users VALUES ('frank', 'Frank', false, false, false, true, 'share', NULL);
 INSERT INTO public.users VALUES ('dave', 'Dave', false, true, false, false, 'hide', NULL);
 INSERT INTO public.users VALUES ('erin', 'Erin', false, true, false, true, 'share', NULL);
-INSERT INTO public.users VALUES ('alice', 'Alice', false, true, false, true, 'share', 1796676000000);
-INSERT INTO public.users VALUES ('bob', 'Bob', false, true, false, true, 'share', 1796676000000);
-INSERT INTO public.users VALUES ('carol', 'Carol', false, true, false, true, 'share', 1796676000000);
+INSERT INTO public.users VALUES ('alice', 'Alice', false, true, false, true, 'share', 1796678940000);
+INSERT INTO public.users VALUES ('bob', 'Bob', false, true, false, true, 'share', 1796678940000);
+INSERT INTO public.users VALUES ('carol', 'Carol', false, true, false, true, 'share', 1796678940000);
 
-INSERT INTO public.webhook_outbox VALUES (1, 'evt_f9281c6c70fe3c35b34bccefcf75d276', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005342,"data":{"online":true,"user":"alice"},"id":"evt_f9281c6c70fe3c35b34bccefcf75d276","type":"presence.changed"}', 1796676005342, 1, 1796676005951, 135, NULL);
-INSERT INTO public.webhook_outbox VALUES (2, 'evt_9271c0dc5eb0fa15cbdd0f7b615dacfe', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005353,"data":{"online":true,"user":"bob"},"id":"evt_9271c0dc5eb0fa15cbdd0f7b615dacfe","type":"presence.changed"}', 1796676005353, 1, 1796676006207, 133, NULL);
-INSERT INTO public.webhook_outbox VALUES (3, 'evt_87d9544ca0d6b8a30f43b3fb38574a01', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005366,"data":{"online":true,"user":"carol"},"id":"evt_87d9544ca0d6b8a30f43b3fb38574a01","type":"presence.changed"}', 1796676005366, 1, 1796676005883, 135, NULL);
-INSERT INTO public.webhook_outbox VALUES (4, 'evt_5aefb4c44181eb847d906ac217839e74', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005404,"data":{"message":{"clientMessageId":"c-1","conversation":"direct-alice-bob","id":"1","sender":"alice","senderName":"Alice","sentAt":1796676005402,"text":"Are you coming tonight?"},"offline":[]},"id":"evt_5aefb4c44181eb847d906ac217839e74","type":"message.created"}', 1796676005404, 1, 1796676006160, 291, NULL);
-INSERT INTO public.webhook_outbox VALUES (5, 'evt_cdfd59814069df1388424424de795ede', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005410,"data":{"message":{"clientMessageId":"c-2","conversation":"direct-alice-bob","id":"2","sender":"bob","senderName":"Bob","sentAt":1796676005408,"text":"Yes 🎉 — “on my way”\nsee you"},"offline":[]},"id":"evt_cdfd59814069df1388424424de795ede","type":"message.created"}', 1796676005410, 1, 1796676006154, 301, NULL);
-INSERT INTO public.webhook_outbox VALUES (6, 'evt_7d300309f3df592a8cab8a9e50075f91', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005422,"data":{"message":{"clientMessageId":"g-1","conversation":"group-six","id":"3","sender":"carol","senderName":"Carol","sentAt":1796676005419,"text":"Hike on Sunday?"},"offline":["dave","erin","frank"]},"id":"evt_7d300309f3df592a8cab8a9e50075f91","type":"message.created"}', 1796676005422, 0, 1796676005422, 297, NULL);
-INSERT INTO public.webhook_outbox VALUES (8, 'evt_05bcf8868d4f913b5595028e7f586c20', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005436,"data":{"message":{"clientMessageId":"g-2","conversation":"group-six","id":"4","sender":"alice","senderName":"Alice","sentAt":1796676005429,"text":"Count me in","thread":"3"},"offline":["dave","erin","frank"]},"id":"evt_05bcf8868d4f913b5595028e7f586c20","type":"message.created"}', 1796676005436, 0, 1796676005436, 306, NULL);
-INSERT INTO public.webhook_outbox VALUES (9, 'evt_e19d3bde45aa90097d9735ceb9a69d17', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005447,"data":{"message":{"clientMessageId":"g-3","conversation":"group-six","id":"5","sender":"carol","senderName":"Carol","sentAt":1796676005444,"text":"Bring water"},"offline":["dave","erin","frank"]},"id":"evt_e19d3bde45aa90097d9735ceb9a69d17","type":"message.created"}', 1796676005447, 0, 1796676005447, 293, NULL);
-INSERT INTO public.webhook_outbox VALUES (7, 'evt_19aeb18ebd6b0a3a04c604b69d082031', 'message.edited', 'http://127.0.0.1:9/hook', '{"createdAt":1796676005418,"data":{"message":{"clientMessageId":"c-2","conversation":"direct-alice-bob","editedAt":1796676005416,"id":"2","sender":"bob","senderName":"Bob","sentAt":1796676005408,"text":"Yes 🎉 — “on my way”\nsee you soon"}},"id":"evt_19aeb18ebd6b0a3a04c604b69d082031","type":"message.edited"}', 1796676005418, 1, 1796676007189, 317, 'message.edited direct-alice-bob 2');
-INSERT INTO public.webhook_outbox VALUES (10, 'evt_d17f8a4c2708cd92a62916125cc74fc8', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796676006979,"data":{"online":false,"user":"alice"},"id":"evt_d17f8a4c2708cd92a62916125cc74fc8","type":"presence.changed"}', 1796676006979, 0, 1796676006979, 136, NULL);
-INSERT INTO public.webhook_outbox VALUES (11, 'evt_f7a18a08115691dd6aff3e6bebd36ee2', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796676006980,"data":{"online":false,"user":"bob"},"id":"evt_f7a18a08115691dd6aff3e6bebd36ee2","type":"presence.changed"}', 1796676006980, 0, 1796676006980, 134, NULL);
-INSERT INTO public.webhook_outbox VALUES (12, 'evt_de81f07b96ad7777d4e0f8c5a1500096', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796676006982,"data":{"online":false,"user":"carol"},"id":"evt_de81f07b96ad7777d4e0f8c5a1500096","type":"presence.changed"}', 1796676006982, 0, 1796676006982, 136, NULL);
+INSERT INTO public.webhook_outbox VALUES (1, 'evt_acb5063e7d2d2bbd1302a7ff709ff449', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944904,"data":{"online":true,"user":"alice"},"id":"evt_acb5063e7d2d2bbd1302a7ff709ff449","type":"presence.changed"}', 1796678944904, 1, 1796678945498, 135, NULL);
+INSERT INTO public.webhook_outbox VALUES (2, 'evt_a6937278437fac740a7bbc828ee2a3f7', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944913,"data":{"online":true,"user":"bob"},"id":"evt_a6937278437fac740a7bbc828ee2a3f7","type":"presence.changed"}', 1796678944913, 1, 1796678945481, 133, NULL);
+INSERT INTO public.webhook_outbox VALUES (3, 'evt_81ef07b38ad4e73a94e3c3f659d48d80', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944922,"data":{"online":true,"user":"carol"},"id":"evt_81ef07b38ad4e73a94e3c3f659d48d80","type":"presence.changed"}', 1796678944922, 1, 1796678945539, 135, NULL);
+INSERT INTO public.webhook_outbox VALUES (4, 'evt_de132baea87b86ffad49fccf2f6bb625', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944956,"data":{"message":{"clientMessageId":"c-1","conversation":"direct-alice-bob","id":"1","sender":"alice","senderName":"Alice","sentAt":1796678944954,"text":"Are you coming tonight?"},"offline":[]},"id":"evt_de132baea87b86ffad49fccf2f6bb625","type":"message.created"}', 1796678944956, 1, 1796678945854, 291, NULL);
+INSERT INTO public.webhook_outbox VALUES (5, 'evt_6743df0c0928ad08d1977c5f4a2f59f2', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944962,"data":{"message":{"clientMessageId":"c-2","conversation":"direct-alice-bob","id":"2","sender":"bob","senderName":"Bob","sentAt":1796678944959,"text":"Yes 🎉 — “on my way”\nsee you"},"offline":[]},"id":"evt_6743df0c0928ad08d1977c5f4a2f59f2","type":"message.created"}', 1796678944962, 1, 1796678945586, 301, NULL);
+INSERT INTO public.webhook_outbox VALUES (6, 'evt_dc5004103fa79cf49be4608228a3281a', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944970,"data":{"message":{"clientMessageId":"g-1","conversation":"group-six","id":"3","sender":"carol","senderName":"Carol","sentAt":1796678944967,"text":"Hike on Sunday?"},"offline":["dave","erin","frank"]},"id":"evt_dc5004103fa79cf49be4608228a3281a","type":"message.created"}', 1796678944970, 0, 1796678944970, 297, NULL);
+INSERT INTO public.webhook_outbox VALUES (8, 'evt_2acae73a9f87f582639cc53925d89e37', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944976,"data":{"message":{"clientMessageId":"g-2","conversation":"group-six","id":"4","sender":"alice","senderName":"Alice","sentAt":1796678944974,"text":"Count me in","thread":"3"},"offline":["dave","erin","frank"]},"id":"evt_2acae73a9f87f582639cc53925d89e37","type":"message.created"}', 1796678944976, 0, 1796678944976, 306, NULL);
+INSERT INTO public.webhook_outbox VALUES (9, 'evt_3eff438356d962582f3e0979acb55950', 'message.created', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944982,"data":{"message":{"clientMessageId":"g-3","conversation":"group-six","id":"5","sender":"carol","senderName":"Carol","sentAt":1796678944979,"text":"Bring water"},"offline":["dave","erin","frank"]},"id":"evt_3eff438356d962582f3e0979acb55950","type":"message.created"}', 1796678944982, 0, 1796678944982, 293, NULL);
+INSERT INTO public.webhook_outbox VALUES (7, 'evt_0866cc6cf1624396d90fdfc7558f2358', 'message.edited', 'http://127.0.0.1:9/hook', '{"createdAt":1796678944966,"data":{"message":{"clientMessageId":"c-2","conversation":"direct-alice-bob","editedAt":1796678944965,"id":"2","sender":"bob","senderName":"Bob","sentAt":1796678944959,"text":"Yes 🎉 — “on my way”\nsee you soon"}},"id":"evt_0866cc6cf1624396d90fdfc7558f2358","type":"message.edited"}', 1796678944966, 1, 1796678946712, 317, 'message.edited direct-alice-bob 2');
+INSERT INTO public.webhook_outbox VALUES (10, 'evt_bb2c80faeb4d87f63b053d25c31653d4', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796678946511,"data":{"online":false,"user":"alice"},"id":"evt_bb2c80faeb4d87f63b053d25c31653d4","type":"presence.changed"}', 1796678946511, 0, 1796678946511, 136, NULL);
+INSERT INTO public.webhook_outbox VALUES (11, 'evt_6de9a7ec54d495ad378c361590b4f2bd', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796678946512,"data":{"online":false,"user":"bob"},"id":"evt_6de9a7ec54d495ad378c361590b4f2bd","type":"presence.changed"}', 1796678946512, 0, 1796678946512, 134, NULL);
+INSERT INTO public.webhook_outbox VALUES (12, 'evt_33c17fbe8697fd356f5e46abc0464e81', 'presence.changed', 'http://127.0.0.1:9/hook', '{"createdAt":1796678946514,"data":{"online":false,"user":"carol"},"id":"evt_33c17fbe8697fd356f5e46abc0464e81","type":"presence.changed"}', 1796678946514, 0, 1796678946514, 136, NULL);
 
 SELECT pg_catalog.setval('public.messages_seq_seq', 5, true);
 
@@ -236,4 +233,3 @@ CREATE INDEX webhook_outbox_by_key ON public.webhook_outbox USING btree (coalesc
 
 ALTER TABLE ONLY public.participants
     ADD CONSTRAINT participants_conversation_fkey FOREIGN KEY (conversation) REFERENCES public.conversations(id);
-

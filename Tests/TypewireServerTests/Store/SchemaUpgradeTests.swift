@@ -10,8 +10,9 @@ import TypewireTesting
 /// everything: each is made from a dump in `TestVectors/schema` (0.1.0's schema and rows: `sqlite-0.1.0.sql`
 /// recorded with Python's `sqlite3.iterdump`, `postgres-0.1.0.sql` with `pg_dump --inserts`; the demo's
 /// users and conversations, messages with an edit and a reply in a thread, a setting and a block; and 0.2.0's,
-/// made by that release's server and a client, with read state, delivered marks, last seen and webhook events
-/// waiting). A release that adds a migration adds its own dumps beside them.
+/// made by that release's server and `scripts/schema_fill.py` through `scripts/schema_dump.sh`, with read state,
+/// delivered marks, last seen and webhook events waiting). A release that adds a migration adds its own dumps
+/// beside them the same way (docs/DEVELOPMENT.md, "Releases").
 @Suite("A store of an earlier release", .timeLimit(.minutes(1)))
 struct SchemaUpgradeTests {
     private static let dumps = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
