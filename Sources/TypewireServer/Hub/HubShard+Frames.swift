@@ -34,15 +34,11 @@ extension HubShard {
         case .cancel(let request):
             await stop(request, from: id)
         case .read(let read):
-            if configuration.storage.storesMessages { await self.read(read, from: id) } else { await appRead(read, from: id) }
+            await self.read(read, from: id)
         case .markUnread(let mark):
             await markUnread(mark, from: id)
         case .delivered(let delivered):
-            if configuration.storage.storesMessages {
-                await self.delivered(delivered, from: id)
-            } else {
-                await appDelivered(delivered, from: id)
-            }
+            await self.delivered(delivered, from: id)
         }
     }
 

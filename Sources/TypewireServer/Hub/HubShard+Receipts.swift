@@ -8,12 +8,23 @@ extension HubShard {
     /// forward in the store (never back), and the conversation's subscribers are told.
     func read(_ read: ClientFrame.Read, from id: ConnectionID) async {
         guard let user = connections[id]?.identity.userID else { return }
+        var app: AppMessage?  // on a typing-only server, the app's own message (`HubShard+AppReceipts`)
+        if !configuration.storage.storesMessages {
+            guard let message = appMessage(read.messageId, sentAt: read.sentAt, thread: read.thread, request: .read, from: id) else {
+                return
+            }
+            app = message
+        }
         guard await ensureParticipant(user, of: read.conversation, from: id, ref: read.messageId, request: .read) else { return }
         let outcome: ReadOutcome
+        let privately = read.isPrivate ?? false || configuration.messages.readReceipts == .off
         do {
-            outcome = try await store.markRead(
-                read.messageId, in: read.conversation, by: user, at: now(),
-                privately: read.isPrivate ?? false || configuration.messages.readReceipts == .off)
+            outcome =
+                if let app {
+                    try await store.markAppRead(app, in: read.conversation, by: user, at: now(), privately: privately)
+                } else {
+                    try await store.markRead(read.messageId, in: read.conversation, by: user, at: now(), privately: privately)
+                }
         } catch {
             logger.storeFailed("recording a read failed", error: error)
             return reply(to: id, Self.markNotRecorded("The read was", ref: read.messageId, request: .read))
@@ -25,8 +36,11 @@ extension HubShard {
             break
         case .moved(let mark, let thread, let own, let shared):
             webhooks?.record(.messageRead(conversation: read.conversation, thread: thread, mark: mark, isPrivate: !shared))
-            if shared { receiptsChanged(mark, thread: thread, in: read.conversation, isLocal: true) }
-            if own { await tellUnread(of: user, in: read.conversation, thread: thread, readTo: mark.messageId) }
+            // The app's messages have no readers the server could count, nor unread counts of its own.
+            if shared, app == nil || !countsReaders(of: read.conversation) {
+                receiptsChanged(mark, thread: thread, in: read.conversation, isLocal: true)
+            }
+            if own, app == nil { await tellUnread(of: user, in: read.conversation, thread: thread, readTo: mark.messageId) }
         }
     }
 
@@ -57,12 +71,25 @@ extension HubShard {
     /// readers are counted, nor under `--read-receipts off`).
     func delivered(_ delivered: ClientFrame.Delivered, from id: ConnectionID) async {
         guard let user = connections[id]?.identity.userID, configuration.messages.readReceipts != .off else { return }
+        var app: AppMessage?  // on a typing-only server, the app's own message (`HubShard+AppReceipts`)
+        if !configuration.storage.storesMessages {
+            guard
+                let message = appMessage(
+                    delivered.messageId, sentAt: delivered.sentAt, thread: delivered.thread, request: .delivered, from: id)
+            else { return }
+            app = message
+        }
         guard await ensureParticipant(user, of: delivered.conversation, from: id, ref: delivered.messageId, request: .delivered),
             !countsReaders(of: delivered.conversation)
         else { return }
         let outcome: DeliveredOutcome
         do {
-            outcome = try await store.markDelivered(delivered.messageId, in: delivered.conversation, by: user, at: now())
+            outcome =
+                if let app {
+                    try await store.markAppDelivered(app, in: delivered.conversation, by: user, at: now())
+                } else {
+                    try await store.markDelivered(delivered.messageId, in: delivered.conversation, by: user, at: now())
+                }
         } catch {
             logger.storeFailed("recording a delivery failed", error: error)
             return reply(to: id, Self.markNotRecorded("The delivery was", ref: delivered.messageId, request: .delivered))
